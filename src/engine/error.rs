@@ -1,0 +1,155 @@
+//! The service's errors: an HTTP status, the service's error code and its message text.
+//!
+//! Every failure the engine reports is an [`Error`]. `code` is the service's own error code
+//! (`EntityAlreadyExists`), `message` the text the service sends with it. Batches prefix the
+//! message with the 0-based index of the failing operation (`"3:The specified entity ..."`).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The service's error codes that Tablescope can produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    OutOfRangeInput,
+    InvalidResourceName,
+    TableAlreadyExists,
+    TableNotFound,
+    ResourceNotFound,
+    EntityAlreadyExists,
+    UpdateConditionNotSatisfied,
+    InvalidInput,
+    PropertiesNeedValue,
+    KeyValueTooLarge,
+    PropertyNameTooLong,
+    PropertyNameInvalid,
+    TooManyProperties,
+    DuplicatePropertiesSpecified,
+    PropertyValueTooLarge,
+    EntityTooLarge,
+    CommandsInBatchActOnDifferentPartitions,
+    InvalidDuplicateRow,
+    RequestBodyTooLarge,
+}
+
+impl ErrorCode {
+    /// The HTTP status the service answers with this code.
+    pub fn status(self) -> u16 {
+        use ErrorCode::*;
+        match self {
+            TableAlreadyExists | EntityAlreadyExists => 409,
+            TableNotFound | ResourceNotFound => 404,
+            UpdateConditionNotSatisfied => 412,
+            RequestBodyTooLarge => 413,
+            _ => 400,
+        }
+    }
+
+    /// The service's default message for this code.
+    pub fn default_message(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            OutOfRangeInput => "One of the request inputs is out of range.",
+            // The service's own text spells "specifed" this way.
+            InvalidResourceName => "The specifed resource name contains invalid characters.",
+            TableAlreadyExists => "The table specified already exists.",
+            TableNotFound => "The table specified does not exist.",
+            ResourceNotFound => "The specified resource does not exist.",
+            EntityAlreadyExists => "The specified entity already exists.",
+            UpdateConditionNotSatisfied => {
+                "The update condition specified in the request was not satisfied."
+            }
+            InvalidInput => "One of the request inputs is not valid.",
+            PropertiesNeedValue => "The values are not specified for all properties in the entity.",
+            KeyValueTooLarge => "The size of the key value exceeds the maximum allowed size (1 KiB).",
+            PropertyNameTooLong => "The property name exceeds the maximum allowed length (255).",
+            PropertyNameInvalid => "The property name is invalid.",
+            TooManyProperties => "The entity contains more properties than allowed.",
+            DuplicatePropertiesSpecified => "A property is specified more than one time.",
+            PropertyValueTooLarge => "The property value exceeds the maximum allowed size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be 32K or less.",
+            EntityTooLarge => "The entity is larger than the maximum allowed size (1MB).",
+            CommandsInBatchActOnDifferentPartitions => {
+                "All commands in a batch must operate on same entity group."
+            }
+            InvalidDuplicateRow => "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request.",
+            RequestBodyTooLarge => "The request body is too large and exceeds the maximum permissible limit.",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            OutOfRangeInput => "OutOfRangeInput",
+            InvalidResourceName => "InvalidResourceName",
+            TableAlreadyExists => "TableAlreadyExists",
+            TableNotFound => "TableNotFound",
+            ResourceNotFound => "ResourceNotFound",
+            EntityAlreadyExists => "EntityAlreadyExists",
+            UpdateConditionNotSatisfied => "UpdateConditionNotSatisfied",
+            InvalidInput => "InvalidInput",
+            PropertiesNeedValue => "PropertiesNeedValue",
+            KeyValueTooLarge => "KeyValueTooLarge",
+            PropertyNameTooLong => "PropertyNameTooLong",
+            PropertyNameInvalid => "PropertyNameInvalid",
+            TooManyProperties => "TooManyProperties",
+            DuplicatePropertiesSpecified => "DuplicatePropertiesSpecified",
+            PropertyValueTooLarge => "PropertyValueTooLarge",
+            EntityTooLarge => "EntityTooLarge",
+            CommandsInBatchActOnDifferentPartitions => "CommandsInBatchActOnDifferentPartitions",
+            InvalidDuplicateRow => "InvalidDuplicateRow",
+            RequestBodyTooLarge => "RequestBodyTooLarge",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failed operation, as the service would report it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    /// Extra explanation Tablescope adds for the learner (which property, which position).
+    /// Not part of the service's message; shown beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode) -> Self {
+        Error { code, message: code.default_message().to_string(), detail: None }
+    }
+
+    /// The error with Tablescope's own explanation attached.
+    pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Error { detail: Some(detail.into()), ..Error::new(code) }
+    }
+
+    pub fn status(&self) -> u16 {
+        self.code.status()
+    }
+
+    /// The error as reported inside a batch: the message carries the failing index.
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.message = format!("{index}:{}", self.message);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.status(), self.code, self.message)?;
+        if let Some(detail) = &self.detail {
+            write!(f, " ({detail})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,16 @@
+//! Tablescope: an Azure Table storage playground that runs entirely in the browser.
+//!
+//! - [`engine`]: the table service itself, pure Rust (native and wasm32).
+//! - `persist`: IndexedDB persistence (wasm32 only).
+//! - `ui`: the Leptos app (wasm32 only).
+#![forbid(unsafe_code)]
+
+pub mod engine;
+
+#[cfg(target_arch = "wasm32")]
+pub mod persist;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+/// The app's version, shown in the UI.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
