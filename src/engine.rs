@@ -2,15 +2,49 @@
 //!
 //! No web crates here: the engine builds and tests natively, and for wasm32 on its own.
 //! Everything callers need is re-exported at this level.
+//!
+//! ```
+//! use tablescope::engine::{Account, Request, RawEntity};
+//! let mut account = Account::default();
+//! account.execute(&Request::CreateTable { table: "Employees".into() });
+//! let entity = RawEntity::parse(r#"{"PartitionKey":"Marketing","RowKey":"00001","Age":34}"#).unwrap();
+//! let inserted = account.execute(&Request::Insert { table: "Employees".into(), entity });
+//! assert_eq!(inserted.status, 201);
+//! let page = account.execute(&Request::Query {
+//!     table: "Employees".into(), filter: Some("PartitionKey eq 'Marketing' and RowKey eq '00001'".into()),
+//!     select: None, top: None, continuation: None, page_budget: None, trace: false,
+//! });
+//! assert_eq!(page.stats.unwrap().scanned, 1);
+//! ```
 
+mod account;
+mod api;
+mod batch;
+mod changes;
+mod clock;
 mod datetime;
 mod entity;
 mod error;
+pub mod filter;
+pub mod json;
 mod key;
+pub mod query;
+pub mod scenario;
+pub mod snapshot;
+mod table;
+pub mod validate;
 mod value;
 
+pub use account::{Account, IfMatch, WriteMode};
+pub use api::{BatchRequest, ColumnInfo, Explain, Request, Response, TableInfo};
+pub use batch::{MAX_OPERATIONS, MAX_PAYLOAD_BYTES};
+pub use changes::{Change, ChangeSet};
+pub use clock::{Clock, FixedClock};
 pub use datetime::{DateTime, DateTimeError};
 pub use entity::{etag_for, Entity, Property, PropertyName};
 pub use error::{Error, ErrorCode, Result};
+pub use json::RawEntity;
 pub use key::{cmp_utf16, utf16_len, Key};
+pub use query::{Continuation, QueryKind, QueryOptions, QueryStats};
+pub use table::{ColumnStats, Partition, Stored, Table};
 pub use value::{compare_same_type, format_double, EdmType, Guid, Value};

@@ -1,0 +1,278 @@
+//! An account: its tables, its clock, and the operations of SPEC §2 on them.
+
+use super::changes::{Change, ChangeSet};
+use super::clock::{Clock, FixedClock};
+use super::datetime::DateTime;
+use super::entity::{etag_for, Entity};
+use super::error::{Error, ErrorCode, Result};
+use super::table::{to_entity, Table};
+use super::validate;
+use std::collections::BTreeMap;
+
+/// The tables of one storage account.
+///
+/// Invariants: `tables` is keyed by the lower-cased name (lookup is case-insensitive, the
+/// table keeps its display name); `last_timestamp` is the latest Timestamp issued, and every
+/// write gets a strictly later one.
+pub struct Account {
+    tables: BTreeMap<String, Table>,
+    clock: Box<dyn Clock>,
+    last_timestamp: DateTime,
+    feed: Option<Vec<ChangeSet>>,
+}
+
+impl Default for Account {
+    fn default() -> Self {
+        Account::new(Box::new(FixedClock::default()))
+    }
+}
+
+/// An If-Match condition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IfMatch {
+    Any,
+    /// A weak ETag, as the service issues them.
+    Weak(String),
+}
+
+impl IfMatch {
+    /// `*` or a weak ETag `W/"…"`; a strong or malformed tag is 400 InvalidInput.
+    pub fn parse(text: &str) -> Result<IfMatch> {
+        let text = text.trim();
+        if text == "*" {
+            return Ok(IfMatch::Any);
+        }
+        let well_formed = text.len() > 4 && text.starts_with("W/\"") && text.ends_with('"');
+        if well_formed {
+            Ok(IfMatch::Weak(text.to_string()))
+        } else {
+            Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                format!("If-Match must be * or a weak ETag W/\"…\"; got {text}"),
+            ))
+        }
+    }
+
+    fn matches(&self, timestamp: DateTime) -> bool {
+        match self {
+            IfMatch::Any => true,
+            IfMatch::Weak(tag) => *tag == etag_for(timestamp),
+        }
+    }
+}
+
+/// How a write treats an existing entity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    Insert,
+    Replace,
+    Merge,
+    UpsertReplace,
+    UpsertMerge,
+}
+
+impl Account {
+    pub fn new(clock: Box<dyn Clock>) -> Self {
+        Account { tables: BTreeMap::new(), clock, last_timestamp: DateTime::MIN, feed: Some(Vec::new()) }
+    }
+
+    /// Turns the change feed on or off (off for bulk loads and benchmarks).
+    pub fn set_change_feed(&mut self, on: bool) {
+        self.feed = on.then(Vec::new);
+    }
+
+    /// Takes the change sets recorded since the last call.
+    pub fn take_changes(&mut self) -> Vec<ChangeSet> {
+        self.feed.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    pub(crate) fn record(&mut self, set: ChangeSet) {
+        if let Some(feed) = &mut self.feed {
+            if !set.is_empty() {
+                feed.push(set);
+            }
+        }
+    }
+
+    pub(crate) fn feed_on(&self) -> bool {
+        self.feed.is_some()
+    }
+
+    /// The next Timestamp: the clock's now, but always after the last one issued.
+    pub(crate) fn next_timestamp(&mut self) -> DateTime {
+        let now = self.clock.now();
+        let next = if now > self.last_timestamp {
+            now
+        } else {
+            DateTime::from_ticks(self.last_timestamp.ticks() + 1).unwrap_or(self.last_timestamp)
+        };
+        self.last_timestamp = next;
+        next
+    }
+
+    /// Makes later Timestamps come after `t` (used when loading stored data).
+    pub fn observe_timestamp(&mut self, t: DateTime) {
+        if t > self.last_timestamp {
+            self.last_timestamp = t;
+        }
+    }
+
+    // ---- tables ----
+
+    pub fn table(&self, name: &str) -> Result<&Table> {
+        self.tables.get(&name.to_ascii_lowercase()).ok_or_else(|| Error::new(ErrorCode::TableNotFound))
+    }
+
+    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        self.tables.get_mut(&name.to_ascii_lowercase()).ok_or_else(|| Error::new(ErrorCode::TableNotFound))
+    }
+
+    /// All tables in the service's order (by name, case-insensitively).
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.values()
+    }
+
+    pub fn create_table(&mut self, name: &str) -> Result<&Table> {
+        validate::table_name(name)?;
+        let key = name.to_ascii_lowercase();
+        if self.tables.contains_key(&key) {
+            return Err(Error::new(ErrorCode::TableAlreadyExists));
+        }
+        self.record(vec![Change::TableCreated { table: name.to_string() }]);
+        Ok(self.tables.entry(key).or_insert_with(|| Table::new(name)))
+    }
+
+    pub fn delete_table(&mut self, name: &str) -> Result<()> {
+        let table = self
+            .tables
+            .remove(&name.to_ascii_lowercase())
+            .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
+        self.record(vec![Change::TableDeleted { table: table.name }]);
+        Ok(())
+    }
+
+    /// Puts a whole table in place, as loaded from storage or an import (no change recorded).
+    pub fn restore_table(&mut self, table: Table) {
+        self.tables.insert(table.name.to_ascii_lowercase(), table);
+    }
+
+    // ---- entities ----
+
+    pub fn get(&self, table: &str, partition_key: &str, row_key: &str) -> Result<Entity> {
+        self.table(table)?
+            .entity(partition_key, row_key)
+            .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))
+    }
+
+    /// Checks a write without applying it; returns the entity as it would be stored
+    /// (without its Timestamp). Batches use this to validate every operation first.
+    pub(crate) fn prepare_write(
+        &self,
+        table: &str,
+        entity: Entity,
+        mode: WriteMode,
+        if_match: Option<&IfMatch>,
+    ) -> Result<Entity> {
+        let t = self.table(table)?;
+        validate::entity(&entity)?;
+        let existing = t.get(&entity.partition_key, &entity.row_key);
+        match (mode, existing) {
+            (WriteMode::Insert, Some(_)) => Err(Error::new(ErrorCode::EntityAlreadyExists)),
+            (WriteMode::Insert, None) => Ok(entity),
+            (WriteMode::Replace | WriteMode::Merge, None) => Err(Error::new(ErrorCode::ResourceNotFound)),
+            (WriteMode::Replace | WriteMode::Merge, Some(old)) => {
+                if !if_match.unwrap_or(&IfMatch::Any).matches(old.timestamp) {
+                    return Err(Error::new(ErrorCode::UpdateConditionNotSatisfied));
+                }
+                if mode == WriteMode::Merge {
+                    merged(&entity, old)
+                } else {
+                    Ok(entity)
+                }
+            }
+            (WriteMode::UpsertReplace, _) | (WriteMode::UpsertMerge, None) => Ok(entity),
+            (WriteMode::UpsertMerge, Some(old)) => merged(&entity, old),
+        }
+    }
+
+    /// Applies a prepared write: stamps it and stores it.
+    pub(crate) fn apply_write(&mut self, table: &str, entity: Entity) -> Result<Entity> {
+        let timestamp = self.next_timestamp();
+        let feed = self.feed_on();
+        let t = self.table_mut(table)?;
+        let mut change = None;
+        if feed {
+            change = Some(Change::EntityWritten {
+                table: t.name.clone(),
+                partition_key: entity.partition_key.clone(),
+                row_key: entity.row_key.clone(),
+            });
+        }
+        let result = Entity { timestamp: Some(timestamp), ..entity.clone() };
+        t.put(entity, timestamp);
+        if let Some(c) = change {
+            self.record(vec![c]);
+        }
+        Ok(result)
+    }
+
+    /// insert, replace, merge, upsert-replace or upsert-merge (SPEC §2).
+    pub fn write(&mut self, table: &str, entity: Entity, mode: WriteMode, if_match: Option<&IfMatch>) -> Result<Entity> {
+        let prepared = self.prepare_write(table, entity, mode, if_match)?;
+        self.apply_write(table, prepared)
+    }
+
+    pub fn insert(&mut self, table: &str, entity: Entity) -> Result<Entity> {
+        self.write(table, entity, WriteMode::Insert, None)
+    }
+
+    /// Checks a delete without applying it.
+    pub(crate) fn prepare_delete(&self, table: &str, pk: &str, rk: &str, if_match: Option<&IfMatch>) -> Result<()> {
+        let old = self.table(table)?.get(pk, rk).ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
+        if !if_match.unwrap_or(&IfMatch::Any).matches(old.timestamp) {
+            return Err(Error::new(ErrorCode::UpdateConditionNotSatisfied));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_delete(&mut self, table: &str, pk: &str, rk: &str) -> Result<()> {
+        let t = self.table_mut(table)?;
+        t.remove(pk, rk).ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
+        let name = t.name.clone();
+        if self.feed_on() {
+            self.record(vec![Change::EntityDeleted { table: name, partition_key: pk.into(), row_key: rk.into() }]);
+        }
+        Ok(())
+    }
+
+    pub fn delete(&mut self, table: &str, pk: &str, rk: &str, if_match: Option<&IfMatch>) -> Result<()> {
+        self.prepare_delete(table, pk, rk, if_match)?;
+        self.apply_delete(table, pk, rk)
+    }
+
+    /// Runs `f` with change recording gathered into one change set (for batches).
+    pub(crate) fn as_one_change_set<T>(&mut self, f: impl FnOnce(&mut Account) -> T) -> T {
+        let outer = self.feed.take();
+        self.feed = outer.as_ref().map(|_| Vec::new());
+        let result = f(self);
+        let inner = std::mem::replace(&mut self.feed, outer);
+        if let Some(sets) = inner {
+            self.record(sets.into_iter().flatten().collect());
+        }
+        result
+    }
+}
+
+/// Merge: the new properties overwrite or add; the others are kept.
+fn merged(update: &Entity, old: &super::table::Stored) -> Result<Entity> {
+    let mut result = to_entity(&update.partition_key, &update.row_key, old);
+    result.timestamp = None;
+    for (name, value) in &update.properties {
+        match result.properties.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value.clone(),
+            None => result.properties.push((name.clone(), value.clone())),
+        }
+    }
+    validate::entity(&result)?;
+    Ok(result)
+}

@@ -1,0 +1,365 @@
+//! The one serializable interface: every operation is a [`Request`], every result a
+//! [`Response`], entities in the service's JSON form. The UI, persistence, scenario files,
+//! share links and tests all go through [`Account::execute`].
+
+use super::account::{Account, IfMatch, WriteMode};
+use super::batch::{self, BatchOperation, BatchResult};
+use super::entity::Entity;
+use super::error::{Error, ErrorCode, Result};
+use super::filter::{self, Row};
+use super::json::{self, RawEntity};
+use super::query::{self, Advice, Continuation, QueryOptions, QueryStats};
+use serde::{Deserialize, Serialize};
+
+/// An operation, named as in scenario files (SCENARIOS.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+pub enum Request {
+    CreateTable { table: String },
+    DeleteTable { table: String },
+    ListTables {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filter: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        top: Option<u32>,
+    },
+    Insert { table: String, entity: RawEntity },
+    UpsertReplace { table: String, entity: RawEntity },
+    UpsertMerge { table: String, entity: RawEntity },
+    Replace {
+        table: String,
+        entity: RawEntity,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Merge {
+        table: String,
+        entity: RawEntity,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Delete {
+        table: String,
+        partition_key: String,
+        row_key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Get {
+        table: String,
+        partition_key: String,
+        row_key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        select: Option<Vec<String>>,
+    },
+    Query {
+        table: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filter: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        select: Option<Vec<String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        top: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        continuation: Option<Continuation>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page_budget: Option<u64>,
+        /// Tablescope only: also return the keys of every scanned entity (partition map).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        trace: bool,
+    },
+    Batch { table: String, operations: Vec<BatchRequest> },
+    /// Tablescope only: every table with its counts and columns.
+    DescribeTables {},
+}
+
+/// An operation inside a batch: a step without `table`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+pub enum BatchRequest {
+    Insert { entity: RawEntity },
+    UpsertReplace { entity: RawEntity },
+    UpsertMerge { entity: RawEntity },
+    Replace {
+        entity: RawEntity,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Merge {
+        entity: RawEntity,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Delete {
+        partition_key: String,
+        row_key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        if_match: Option<String>,
+    },
+    Get { partition_key: String, row_key: String },
+}
+
+impl BatchRequest {
+    fn to_operation(&self) -> BatchOperation {
+        use BatchRequest as B;
+        let write = |mode, entity: &RawEntity, if_match: &Option<String>| BatchOperation::Write {
+            mode,
+            entity: entity.clone(),
+            if_match: if_match.clone(),
+        };
+        match self {
+            B::Insert { entity } => write(WriteMode::Insert, entity, &None),
+            B::UpsertReplace { entity } => write(WriteMode::UpsertReplace, entity, &None),
+            B::UpsertMerge { entity } => write(WriteMode::UpsertMerge, entity, &None),
+            B::Replace { entity, if_match } => write(WriteMode::Replace, entity, if_match),
+            B::Merge { entity, if_match } => write(WriteMode::Merge, entity, if_match),
+            B::Delete { partition_key, row_key, if_match } => BatchOperation::Delete {
+                partition_key: partition_key.clone(),
+                row_key: row_key.clone(),
+                if_match: if_match.clone(),
+            },
+            B::Get { partition_key, row_key } => {
+                BatchOperation::Get { partition_key: partition_key.clone(), row_key: row_key.clone() }
+            }
+        }
+    }
+}
+
+/// What the explain view shows for a query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explain {
+    pub summary: String,
+    /// The normalized filter (every `not` pushed into the comparisons).
+    pub filter: String,
+    pub bounded_by: Vec<String>,
+    pub checked: Vec<String>,
+    pub advice: Vec<Advice>,
+}
+
+/// A table with its figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TableInfo {
+    pub name: String,
+    pub entities: u64,
+    pub partitions: u64,
+    pub columns: Vec<ColumnInfo>,
+}
+
+/// A property name seen in a table, with the types it holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ColumnInfo {
+    pub name: String,
+    pub types: Vec<super::value::EdmType>,
+    pub count: u64,
+}
+
+/// The answer to a request. `status` is the HTTP status the service would send.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response {
+    pub status: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<RawEntity>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entities: Option<Vec<RawEntity>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continuation: Option<Continuation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<QueryStats>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Explain>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_infos: Option<Vec<TableInfo>>,
+    /// A committed batch: one answer per operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<Response>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scanned_keys: Option<Vec<(String, String)>>,
+}
+
+impl Response {
+    pub fn status(status: u16) -> Self {
+        Response { status, ..Response::default() }
+    }
+
+    pub fn failure(error: Error) -> Self {
+        Response { status: error.status(), error: Some(error), ..Response::default() }
+    }
+
+    pub fn is_success(&self) -> bool {
+        self.error.is_none()
+    }
+
+    fn with_entity(status: u16, entity: &Entity) -> Self {
+        Response {
+            status,
+            etag: entity.etag(),
+            entity: Some(RawEntity::from_entity(entity)),
+            ..Response::default()
+        }
+    }
+}
+
+impl Account {
+    /// Runs one request. Never panics; every failure is a [`Response`] with the service's
+    /// status, code and message.
+    pub fn execute(&mut self, request: &Request) -> Response {
+        match self.try_execute(request) {
+            Ok(r) => r,
+            Err(e) => Response::failure(e),
+        }
+    }
+
+    fn try_execute(&mut self, request: &Request) -> Result<Response> {
+        use Request as R;
+        match request {
+            R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
+            R::DeleteTable { table } => self.delete_table(table).map(|_| Response::status(204)),
+            R::ListTables { filter, top } => self.list_tables(filter.as_deref(), *top),
+            R::Insert { table, entity } => self.write_json(table, entity, WriteMode::Insert, &None),
+            R::UpsertReplace { table, entity } => self.write_json(table, entity, WriteMode::UpsertReplace, &None),
+            R::UpsertMerge { table, entity } => self.write_json(table, entity, WriteMode::UpsertMerge, &None),
+            R::Replace { table, entity, if_match } => self.write_json(table, entity, WriteMode::Replace, if_match),
+            R::Merge { table, entity, if_match } => self.write_json(table, entity, WriteMode::Merge, if_match),
+            R::Delete { table, partition_key, row_key, if_match } => {
+                let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+                self.delete(table, partition_key, row_key, cond.as_ref()).map(|_| Response::status(204))
+            }
+            R::Get { table, partition_key, row_key, select } => {
+                let e = self.get(table, partition_key, row_key)?;
+                let mut r = Response::with_entity(200, &e);
+                if let Some(sel) = select.as_deref().filter(|s| !s.is_empty()) {
+                    r.entity = Some(RawEntity(json::encode_projected(&e, sel).into_iter().collect()));
+                }
+                Ok(r)
+            }
+            R::Query { table, filter, select, top, continuation, page_budget, trace } => {
+                let options = QueryOptions {
+                    filter: filter.clone(),
+                    select: select.clone(),
+                    top: *top,
+                    continuation: continuation.clone(),
+                    page_budget: *page_budget,
+                };
+                self.query_response(table, &options, *trace)
+            }
+            R::Batch { table, operations } => {
+                let ops: Vec<BatchOperation> = operations.iter().map(BatchRequest::to_operation).collect();
+                let results = batch::run(self, table, &ops)?;
+                let results = results
+                    .iter()
+                    .map(|r| match r {
+                        BatchResult::Written { status, entity } => {
+                            Response { status: *status, etag: entity.etag(), ..Response::default() }
+                        }
+                        BatchResult::Deleted => Response::status(204),
+                        BatchResult::Read(e) => Response::with_entity(200, e),
+                    })
+                    .collect();
+                Ok(Response { status: 202, results: Some(results), ..Response::default() })
+            }
+            R::DescribeTables {} => Ok(Response { status: 200, table_infos: Some(self.describe_tables()), ..Response::default() }),
+        }
+    }
+
+    fn write_json(&mut self, table: &str, raw: &RawEntity, mode: WriteMode, if_match: &Option<String>) -> Result<Response> {
+        self.table(table)?;
+        let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+        let entity = json::decode(raw)?;
+        let stored = self.write(table, entity, mode, cond.as_ref())?;
+        Ok(match mode {
+            WriteMode::Insert => Response::with_entity(201, &stored),
+            _ => Response { status: 204, etag: stored.etag(), ..Response::default() },
+        })
+    }
+
+    /// Lists tables, optionally filtered on `TableName` and limited by `top`.
+    fn list_tables(&self, filter_text: Option<&str>, top: Option<u32>) -> Result<Response> {
+        let expr = filter::normalize(filter::parse(filter_text.unwrap_or(""))?);
+        let limit = top.map_or(usize::MAX, |t| t as usize);
+        let mut names = Vec::new();
+        for t in self.tables() {
+            if names.len() >= limit {
+                break;
+            }
+            let props = [(std::sync::Arc::<str>::from("TableName"), super::Value::string(t.name.as_str()))];
+            let row = Row { partition_key: "", row_key: "", timestamp: super::DateTime::MIN, properties: &props };
+            if filter::eval(&expr, &row) {
+                names.push(t.name.clone());
+            }
+        }
+        Ok(Response { status: 200, tables: Some(names), ..Response::default() })
+    }
+
+    /// One page of a query, with its figures and explanation.
+    pub fn query_response(&self, table: &str, options: &QueryOptions, trace: bool) -> Result<Response> {
+        let t = self.table(table)?;
+        let expr = filter::parse(options.filter.as_deref().unwrap_or(""))?;
+        if !names_a_property(&expr) && !matches!(expr, filter::Expr::Bool(_)) {
+            return Err(Error::with_detail(ErrorCode::InvalidInput, "the filter names no property"));
+        }
+        let plan = query::plan(expr);
+        let advice = query::advise(&plan, t);
+        let page = query::execute_page(t, plan, options, trace)?;
+        let select = options.select.as_deref().filter(|s| !s.is_empty());
+        let entities = page
+            .entities
+            .iter()
+            .map(|e| match select {
+                Some(sel) => RawEntity(json::encode_projected(e, sel).into_iter().collect()),
+                None => RawEntity::from_entity(e),
+            })
+            .collect();
+        let explain = Explain {
+            summary: page.plan.summary(),
+            filter: page.plan.filter.to_string(),
+            bounded_by: page.plan.bounded_by.clone(),
+            checked: page.plan.checked.clone(),
+            advice,
+        };
+        Ok(Response {
+            status: 200,
+            entities: Some(entities),
+            continuation: page.continuation,
+            stats: Some(page.stats),
+            explain: Some(explain),
+            scanned_keys: page.scanned_keys,
+            ..Response::default()
+        })
+    }
+
+    pub fn describe_tables(&self) -> Vec<TableInfo> {
+        self.tables()
+            .map(|t| TableInfo {
+                name: t.name.clone(),
+                entities: t.entity_count() as u64,
+                partitions: t.partition_count() as u64,
+                columns: t
+                    .columns()
+                    .iter()
+                    .map(|(n, s)| ColumnInfo { name: n.to_string(), types: s.types(), count: s.total() })
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// Whether a filter mentions a property anywhere (`1 eq 1` does not).
+fn names_a_property(e: &filter::Expr) -> bool {
+    use filter::Expr;
+    match e {
+        Expr::Or(a, b) | Expr::And(a, b) => names_a_property(a) || names_a_property(b),
+        Expr::Not(a) => names_a_property(a),
+        Expr::Compare { .. } => true,
+        Expr::Bool(_) => false,
+    }
+}

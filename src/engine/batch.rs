@@ -1,0 +1,158 @@
+//! Entity group transactions (SPEC §4): one table, one partition, at most 100 operations,
+//! each entity at most once; all applied or none.
+//!
+//! The batch is checked in two passes before anything is applied: first its shape (count,
+//! partition, duplicates, each entity's validity), then each operation against the current
+//! state in order. Since an entity appears at most once, operations cannot affect each
+//! other's checks, so passing both passes guarantees the apply step cannot fail.
+
+use super::account::{Account, IfMatch, WriteMode};
+use super::entity::Entity;
+use super::error::{Error, ErrorCode, Result};
+use super::json::{self, RawEntity};
+
+pub const MAX_OPERATIONS: usize = 100;
+pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+
+/// One operation of a batch, before it is checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchOperation {
+    Write { mode: WriteMode, entity: RawEntity, if_match: Option<String> },
+    Delete { partition_key: String, row_key: String, if_match: Option<String> },
+    Get { partition_key: String, row_key: String },
+}
+
+/// What a committed operation answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchResult {
+    Written { status: u16, entity: Entity },
+    Deleted,
+    Read(Entity),
+}
+
+enum Checked {
+    Write(Entity),
+    Delete(String, String),
+    Get(String, String),
+}
+
+/// Runs a batch atomically. On failure nothing is applied and the error's message starts
+/// with the failing operation's index.
+pub fn run(account: &mut Account, table: &str, operations: &[BatchOperation]) -> Result<Vec<BatchResult>> {
+    account.table(table).map_err(|e| e.at_index(0))?;
+    if operations.len() > MAX_OPERATIONS {
+        return Err(Error::new(ErrorCode::InvalidInput)
+            .at_index(MAX_OPERATIONS - 1)
+            .with_message_tail("The batch request operation exceeds the maximum 100 changes per change set."));
+    }
+    let payload: usize = operations.iter().map(payload_size).sum();
+    if payload > MAX_PAYLOAD_BYTES {
+        return Err(Error::with_detail(
+            ErrorCode::RequestBodyTooLarge,
+            format!("the batch carries {payload} bytes of entities; the limit is 4 MiB"),
+        ));
+    }
+    let keyed = shape(operations)?;
+    let mut checked = Vec::with_capacity(keyed.len());
+    for (i, (op, entity)) in operations.iter().zip(keyed).enumerate() {
+        checked.push(check(account, table, op, entity).map_err(|e| e.at_index(i))?);
+    }
+    Ok(account.as_one_change_set(|account| {
+        checked
+            .into_iter()
+            .zip(operations)
+            .filter_map(|(c, op)| apply(account, table, c, op).ok())
+            .collect()
+    }))
+}
+
+/// First pass: the batch's shape, and each entity decoded and valid.
+fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
+    let mut keys: Vec<(String, String)> = Vec::with_capacity(operations.len());
+    let mut entities = Vec::with_capacity(operations.len());
+    let has_get = operations.iter().position(|op| matches!(op, BatchOperation::Get { .. }));
+    if let (Some(i), true) = (has_get, operations.len() > 1) {
+        return Err(Error::with_detail(ErrorCode::InvalidInput, "a point read must be the only operation in its batch").at_index(i));
+    }
+    for (i, op) in operations.iter().enumerate() {
+        let (pk, rk, entity) = match op {
+            BatchOperation::Write { entity, .. } => {
+                let e = json::decode(entity).map_err(|e| e.at_index(i))?;
+                super::validate::entity(&e).map_err(|e| e.at_index(i))?;
+                (e.partition_key.clone(), e.row_key.clone(), Some(e))
+            }
+            BatchOperation::Delete { partition_key, row_key, .. } | BatchOperation::Get { partition_key, row_key } => {
+                (partition_key.clone(), row_key.clone(), None)
+            }
+        };
+        if let Some((first_pk, _)) = keys.first() {
+            if *first_pk != pk {
+                return Err(Error::new(ErrorCode::CommandsInBatchActOnDifferentPartitions).at_index(i));
+            }
+        }
+        if keys.iter().any(|(p, r)| *p == pk && *r == rk) {
+            return Err(Error::new(ErrorCode::InvalidDuplicateRow).at_index(i));
+        }
+        keys.push((pk, rk));
+        entities.push(entity);
+    }
+    Ok(entities)
+}
+
+fn parse_if_match(if_match: &Option<String>) -> Result<Option<IfMatch>> {
+    if_match.as_deref().map(IfMatch::parse).transpose()
+}
+
+/// Second pass: one operation against the current state.
+fn check(account: &Account, table: &str, op: &BatchOperation, entity: Option<Entity>) -> Result<Checked> {
+    match (op, entity) {
+        (BatchOperation::Write { mode, if_match, .. }, Some(e)) => {
+            let cond = parse_if_match(if_match)?;
+            account.prepare_write(table, e, *mode, cond.as_ref()).map(Checked::Write)
+        }
+        (BatchOperation::Delete { partition_key, row_key, if_match }, _) => {
+            let cond = parse_if_match(if_match)?;
+            account.prepare_delete(table, partition_key, row_key, cond.as_ref())?;
+            Ok(Checked::Delete(partition_key.clone(), row_key.clone()))
+        }
+        (BatchOperation::Get { partition_key, row_key }, _) => {
+            account.get(table, partition_key, row_key)?;
+            Ok(Checked::Get(partition_key.clone(), row_key.clone()))
+        }
+        (BatchOperation::Write { .. }, None) => Err(Error::new(ErrorCode::InvalidInput)),
+    }
+}
+
+fn apply(account: &mut Account, table: &str, checked: Checked, op: &BatchOperation) -> Result<BatchResult> {
+    match checked {
+        Checked::Write(e) => {
+            let status = match op {
+                BatchOperation::Write { mode: WriteMode::Insert, .. } => 201,
+                _ => 204,
+            };
+            account.apply_write(table, e).map(|entity| BatchResult::Written { status, entity })
+        }
+        Checked::Delete(pk, rk) => account.apply_delete(table, &pk, &rk).map(|_| BatchResult::Deleted),
+        Checked::Get(pk, rk) => account.get(table, &pk, &rk).map(BatchResult::Read),
+    }
+}
+
+fn payload_size(op: &BatchOperation) -> usize {
+    match op {
+        BatchOperation::Write { entity, .. } => serde_json::to_string(entity).map(|s| s.len()).unwrap_or(0),
+        BatchOperation::Delete { partition_key, row_key, .. } | BatchOperation::Get { partition_key, row_key } => {
+            partition_key.len() + row_key.len()
+        }
+    }
+}
+
+impl Error {
+    /// Replaces the message after the index prefix.
+    fn with_message_tail(mut self, tail: &str) -> Self {
+        if let Some(colon) = self.message.find(':') {
+            self.message.truncate(colon + 1);
+            self.message.push_str(tail);
+        }
+        self
+    }
+}

@@ -1,0 +1,36 @@
+//! The change feed: what each successful write changed, for persistence to consume.
+//!
+//! Each operation that changes state appends one [`ChangeSet`]; a batch appends exactly one
+//! for all its operations, so a consumer that writes one change set per storage transaction
+//! keeps batches atomic on disk. A change names *what* changed; the consumer reads the current
+//! state for the new values (the feed stays cheap on the write path).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Change {
+    TableCreated { table: String },
+    TableDeleted { table: String },
+    /// The entity was inserted or overwritten.
+    EntityWritten { table: String, partition_key: String, row_key: String },
+    EntityDeleted { table: String, partition_key: String, row_key: String },
+    /// Every table was replaced (an import or a reset): rewrite everything.
+    AccountReplaced,
+}
+
+impl Change {
+    /// The table the change belongs to (its display name); `None` for account-wide changes.
+    pub fn table(&self) -> Option<&str> {
+        Some(match self {
+            Change::AccountReplaced => return None,
+            Change::TableCreated { table }
+            | Change::TableDeleted { table }
+            | Change::EntityWritten { table, .. }
+            | Change::EntityDeleted { table, .. } => table,
+        })
+    }
+}
+
+/// The changes of one operation or one batch, applied together.
+pub type ChangeSet = Vec<Change>;

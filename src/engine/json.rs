@@ -1,0 +1,344 @@
+//! The service's JSON form of entities ("minimal metadata"), SPEC §1.
+//!
+//! String, Boolean, Int32 (a number without a decimal point) and Double (a number with one)
+//! need no annotation; Int64 (as a string), DateTime, Guid, Binary (base64) and non-finite
+//! Doubles carry `"Name@odata.type": "Edm.X"`.
+//!
+//! [`RawEntity`] keeps a JSON object's members in order *with duplicates*, because a name given
+//! twice must fail with `DuplicatePropertiesSpecified` rather than silently keep the last one.
+
+use super::datetime::DateTime;
+use super::entity::Entity;
+use super::error::{Error, ErrorCode, Result};
+use super::value::{EdmType, Guid, Value};
+use base64::Engine as _;
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Number, Value as Json};
+use std::collections::HashSet;
+use std::fmt;
+
+const ANNOTATION: &str = "@odata.type";
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+/// A JSON object as written, members in order, duplicates kept.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RawEntity(pub Vec<(String, Json)>);
+
+impl RawEntity {
+    /// The JSON form of an entity (with Timestamp and `odata.etag` when it has them).
+    pub fn from_entity(entity: &Entity) -> RawEntity {
+        RawEntity(encode(entity, true).into_iter().collect())
+    }
+
+    /// Parses JSON text, keeping duplicate members.
+    pub fn parse(text: &str) -> Result<RawEntity> {
+        serde_json::from_str(text).map_err(|e| Error::with_detail(ErrorCode::InvalidInput, e.to_string()))
+    }
+
+    pub fn to_json(&self) -> Json {
+        Json::Object(self.0.iter().cloned().collect())
+    }
+}
+
+impl From<Map<String, Json>> for RawEntity {
+    fn from(map: Map<String, Json>) -> Self {
+        RawEntity(map.into_iter().collect())
+    }
+}
+
+impl Serialize for RawEntity {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RawEntity {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawEntity;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an entity as a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<RawEntity, A::Error> {
+                let mut members = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, Json>()? {
+                    members.push((k, v));
+                }
+                Ok(RawEntity(members))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Entities serialize in the JSON form, so responses and exports carry the service's format.
+impl Serialize for Entity {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        RawEntity::from_entity(self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Entity {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let raw = RawEntity::deserialize(d)?;
+        decode_stored(&raw).map_err(serde::de::Error::custom)
+    }
+}
+
+fn invalid(detail: String) -> Error {
+    Error::with_detail(ErrorCode::InvalidInput, detail)
+}
+
+/// Decodes a request's entity. A client-supplied Timestamp and `odata.*` metadata are ignored;
+/// null values are dropped (null and missing are the same thing). Checks types and annotations;
+/// the limits of SPEC §1 are checked by [`super::validate::entity`].
+pub fn decode(raw: &RawEntity) -> Result<Entity> {
+    decode_with(raw, false)
+}
+
+/// Decodes an entity written by Tablescope itself (export, persistence): keeps its Timestamp.
+pub fn decode_stored(raw: &RawEntity) -> Result<Entity> {
+    decode_with(raw, true)
+}
+
+fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
+    let mut annotations: Vec<(&str, EdmType)> = Vec::new();
+    for (name, value) in &raw.0 {
+        if let Some(prop) = name.strip_suffix(ANNOTATION) {
+            let type_name = value.as_str().ok_or_else(|| invalid(format!("{name} must be a string")))?;
+            let edm = EdmType::from_odata_name(type_name)
+                .ok_or_else(|| invalid(format!("{name}: unknown type '{type_name}'")))?;
+            if annotations.iter().any(|(p, _)| *p == prop) {
+                return Err(Error::with_detail(ErrorCode::DuplicatePropertiesSpecified, name.clone()));
+            }
+            annotations.push((prop, edm));
+        }
+    }
+    let annotated = |prop: &str| annotations.iter().find(|(p, _)| *p == prop).map(|(_, t)| *t);
+
+    let mut entity = Entity::default();
+    let (mut pk, mut rk) = (None, None);
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (name, value) in &raw.0 {
+        if name.ends_with(ANNOTATION) || name.starts_with("odata.") {
+            continue;
+        }
+        if !seen.insert(name.as_str()) {
+            return Err(Error::with_detail(ErrorCode::DuplicatePropertiesSpecified, name.clone()));
+        }
+        match name.as_str() {
+            "PartitionKey" => pk = key_value(name, value)?,
+            "RowKey" => rk = key_value(name, value)?,
+            "Timestamp" => {
+                if keep_timestamp {
+                    if let Some(text) = value.as_str() {
+                        entity.timestamp = DateTime::parse(text).ok();
+                    }
+                }
+            }
+            _ => {
+                super::validate::property_name(name)?;
+                if value.is_null() {
+                    continue;
+                }
+                let typed = decode_value(name, value, annotated(name))?;
+                entity.properties.push((name.as_str().into(), typed));
+            }
+        }
+    }
+    entity.partition_key = pk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "PartitionKey is required"))?;
+    entity.row_key = rk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "RowKey is required"))?;
+    Ok(entity)
+}
+
+fn key_value(name: &str, value: &Json) -> Result<Option<String>> {
+    match value {
+        Json::String(s) => Ok(Some(s.clone())),
+        Json::Null => Ok(None),
+        _ => Err(invalid(format!("{name} must be a string"))),
+    }
+}
+
+/// Decodes one property value, annotated or not.
+pub fn decode_value(name: &str, value: &Json, annotation: Option<EdmType>) -> Result<Value> {
+    let bad = |what: &str| invalid(format!("{name}: {what}"));
+    let Some(edm) = annotation else {
+        return match value {
+            Json::String(s) => Ok(Value::string(s.as_str())),
+            Json::Bool(b) => Ok(Value::Boolean(*b)),
+            Json::Number(n) => number_unannotated(n).ok_or_else(|| bad("an integer without annotation must fit Int32; annotate Int64 values as strings")),
+            _ => Err(bad("objects and arrays are not property values")),
+        };
+    };
+    let text = value.as_str();
+    match edm {
+        EdmType::String => text.map(Value::string).ok_or_else(|| bad("Edm.String needs a string")),
+        EdmType::Boolean => value.as_bool().map(Value::Boolean).ok_or_else(|| bad("Edm.Boolean needs true or false")),
+        EdmType::Int32 => json_i64(value)
+            .and_then(|v| i32::try_from(v).ok())
+            .map(Value::Int32)
+            .ok_or_else(|| bad("not an Int32")),
+        EdmType::Int64 => json_i64(value).map(Value::Int64).ok_or_else(|| bad("not an Int64 (write it as a string)")),
+        EdmType::Double => match (value, text) {
+            (Json::Number(n), _) => n.as_f64().map(Value::Double).ok_or_else(|| bad("not a Double")),
+            (_, Some("NaN")) => Ok(Value::Double(f64::NAN)),
+            (_, Some("Infinity")) => Ok(Value::Double(f64::INFINITY)),
+            (_, Some("-Infinity")) => Ok(Value::Double(f64::NEG_INFINITY)),
+            (_, Some(t)) => t.parse::<f64>().ok().filter(|v| v.is_finite()).map(Value::Double).ok_or_else(|| bad("not a Double")),
+            _ => Err(bad("not a Double")),
+        },
+        EdmType::DateTime => {
+            let t = text.ok_or_else(|| bad("Edm.DateTime needs ISO 8601 text"))?;
+            match DateTime::parse(t) {
+                Ok(d) => Ok(Value::DateTime(d)),
+                Err(super::datetime::DateTimeError::OutOfRange) => Err(Error::with_detail(
+                    ErrorCode::OutOfRangeInput,
+                    format!("{name}: DateTime must lie between 1601-01-01 and 9999-12-31"),
+                )),
+                Err(_) => Err(bad("not an ISO 8601 DateTime")),
+            }
+        }
+        EdmType::Guid => text.and_then(Guid::parse).map(Value::Guid).ok_or_else(|| bad("not a Guid")),
+        EdmType::Binary => text
+            .and_then(|t| B64.decode(t).ok())
+            .map(|b| Value::Binary(b.into()))
+            .ok_or_else(|| bad("Edm.Binary needs base64 text")),
+    }
+}
+
+fn number_unannotated(n: &Number) -> Option<Value> {
+    if n.is_f64() {
+        return n.as_f64().map(Value::Double);
+    }
+    n.as_i64().and_then(|v| i32::try_from(v).ok()).map(Value::Int32)
+}
+
+fn json_i64(value: &Json) -> Option<i64> {
+    match value {
+        Json::String(s) => s.parse().ok(),
+        Json::Number(n) => n.as_i64(),
+        _ => None,
+    }
+}
+
+/// Encodes an entity in the JSON form. With `metadata`, `odata.etag` and Timestamp come first.
+pub fn encode(entity: &Entity, metadata: bool) -> Map<String, Json> {
+    let mut map = Map::new();
+    if metadata {
+        if let Some(etag) = entity.etag() {
+            map.insert("odata.etag".into(), Json::String(etag));
+        }
+    }
+    map.insert("PartitionKey".into(), Json::String(entity.partition_key.clone()));
+    map.insert("RowKey".into(), Json::String(entity.row_key.clone()));
+    if metadata {
+        if let Some(ts) = entity.timestamp {
+            map.insert("Timestamp".into(), Json::String(ts.to_string_7()));
+        }
+    }
+    for (name, value) in &entity.properties {
+        encode_property(&mut map, name, value);
+    }
+    map
+}
+
+/// Writes one property (and its annotation when its type needs one) into a JSON object.
+pub fn encode_property(map: &mut Map<String, Json>, name: &str, value: &Value) {
+    let (json, annotate) = encode_value(value);
+    if annotate {
+        map.insert(format!("{name}{ANNOTATION}"), Json::String(value.edm_type().odata_name().into()));
+    }
+    map.insert(name.to_string(), json);
+}
+
+/// A value's JSON form, and whether it needs an `@odata.type` annotation.
+pub fn encode_value(value: &Value) -> (Json, bool) {
+    match value {
+        Value::String(s) => (Json::String(s.to_string()), false),
+        Value::Boolean(b) => (Json::Bool(*b), false),
+        Value::Int32(v) => (Json::from(*v), false),
+        Value::Int64(v) => (Json::String(v.to_string()), true),
+        Value::Double(v) => match Number::from_f64(*v) {
+            Some(n) => (Json::Number(n), false),
+            None => (Json::String(super::value::format_double(*v)), true),
+        },
+        Value::DateTime(d) => (Json::String(d.to_string()), true),
+        Value::Guid(g) => (Json::String(g.to_string()), true),
+        Value::Binary(b) => (Json::String(B64.encode(b)), true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_are_kept_and_refused() {
+        let raw = RawEntity::parse(r#"{"PartitionKey":"p","RowKey":"r","A":1,"A":2}"#).unwrap();
+        assert_eq!(raw.0.len(), 4);
+        assert_eq!(decode(&raw).unwrap_err().code, ErrorCode::DuplicatePropertiesSpecified);
+    }
+
+    #[test]
+    fn typed_round_trip() {
+        let text = r#"{"PartitionKey":"p","RowKey":"r","S":"x","I":7,"D":2.0,"B":true,
+            "L@odata.type":"Edm.Int64","L":"9223372036854775807",
+            "T@odata.type":"Edm.DateTime","T":"2024-01-01T00:00:00.1234567Z",
+            "G@odata.type":"Edm.Guid","G":"c9da6455-213d-42c9-9a79-3e9149a57833",
+            "Y@odata.type":"Edm.Binary","Y":"AQID",
+            "N@odata.type":"Edm.Double","N":"NaN","Z":null}"#;
+        let e = decode(&RawEntity::parse(text).unwrap()).unwrap();
+        assert_eq!(e.get("L"), Some(&Value::Int64(i64::MAX)));
+        assert_eq!(e.get("D"), Some(&Value::Double(2.0)));
+        assert_eq!(e.get("I"), Some(&Value::Int32(7)));
+        assert_eq!(e.get("Z"), None);
+        let back = decode(&RawEntity(encode(&e, false).into_iter().collect())).unwrap();
+        assert_eq!(back, e);
+        let json = serde_json::to_string(&Json::Object(encode(&e, false))).unwrap();
+        assert!(json.contains(r#""D":2.0"#), "{json}");
+        assert!(json.contains(r#""N@odata.type":"Edm.Double","N":"NaN""#), "{json}");
+    }
+
+    #[test]
+    fn missing_key_needs_value() {
+        let raw = RawEntity::parse(r#"{"RowKey":"r"}"#).unwrap();
+        assert_eq!(decode(&raw).unwrap_err().code, ErrorCode::PropertiesNeedValue);
+    }
+}
+
+/// The JSON form of a projected entity (`$select`): `odata.etag`, then each selected name in
+/// order — system properties only when listed, a missing property as null.
+pub fn encode_projected(entity: &Entity, select: &[String]) -> Map<String, Json> {
+    let mut map = Map::new();
+    if let Some(etag) = entity.etag() {
+        map.insert("odata.etag".into(), Json::String(etag));
+    }
+    for name in select {
+        match name.as_str() {
+            "PartitionKey" => {
+                map.insert(name.clone(), Json::String(entity.partition_key.clone()));
+            }
+            "RowKey" => {
+                map.insert(name.clone(), Json::String(entity.row_key.clone()));
+            }
+            "Timestamp" => {
+                let ts = entity.timestamp.map(|t| Json::String(t.to_string_7())).unwrap_or(Json::Null);
+                map.insert(name.clone(), ts);
+            }
+            _ => match entity.get(name) {
+                Some(v) => encode_property(&mut map, name, v),
+                None => {
+                    map.insert(name.clone(), Json::Null);
+                }
+            },
+        }
+    }
+    map
+}

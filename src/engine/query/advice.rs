@@ -1,0 +1,176 @@
+//! Advice for the explain view: warnings about a filter, and the rewrites the design guide
+//! suggests when a query scans far more than it needs to.
+
+use super::plan::{Plan, QueryKind};
+use crate::engine::filter::{CmpOp, Expr, Target};
+use crate::engine::table::Table;
+use crate::engine::value::{EdmType, Value};
+use serde::{Deserialize, Serialize};
+
+/// One piece of advice: a message and, where one exists, a better query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Advice {
+    /// `"warning"` (the filter may not mean what it says) or `"rewrite"` (a cheaper query).
+    pub severity: String,
+    pub message: String,
+    /// Filters to run instead (several for "run these point queries separately").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewrite: Vec<String>,
+}
+
+fn warning(message: String) -> Advice {
+    Advice { severity: "warning".into(), message, rewrite: Vec::new() }
+}
+
+/// Warnings and rewrites for a plan over a table.
+pub fn advise(plan: &Plan, table: &Table) -> Vec<Advice> {
+    let mut out = Vec::new();
+    type_warnings(&plan.filter, table, &mut out);
+    or_of_keys(plan, &mut out);
+    if plan.kind == QueryKind::TableScan && plan.checked.iter().any(|c| c.starts_with("RowKey eq ")) {
+        out.push(Advice {
+            severity: "rewrite".into(),
+            message: "RowKey is unique only within a partition: without PartitionKey eq, the whole table is scanned. Add the PartitionKey to make it a point query.".into(),
+            rewrite: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Comparisons whose constant's type matches no value the column holds.
+fn type_warnings(e: &Expr, table: &Table, out: &mut Vec<Advice>) {
+    match e {
+        Expr::Or(a, b) | Expr::And(a, b) => {
+            type_warnings(a, table, out);
+            type_warnings(b, table, out);
+        }
+        Expr::Not(a) => type_warnings(a, table, out),
+        Expr::Compare { target: Target::Property(name), op, literal } => {
+            let Some(stats) = table.columns().get(&**name) else {
+                let msg = format!("No entity in this table has a property '{name}', so `{e}` is false for every entity (a comparison on a missing property is false, `ne` included).");
+                if !out.iter().any(|a| a.message == msg) {
+                    out.push(warning(msg));
+                }
+                return;
+            };
+            let comparable = comparable_types(literal);
+            if !stats.types().iter().any(|t| comparable.contains(t)) {
+                let held: Vec<&str> = stats.types().iter().map(|t| t.short_name()).collect();
+                let verdict = if *op == CmpOp::Ne { "true" } else { "false" };
+                out.push(warning(format!(
+                    "'{name}' holds {} values but is compared with a {} constant in `{e}`. Tablescope treats a type mismatch as `ne` true and every other operator false, so this is {verdict} wherever '{name}' exists; the real service's behaviour here is undocumented.",
+                    held.join("/"),
+                    literal.edm_type().short_name()
+                )));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The property types a constant compares with (SPEC §3 widening).
+fn comparable_types(literal: &Value) -> &'static [EdmType] {
+    match literal {
+        Value::Int32(_) => &[EdmType::Int32, EdmType::Int64, EdmType::Double],
+        Value::Int64(_) => &[EdmType::Int64, EdmType::Double],
+        Value::Double(_) => &[EdmType::Double],
+        Value::String(_) => &[EdmType::String],
+        Value::Boolean(_) => &[EdmType::Boolean],
+        Value::DateTime(_) => &[EdmType::DateTime],
+        Value::Guid(_) => &[EdmType::Guid],
+        Value::Binary(_) => &[EdmType::Binary],
+    }
+}
+
+/// `or`s of key lookups: the guide's advice is separate point (or partition) queries.
+fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
+    let mut branches = Vec::new();
+    flatten_or(&plan.filter, &mut branches);
+    if branches.len() > 1 {
+        let points: Option<Vec<String>> = branches.iter().map(|b| point_of(b)).collect();
+        if let Some(rewrite) = points {
+            out.push(Advice {
+                severity: "rewrite".into(),
+                message: format!("An `or` of point lookups is a table scan. Run {} point queries instead: each reads one entity.", rewrite.len()),
+                rewrite,
+            });
+            return;
+        }
+        let partitions: Option<Vec<String>> = branches.iter().map(|b| partition_of(b)).collect();
+        if let Some(rewrite) = partitions {
+            out.push(Advice {
+                severity: "rewrite".into(),
+                message: format!("An `or` of PartitionKeys is a table scan. Run {} partition queries instead: each reads only its own partition.", rewrite.len()),
+                rewrite,
+            });
+        }
+        return;
+    }
+    // PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2'): a partition scan.
+    if plan.kind == QueryKind::PartitionScan {
+        if let (Some(pk), Some(or)) = (plan.partition_keys.single(), plan.checked.first()) {
+            if plan.checked.len() == 1 {
+                if let Ok(e) = crate::engine::filter::parse(or) {
+                    let mut rks = Vec::new();
+                    flatten_or(&e, &mut rks);
+                    let row_keys: Option<Vec<String>> = rks
+                        .iter()
+                        .map(|b| match b {
+                            Expr::Compare { target: Target::RowKey, op: CmpOp::Eq, literal: Value::String(_) } => Some(b.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(rks) = row_keys.filter(|r| r.len() > 1) {
+                        let pk_text = Expr::Compare { target: Target::PartitionKey, op: CmpOp::Eq, literal: Value::string(pk.as_str()) };
+                        out.push(Advice {
+                            severity: "rewrite".into(),
+                            message: format!("An `or` of RowKeys scans the whole partition. Run {} point queries instead.", rks.len()),
+                            rewrite: rks.iter().map(|rk| format!("{pk_text} and {rk}")).collect(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn flatten_or<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match e {
+        Expr::Or(a, b) => {
+            flatten_or(a, out);
+            flatten_or(b, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn key_eq(e: &Expr, want: &Target) -> bool {
+    matches!(e, Expr::Compare { target, op: CmpOp::Eq, literal: Value::String(_) } if target == want)
+}
+
+fn point_of(e: &Expr) -> Option<String> {
+    match e {
+        Expr::And(a, b) if (key_eq(a, &Target::PartitionKey) && key_eq(b, &Target::RowKey))
+            || (key_eq(a, &Target::RowKey) && key_eq(b, &Target::PartitionKey)) =>
+        {
+            Some(e.to_string())
+        }
+        _ => None,
+    }
+}
+
+fn partition_of(e: &Expr) -> Option<String> {
+    let mut terms = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match x {
+            Expr::And(a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            other => terms.push(other),
+        }
+    }
+    terms.iter().any(|t| key_eq(t, &Target::PartitionKey)).then(|| e.to_string())
+}

@@ -1,0 +1,13 @@
+//! Scenario files, format 1 (SCENARIOS.md): steps run in order against a fresh account, each
+//! optionally carrying a learner's note and expectations.
+//!
+//! The same files serve the teaching scenarios, share links, docs embeds and the conformance
+//! tests. The format is a contract: an unknown `op` or field is an error, never ignored.
+
+mod expect;
+mod parse;
+mod run;
+
+pub use expect::{Expect, Mismatch};
+pub use parse::{parse, Scenario, Step, StepRef};
+pub use run::{run, run_text, Outcome, Runner, StepOutcome};

@@ -1,0 +1,119 @@
+//! Running a scenario: each step against one fresh account on a deterministic clock.
+
+use super::expect::Mismatch;
+use super::parse::{parse, step_ref, Scenario};
+use crate::engine::account::Account;
+use crate::engine::api::{Request, Response};
+use serde_json::{Map, Value as Json};
+
+/// What one step did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepOutcome {
+    pub index: usize,
+    /// The request as run, references resolved.
+    pub request: Option<Request>,
+    pub response: Response,
+    pub failures: Vec<Mismatch>,
+}
+
+/// A whole run: every step's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub steps: Vec<StepOutcome>,
+}
+
+impl Outcome {
+    /// One line per failing field: `step 3 (query): scanned: expected 1, got 4`.
+    pub fn failures(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .flat_map(|s| {
+                s.failures
+                    .iter()
+                    .map(move |m| format!("step {}: {}: expected {}, got {}", s.index, m.field, m.expected, m.actual))
+            })
+            .collect()
+    }
+}
+
+/// Steps a scenario one step at a time (the teaching UI shows each step as it runs).
+pub struct Runner {
+    pub scenario: Scenario,
+    pub account: Account,
+    pub outcomes: Vec<StepOutcome>,
+}
+
+impl Runner {
+    pub fn new(scenario: Scenario) -> Self {
+        Runner { scenario, account: Account::default(), outcomes: Vec::new() }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.outcomes.len() >= self.scenario.steps.len()
+    }
+
+    /// Runs the next step; `None` when all have run.
+    pub fn step(&mut self) -> Option<&StepOutcome> {
+        let index = self.outcomes.len();
+        let step = self.scenario.steps.get(index)?.clone();
+        let outcome = match self.resolve(&step.request) {
+            Ok(request) => {
+                let response = self.account.execute(&request);
+                let failures = step.expect.as_ref().map(|e| e.check(&response)).unwrap_or_default();
+                StepOutcome { index, request: Some(request), response, failures }
+            }
+            Err(message) => StepOutcome {
+                index,
+                request: None,
+                response: Response::default(),
+                failures: vec![Mismatch { field: "step", expected: "a runnable step".into(), actual: message }],
+            },
+        };
+        self.outcomes.push(outcome);
+        self.outcomes.last()
+    }
+
+    /// Replaces `{"step": N}` references and builds the request.
+    fn resolve(&self, fields: &Map<String, Json>) -> Result<Request, String> {
+        let mut fields = fields.clone();
+        self.resolve_refs(&mut fields)?;
+        if let Some(Json::Array(ops)) = fields.get_mut("operations") {
+            for op in ops.iter_mut() {
+                if let Json::Object(m) = op {
+                    self.resolve_refs(m)?;
+                }
+            }
+        }
+        serde_json::from_value(Json::Object(fields)).map_err(|e| e.to_string())
+    }
+
+    fn resolve_refs(&self, fields: &mut Map<String, Json>) -> Result<(), String> {
+        if let Some(r) = fields.get("ifMatch").and_then(step_ref) {
+            let n = r?;
+            let etag = self.earlier(n)?.response.etag.clone().ok_or_else(|| format!("step {n} returned no ETag"))?;
+            fields.insert("ifMatch".into(), Json::String(etag));
+        }
+        if let Some(r) = fields.get("continuation").and_then(step_ref) {
+            let n = r?;
+            let c = self.earlier(n)?.response.continuation.clone().ok_or_else(|| format!("step {n} returned no continuation"))?;
+            fields.insert("continuation".into(), serde_json::to_value(c).map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    }
+
+    fn earlier(&self, n: usize) -> Result<&StepOutcome, String> {
+        self.outcomes.get(n).ok_or_else(|| format!("step reference {n} is not an earlier step"))
+    }
+}
+
+/// Runs every step.
+pub fn run(scenario: Scenario) -> Outcome {
+    let mut runner = Runner::new(scenario);
+    while runner.step().is_some() {}
+    Outcome { steps: runner.outcomes }
+}
+
+/// Parses and runs scenario text.
+pub fn run_text(text: &str) -> Result<Outcome, String> {
+    parse(text).map(run)
+}

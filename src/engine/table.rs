@@ -1,0 +1,208 @@
+//! A table's storage: partitions in key order, rows in key order inside each.
+//!
+//! Invariants:
+//! - `partitions` holds no empty partition;
+//! - `entity_count` is the number of rows over all partitions;
+//! - `columns[name].counts[t]` is the number of stored entities whose property `name` has
+//!   type `t`, and a column with all counts zero is removed;
+//! - property names are interned in `names`, so equal names share one allocation.
+
+use super::datetime::DateTime;
+use super::entity::{Entity, Property, PropertyName};
+use super::key::Key;
+use super::value::EdmType;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Bound;
+
+/// A stored entity; its keys are the map keys that lead to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored {
+    pub timestamp: DateTime,
+    pub properties: Box<[Property]>,
+}
+
+/// One partition: the rows that share a PartitionKey.
+#[derive(Debug, Clone, Default)]
+pub struct Partition {
+    pub rows: BTreeMap<Key, Stored>,
+}
+
+/// How many stored entities carry a property, by type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ColumnStats {
+    pub counts: [u32; 8],
+}
+
+impl ColumnStats {
+    pub fn types(&self) -> Vec<EdmType> {
+        EdmType::ALL.into_iter().filter(|t| self.counts[*t as usize] > 0).collect()
+    }
+    pub fn total(&self) -> u64 {
+        self.counts.iter().map(|c| u64::from(*c)).sum()
+    }
+    pub fn has(&self, t: EdmType) -> bool {
+        self.counts[t as usize] > 0
+    }
+}
+
+/// A table: its display name and its data.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub name: String,
+    partitions: BTreeMap<Key, Partition>,
+    entity_count: usize,
+    names: HashSet<PropertyName>,
+    columns: BTreeMap<PropertyName, ColumnStats>,
+}
+
+impl Table {
+    pub fn new(name: &str) -> Self {
+        Table {
+            name: name.to_string(),
+            partitions: BTreeMap::new(),
+            entity_count: 0,
+            names: HashSet::new(),
+            columns: BTreeMap::new(),
+        }
+    }
+
+    pub fn entity_count(&self) -> usize {
+        self.entity_count
+    }
+
+    pub fn partition_count(&self) -> usize {
+        self.partitions.len()
+    }
+
+    pub fn partitions(&self) -> &BTreeMap<Key, Partition> {
+        &self.partitions
+    }
+
+    /// The partitions whose key lies within the bounds, in order.
+    pub fn partition_range(
+        &self,
+        lower: Bound<&Key>,
+        upper: Bound<&Key>,
+    ) -> impl Iterator<Item = (&Key, &Partition)> {
+        let empty = matches!((lower, upper), (Bound::Included(l) | Bound::Excluded(l), Bound::Included(u) | Bound::Excluded(u)) if l > u)
+            || matches!((lower, upper), (Bound::Excluded(l), Bound::Excluded(u)) if l == u);
+        let range = if empty { None } else { Some(self.partitions.range::<Key, _>((lower, upper))) };
+        range.into_iter().flatten()
+    }
+
+    /// Property names seen in this table, with how many entities carry each type.
+    pub fn columns(&self) -> &BTreeMap<PropertyName, ColumnStats> {
+        &self.columns
+    }
+
+    pub fn get(&self, partition_key: &str, row_key: &str) -> Option<&Stored> {
+        self.partitions.get(&Key::new(partition_key))?.rows.get(&Key::new(row_key))
+    }
+
+    /// The stored entity as an [`Entity`] value.
+    pub fn entity(&self, partition_key: &str, row_key: &str) -> Option<Entity> {
+        self.get(partition_key, row_key).map(|s| to_entity(partition_key, row_key, s))
+    }
+
+    /// Stores an entity (insert or overwrite); returns the previous one.
+    pub fn put(&mut self, entity: Entity, timestamp: DateTime) -> Option<Stored> {
+        let properties: Box<[Property]> = entity
+            .properties
+            .into_iter()
+            .map(|(n, v)| (self.intern(n), v))
+            .collect();
+        self.count_columns(&properties, 1);
+        let stored = Stored { timestamp, properties };
+        let previous = self
+            .partitions
+            .entry(Key::from(entity.partition_key))
+            .or_default()
+            .rows
+            .insert(Key::from(entity.row_key), stored);
+        match &previous {
+            Some(old) => self.count_columns(&old.properties, -1),
+            None => self.entity_count += 1,
+        }
+        previous
+    }
+
+    /// Removes an entity; returns it if it was there.
+    pub fn remove(&mut self, partition_key: &str, row_key: &str) -> Option<Stored> {
+        let pk = Key::new(partition_key);
+        let partition = self.partitions.get_mut(&pk)?;
+        let removed = partition.rows.remove(&Key::new(row_key))?;
+        if partition.rows.is_empty() {
+            self.partitions.remove(&pk);
+        }
+        self.entity_count -= 1;
+        self.count_columns(&removed.properties, -1);
+        Some(removed)
+    }
+
+    fn intern(&mut self, name: PropertyName) -> PropertyName {
+        if let Some(existing) = self.names.get(&name) {
+            return existing.clone();
+        }
+        self.names.insert(name.clone());
+        name
+    }
+
+    fn count_columns(&mut self, properties: &[Property], delta: i32) {
+        for (name, value) in properties {
+            let slot = value.edm_type() as usize;
+            if delta > 0 {
+                let stats = self.columns.entry(name.clone()).or_default();
+                stats.counts[slot] += 1;
+            } else if let Some(stats) = self.columns.get_mut(name) {
+                stats.counts[slot] = stats.counts[slot].saturating_sub(1);
+                if stats.total() == 0 {
+                    self.columns.remove(name);
+                }
+            }
+        }
+    }
+}
+
+/// Builds an [`Entity`] from a stored row and its keys.
+pub fn to_entity(partition_key: &str, row_key: &str, stored: &Stored) -> Entity {
+    Entity {
+        partition_key: partition_key.to_string(),
+        row_key: row_key.to_string(),
+        timestamp: Some(stored.timestamp),
+        properties: stored.properties.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Value;
+
+    #[test]
+    fn counts_and_columns_follow_writes() {
+        let mut t = Table::new("T");
+        let e = Entity::new("p", "r").with("A", Value::Int32(1));
+        t.put(e.clone(), DateTime::MIN);
+        t.put(Entity::new("p", "s").with("A", Value::string("x")), DateTime::MIN);
+        assert_eq!(t.entity_count(), 2);
+        assert_eq!(t.columns()["A"].types(), vec![EdmType::String, EdmType::Int32]);
+        t.put(Entity::new("p", "r"), DateTime::MIN);
+        assert_eq!(t.entity_count(), 2);
+        assert_eq!(t.columns()["A"].types(), vec![EdmType::String]);
+        t.remove("p", "s");
+        t.remove("p", "r");
+        assert_eq!(t.entity_count(), 0);
+        assert_eq!(t.partition_count(), 0);
+        assert!(t.columns().is_empty());
+    }
+
+    #[test]
+    fn names_are_interned() {
+        let mut t = Table::new("T");
+        t.put(Entity::new("p", "1").with("Name", Value::Int32(1)), DateTime::MIN);
+        t.put(Entity::new("p", "2").with("Name", Value::Int32(2)), DateTime::MIN);
+        let a = &t.get("p", "1").unwrap().properties[0].0;
+        let b = &t.get("p", "2").unwrap().properties[0].0;
+        assert!(std::sync::Arc::ptr_eq(a, b));
+    }
+}
