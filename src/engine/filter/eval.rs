@@ -1,0 +1,191 @@
+//! Evaluating a filter on one entity (SPEC §3, Evaluation).
+//!
+//! This is the inner loop of every scan, so it allocates nothing: keys are compared as `&str`,
+//! properties are found by a linear scan of the row's (short) property list.
+
+use super::ast::{CmpOp, Expr, Target};
+use crate::engine::datetime::DateTime;
+use crate::engine::key::cmp_utf16;
+use crate::engine::value::{compare_same_type, EdmType, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// The entity a filter is checked against, borrowed from wherever it is stored.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'a> {
+    pub partition_key: &'a str,
+    pub row_key: &'a str,
+    pub timestamp: DateTime,
+    /// User properties only (no PartitionKey, RowKey or Timestamp).
+    pub properties: &'a [(Arc<str>, Value)],
+}
+
+/// Whether `row` matches `expr`.
+///
+/// Meant for a [`normalize`](super::normalize)d tree. A `Not` met here is evaluated the way
+/// `normalize` would rewrite it, never by negating the result, so a comparison on a missing
+/// property is false under `not` too.
+pub fn eval(expr: &Expr, row: &Row) -> bool {
+    match expr {
+        Expr::Or(a, b) => eval(a, row) || eval(b, row),
+        Expr::And(a, b) => eval(a, row) && eval(b, row),
+        Expr::Not(inner) => eval_negated(inner, row),
+        Expr::Compare {
+            target,
+            op,
+            literal,
+        } => compare_target(target, *op, literal, row),
+        Expr::Bool(b) => *b,
+    }
+}
+
+/// `not expr`, by De Morgan: the same answer as `eval(&normalize(not expr))`.
+fn eval_negated(expr: &Expr, row: &Row) -> bool {
+    match expr {
+        Expr::Or(a, b) => eval_negated(a, row) && eval_negated(b, row),
+        Expr::And(a, b) => eval_negated(a, row) || eval_negated(b, row),
+        Expr::Not(inner) => eval(inner, row),
+        Expr::Compare {
+            target,
+            op,
+            literal,
+        } => compare_target(target, op.negate(), literal, row),
+        // A constant has no property to be missing: negating it is what normalize does too.
+        Expr::Bool(b) => !*b,
+    }
+}
+
+fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> bool {
+    match target {
+        Target::PartitionKey => compare_str(row.partition_key, op, literal),
+        Target::RowKey => compare_str(row.row_key, op, literal),
+        Target::Timestamp => match literal {
+            Value::DateTime(l) => op.holds(row.timestamp.cmp(l)),
+            _ => op == CmpOp::Ne,
+        },
+        Target::Property(name) => compare(lookup(row.properties, name), op, literal),
+    }
+}
+
+/// A user property's value: interned names usually match by pointer, else by text.
+fn lookup<'r>(properties: &'r [(Arc<str>, Value)], name: &Arc<str>) -> Option<&'r Value> {
+    properties
+        .iter()
+        .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+        .map(|(_, v)| v)
+}
+
+/// Compares a key (always a string) without building a [`Value`].
+fn compare_str(key: &str, op: CmpOp, literal: &Value) -> bool {
+    match literal {
+        Value::String(l) => compare_strs(key, op, l),
+        _ => op == CmpOp::Ne,
+    }
+}
+
+fn compare_strs(a: &str, op: CmpOp, b: &str) -> bool {
+    match op {
+        // Equal in UTF-16 order means equal bytes; skip the ordering walk.
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        _ => op.holds(cmp_utf16(a, b)),
+    }
+}
+
+/// The single-comparison rule: `target_value op literal`, where `None` is a missing property.
+///
+/// - Missing: false for every operator, `ne` included.
+/// - Comparable types (see [`compatible`]): compared by value; a NaN makes them unordered,
+///   where only `ne` holds.
+/// - Any other pair of types: `ne` holds, every other operator is false.
+pub fn compare(target_value: Option<&Value>, op: CmpOp, literal: &Value) -> bool {
+    let Some(value) = target_value else {
+        return false;
+    };
+    if let (Value::String(a), Value::String(b)) = (value, literal) {
+        return compare_strs(a, op, b);
+    }
+    match ordering(value, literal) {
+        Some(ordering) => op.holds(ordering),
+        None => op == CmpOp::Ne,
+    }
+}
+
+/// Whether a literal of one type compares with a property of another, by value: equal types,
+/// plus widening of an Int32 literal to Int64 and Double and of an Int64 literal to Double.
+pub fn compatible(literal: EdmType, property: EdmType) -> bool {
+    match literal {
+        EdmType::Int32 => matches!(property, EdmType::Int32 | EdmType::Int64 | EdmType::Double),
+        EdmType::Int64 => matches!(property, EdmType::Int64 | EdmType::Double),
+        _ => literal == property,
+    }
+}
+
+/// How the property's value orders against the literal; `None` if they do not compare
+/// (types not [`compatible`]) or a NaN makes them unordered.
+fn ordering(value: &Value, literal: &Value) -> Option<Ordering> {
+    match (value, literal) {
+        (Value::Int64(v), Value::Int32(l)) => Some(v.cmp(&i64::from(*l))),
+        (Value::Double(v), Value::Int32(l)) => v.partial_cmp(&f64::from(*l)),
+        (Value::Double(v), Value::Int64(l)) => cmp_f64_i64(*v, *l),
+        _ => compare_same_type(value, literal),
+    }
+}
+
+/// Orders a double against an i64 exactly, with no rounding of the integer to 53 bits.
+fn cmp_f64_i64(f: f64, i: i64) -> Option<Ordering> {
+    // 2^63 is exactly representable; every i64 is below it and at or above -2^63.
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() {
+        return None;
+    }
+    if f >= TWO_POW_63 {
+        return Some(Ordering::Greater);
+    }
+    if f < -TWO_POW_63 {
+        return Some(Ordering::Less);
+    }
+    // Now |f| < 2^63 (or f = -2^63): its integral part is an exact i64.
+    let whole = f.trunc();
+    let by_whole = (whole as i64).cmp(&i);
+    if by_whole != Ordering::Equal {
+        // |fraction| < 1, so it cannot bridge a gap of at least one between integers.
+        return Some(by_whole);
+    }
+    (f - whole).partial_cmp(&0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_against_int64_is_exact() {
+        let big = 9_007_199_254_740_993_i64; // 2^53 + 1, not a double
+        assert_eq!(
+            cmp_f64_i64(9_007_199_254_740_992.0, big),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            cmp_f64_i64(9_007_199_254_740_994.0, big),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            cmp_f64_i64(9_223_372_036_854_775_808.0, i64::MAX),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            cmp_f64_i64(-9_223_372_036_854_775_808.0, i64::MIN),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(cmp_f64_i64(-2.5, -2), Some(Ordering::Less));
+        assert_eq!(cmp_f64_i64(-2.5, -3), Some(Ordering::Greater));
+        assert_eq!(cmp_f64_i64(2.5, 2), Some(Ordering::Greater));
+        assert_eq!(cmp_f64_i64(-0.0, 0), Some(Ordering::Equal));
+        assert_eq!(
+            cmp_f64_i64(f64::NEG_INFINITY, i64::MIN),
+            Some(Ordering::Less)
+        );
+        assert_eq!(cmp_f64_i64(f64::NAN, 0), None);
+    }
+}

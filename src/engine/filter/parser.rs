@@ -1,0 +1,332 @@
+//! The recursive-descent parser: tokens → [`Expr`].
+//!
+//! Grammar (keywords any case; `or` binds loosest):
+//!
+//! ```text
+//! filter     = [ or_expr ]                      ; empty or blank text means `true`
+//! or_expr    = and_expr { "or" and_expr }       ; left-associative
+//! and_expr   = unary { "and" unary }            ; left-associative
+//! unary      = "not" unary | primary
+//! primary    = "(" or_expr ")" | comparison
+//! comparison = operand [ cmp_op operand ]
+//! operand    = property | literal
+//! cmp_op     = "eq" | "ne" | "gt" | "ge" | "lt" | "le"
+//! ```
+//!
+//! A comparison needs exactly one property and one constant; the constant may stand on either
+//! side and is moved to the right (`30 lt Age` → `Age gt 30`). An operand on its own is a
+//! bare boolean property (`IsActive` → `IsActive eq true`) or the constant `true`/`false`.
+//!
+//! Nesting and chaining are limited to [`MAX_DEPTH`] levels so that every pass over the tree
+//! (printing, normalizing, evaluating, dropping) can recurse without exhausting the stack,
+//! including wasm32's small one.
+
+use super::ast::{CmpOp, Expr, Target};
+use super::lexer::{tokenize, Token, TokenKind};
+use super::SyntaxError;
+use crate::engine::value::Value;
+
+/// The deepest tree [`parse`] builds; deeper filters are refused with a [`SyntaxError`].
+pub const MAX_DEPTH: usize = 100;
+
+type Result<T> = std::result::Result<T, SyntaxError>;
+
+/// Parses `$filter` text. Empty or whitespace-only text is `Expr::Bool(true)`.
+pub fn parse(text: &str) -> Result<Expr> {
+    let chars: Vec<char> = text.chars().collect();
+    let tokens = tokenize(&chars)?;
+    if tokens.is_empty() {
+        return Ok(Expr::Bool(true));
+    }
+    let mut parser = Parser {
+        chars: &chars,
+        tokens: &tokens,
+        pos: 0,
+        nesting: 0,
+    };
+    let node = parser.or_expr()?;
+    match parser.peek() {
+        None => Ok(node.expr),
+        Some(token) if token.kind == TokenKind::RParen => {
+            Err(parser.error_at(token, "this ')' has no matching '('".to_string()))
+        }
+        Some(token) => Err(parser.error_at(
+            token,
+            format!(
+                "expected 'and', 'or' or the end of the filter, found {}",
+                parser.describe(token)
+            ),
+        )),
+    }
+}
+
+/// A subtree and its depth (a comparison has depth 1).
+struct Node {
+    expr: Expr,
+    depth: usize,
+}
+
+struct Parser<'a> {
+    chars: &'a [char],
+    tokens: &'a [Token],
+    pos: usize,
+    /// Open parentheses and `not`s around the current position.
+    nesting: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<&'a Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn next(&mut self) -> Option<&'a Token> {
+        let token = self.tokens.get(self.pos)?;
+        self.pos += 1;
+        Some(token)
+    }
+
+    /// The previous token, for "after 'and'" in messages.
+    fn previous(&self) -> Option<&'a Token> {
+        self.pos.checked_sub(1).and_then(|i| self.tokens.get(i))
+    }
+
+    fn eat(&mut self, kind: &TokenKind) -> Option<&'a Token> {
+        let token = self.peek().filter(|t| t.kind == *kind)?;
+        self.pos += 1;
+        Some(token)
+    }
+
+    fn or_expr(&mut self) -> Result<Node> {
+        let mut left = self.and_expr()?;
+        while let Some(or) = self.eat(&TokenKind::Or) {
+            let right = self.and_expr()?;
+            left = self.join(left, right, or, Expr::Or)?;
+        }
+        Ok(left)
+    }
+
+    fn and_expr(&mut self) -> Result<Node> {
+        let mut left = self.unary()?;
+        while let Some(and) = self.eat(&TokenKind::And) {
+            let right = self.unary()?;
+            left = self.join(left, right, and, Expr::And)?;
+        }
+        Ok(left)
+    }
+
+    fn join(
+        &self,
+        left: Node,
+        right: Node,
+        token: &Token,
+        make: fn(Box<Expr>, Box<Expr>) -> Expr,
+    ) -> Result<Node> {
+        let depth = 1 + left.depth.max(right.depth);
+        self.check_depth(depth, token)?;
+        Ok(Node {
+            expr: make(Box::new(left.expr), Box::new(right.expr)),
+            depth,
+        })
+    }
+
+    fn check_depth(&self, depth: usize, token: &Token) -> Result<()> {
+        if depth > MAX_DEPTH || self.nesting > MAX_DEPTH {
+            return Err(self.error_at(
+                token,
+                format!(
+                    "the filter nests or chains too many conditions (at most {MAX_DEPTH} levels)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self) -> Result<Node> {
+        let Some(not) = self.eat(&TokenKind::Not) else {
+            return self.primary();
+        };
+        self.nesting += 1;
+        self.check_depth(0, not)?;
+        let inner = self.unary()?;
+        self.nesting -= 1;
+        let depth = inner.depth + 1;
+        self.check_depth(depth, not)?;
+        Ok(Node {
+            expr: Expr::Not(Box::new(inner.expr)),
+            depth,
+        })
+    }
+
+    fn primary(&mut self) -> Result<Node> {
+        let Some(token) = self.next() else {
+            return Err(self.error_at_end(format!("expected a condition{}", self.after())));
+        };
+        match &token.kind {
+            TokenKind::LParen => {
+                self.nesting += 1;
+                self.check_depth(0, token)?;
+                let inner = self.or_expr()?;
+                self.close_paren(token)?;
+                self.nesting -= 1;
+                Ok(inner)
+            }
+            TokenKind::Ident(_) | TokenKind::Literal(_) => self.comparison(token),
+            _ => {
+                self.pos -= 1;
+                Err(self.error_at(
+                    token,
+                    format!(
+                        "expected a condition{}, found {}",
+                        self.after(),
+                        self.describe(token)
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn close_paren(&mut self, open: &Token) -> Result<()> {
+        match self.next() {
+            Some(t) if t.kind == TokenKind::RParen => Ok(()),
+            Some(t) => Err(self.error_at(
+                t,
+                format!(
+                    "expected 'and', 'or' or ')' to close the '(' at position {}, found {}",
+                    open.start,
+                    self.describe(t)
+                ),
+            )),
+            None => Err(self.error_at_end(format!(
+                "expected ')' to close the '(' at position {}",
+                open.start
+            ))),
+        }
+    }
+
+    /// `first [op second]`, with `first` already consumed.
+    fn comparison(&mut self, first: &'a Token) -> Result<Node> {
+        let Some(next) = self.peek() else {
+            return self.lone_operand(first);
+        };
+        let op = match &next.kind {
+            TokenKind::Op(op) => *op,
+            TokenKind::Ident(_) => {
+                return Err(self.error_at(
+                    next,
+                    format!(
+                        "unknown operator {}: use eq, ne, gt, ge, lt or le",
+                        self.describe(next)
+                    ),
+                ));
+            }
+            TokenKind::Literal(_) => {
+                return Err(self.error_at(
+                    next,
+                    format!(
+                        "expected an operator (eq, ne, gt, ge, lt, le) between {} and {}",
+                        self.describe(first),
+                        self.describe(next)
+                    ),
+                ));
+            }
+            _ => return self.lone_operand(first),
+        };
+        self.pos += 1;
+        let second = match self.next() {
+            Some(t) if matches!(t.kind, TokenKind::Ident(_) | TokenKind::Literal(_)) => t,
+            Some(t) => {
+                return Err(self.error_at(
+                    t,
+                    format!(
+                        "expected a value after '{}', found {}",
+                        op.as_str(),
+                        self.describe(t)
+                    ),
+                ))
+            }
+            None => {
+                return Err(self.error_at_end(format!("expected a value after '{}'", op.as_str())))
+            }
+        };
+        let expr = match (&first.kind, &second.kind) {
+            (TokenKind::Ident(name), TokenKind::Literal(v)) => Expr::Compare {
+                target: Target::from_name(name),
+                op,
+                literal: v.clone(),
+            },
+            (TokenKind::Literal(v), TokenKind::Ident(name)) => Expr::Compare {
+                target: Target::from_name(name),
+                op: op.flip(),
+                literal: v.clone(),
+            },
+            (TokenKind::Literal(_), _) => {
+                return Err(self.not_property_vs_constant(first, second, "two constants"))
+            }
+            _ => return Err(self.not_property_vs_constant(first, second, "two properties")),
+        };
+        Ok(Node { expr, depth: 1 })
+    }
+
+    /// An operand with no operator: a bare boolean property, or `true`/`false`.
+    fn lone_operand(&self, token: &Token) -> Result<Node> {
+        let expr = match &token.kind {
+            TokenKind::Ident(name) => Expr::Compare {
+                target: Target::from_name(name),
+                op: CmpOp::Eq,
+                literal: Value::Boolean(true),
+            },
+            TokenKind::Literal(Value::Boolean(b)) => Expr::Bool(*b),
+            _ => {
+                return Err(self.error_at(
+                    token,
+                    format!(
+                        "the constant {} on its own is not a condition; compare it with a property, like Age eq 30",
+                        self.describe(token)
+                    ),
+                ))
+            }
+        };
+        Ok(Node { expr, depth: 1 })
+    }
+
+    fn not_property_vs_constant(&self, first: &Token, second: &Token, what: &str) -> SyntaxError {
+        let end = second.start + second.len;
+        SyntaxError::new(
+            first.start,
+            end.saturating_sub(first.start),
+            format!("the filter must compare a property with a constant, but this compares {what}"),
+        )
+    }
+
+    fn error_at(&self, token: &Token, message: String) -> SyntaxError {
+        SyntaxError::new(token.start, token.len, message)
+    }
+
+    fn error_at_end(&self, message: String) -> SyntaxError {
+        SyntaxError::new(self.chars.len(), 0, message)
+    }
+
+    /// " after 'and'" naming the previous token, or "" at the start.
+    fn after(&self) -> String {
+        self.previous()
+            .map_or_else(String::new, |t| format!(" after {}", self.describe(t)))
+    }
+
+    /// A token as the user wrote it, quoted, shortened if long.
+    fn describe(&self, token: &Token) -> String {
+        const MAX: usize = 30;
+        let end = token.start + token.len.min(MAX);
+        let text: String = self
+            .chars
+            .get(token.start..end)
+            .unwrap_or_default()
+            .iter()
+            .collect();
+        let more = if token.len > MAX { "…" } else { "" };
+        if text.contains('\'') {
+            format!("{text}{more}")
+        } else {
+            format!("'{text}{more}'")
+        }
+    }
+}
