@@ -73,7 +73,12 @@ pub enum WriteMode {
 
 impl Account {
     pub fn new(clock: Box<dyn Clock>) -> Self {
-        Account { tables: BTreeMap::new(), clock, last_timestamp: DateTime::MIN, feed: Some(Vec::new()) }
+        Account {
+            tables: BTreeMap::new(),
+            clock,
+            last_timestamp: DateTime::MIN,
+            feed: Some(Vec::new()),
+        }
     }
 
     /// Turns the change feed on or off (off for bulk loads and benchmarks).
@@ -120,11 +125,15 @@ impl Account {
     // ---- tables ----
 
     pub fn table(&self, name: &str) -> Result<&Table> {
-        self.tables.get(&name.to_ascii_lowercase()).ok_or_else(|| Error::new(ErrorCode::TableNotFound))
+        self.tables
+            .get(&name.to_ascii_lowercase())
+            .ok_or_else(|| Error::new(ErrorCode::TableNotFound))
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables.get_mut(&name.to_ascii_lowercase()).ok_or_else(|| Error::new(ErrorCode::TableNotFound))
+        self.tables
+            .get_mut(&name.to_ascii_lowercase())
+            .ok_or_else(|| Error::new(ErrorCode::TableNotFound))
     }
 
     /// All tables in the service's order (by name, case-insensitively).
@@ -138,7 +147,9 @@ impl Account {
         if self.tables.contains_key(&key) {
             return Err(Error::new(ErrorCode::TableAlreadyExists));
         }
-        self.record(vec![Change::TableCreated { table: name.to_string() }]);
+        self.record(vec![Change::TableCreated {
+            table: name.to_string(),
+        }]);
         Ok(self.tables.entry(key).or_insert_with(|| Table::new(name)))
     }
 
@@ -179,7 +190,9 @@ impl Account {
         match (mode, existing) {
             (WriteMode::Insert, Some(_)) => Err(Error::new(ErrorCode::EntityAlreadyExists)),
             (WriteMode::Insert, None) => Ok(entity),
-            (WriteMode::Replace | WriteMode::Merge, None) => Err(Error::new(ErrorCode::ResourceNotFound)),
+            (WriteMode::Replace | WriteMode::Merge, None) => {
+                Err(Error::new(ErrorCode::ResourceNotFound))
+            }
             (WriteMode::Replace | WriteMode::Merge, Some(old)) => {
                 if !if_match.unwrap_or(&IfMatch::Any).matches(old.timestamp) {
                     return Err(Error::new(ErrorCode::UpdateConditionNotSatisfied));
@@ -208,7 +221,10 @@ impl Account {
                 row_key: entity.row_key.clone(),
             });
         }
-        let result = Entity { timestamp: Some(timestamp), ..entity.clone() };
+        let result = Entity {
+            timestamp: Some(timestamp),
+            ..entity.clone()
+        };
         t.put(entity, timestamp);
         if let Some(c) = change {
             self.record(vec![c]);
@@ -217,7 +233,13 @@ impl Account {
     }
 
     /// insert, replace, merge, upsert-replace or upsert-merge (SPEC §2).
-    pub fn write(&mut self, table: &str, entity: Entity, mode: WriteMode, if_match: Option<&IfMatch>) -> Result<Entity> {
+    pub fn write(
+        &mut self,
+        table: &str,
+        entity: Entity,
+        mode: WriteMode,
+        if_match: Option<&IfMatch>,
+    ) -> Result<Entity> {
         let prepared = self.prepare_write(table, entity, mode, if_match)?;
         self.apply_write(table, prepared)
     }
@@ -227,8 +249,17 @@ impl Account {
     }
 
     /// Checks a delete without applying it.
-    pub(crate) fn prepare_delete(&self, table: &str, pk: &str, rk: &str, if_match: Option<&IfMatch>) -> Result<()> {
-        let old = self.table(table)?.get(pk, rk).ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
+    pub(crate) fn prepare_delete(
+        &self,
+        table: &str,
+        pk: &str,
+        rk: &str,
+        if_match: Option<&IfMatch>,
+    ) -> Result<()> {
+        let old = self
+            .table(table)?
+            .get(pk, rk)
+            .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
         if !if_match.unwrap_or(&IfMatch::Any).matches(old.timestamp) {
             return Err(Error::new(ErrorCode::UpdateConditionNotSatisfied));
         }
@@ -237,15 +268,26 @@ impl Account {
 
     pub(crate) fn apply_delete(&mut self, table: &str, pk: &str, rk: &str) -> Result<()> {
         let t = self.table_mut(table)?;
-        t.remove(pk, rk).ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
+        t.remove(pk, rk)
+            .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
         let name = t.name.clone();
         if self.feed_on() {
-            self.record(vec![Change::EntityDeleted { table: name, partition_key: pk.into(), row_key: rk.into() }]);
+            self.record(vec![Change::EntityDeleted {
+                table: name,
+                partition_key: pk.into(),
+                row_key: rk.into(),
+            }]);
         }
         Ok(())
     }
 
-    pub fn delete(&mut self, table: &str, pk: &str, rk: &str, if_match: Option<&IfMatch>) -> Result<()> {
+    pub fn delete(
+        &mut self,
+        table: &str,
+        pk: &str,
+        rk: &str,
+        if_match: Option<&IfMatch>,
+    ) -> Result<()> {
         self.prepare_delete(table, pk, rk, if_match)?;
         self.apply_delete(table, pk, rk)
     }

@@ -13,19 +13,37 @@ use serde::{Deserialize, Serialize};
 
 /// An operation, named as in scenario files (SCENARIOS.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+#[serde(
+    tag = "op",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum Request {
-    CreateTable { table: String },
-    DeleteTable { table: String },
+    CreateTable {
+        table: String,
+    },
+    DeleteTable {
+        table: String,
+    },
     ListTables {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         filter: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         top: Option<u32>,
     },
-    Insert { table: String, entity: RawEntity },
-    UpsertReplace { table: String, entity: RawEntity },
-    UpsertMerge { table: String, entity: RawEntity },
+    Insert {
+        table: String,
+        entity: RawEntity,
+    },
+    UpsertReplace {
+        table: String,
+        entity: RawEntity,
+    },
+    UpsertMerge {
+        table: String,
+        entity: RawEntity,
+    },
     Replace {
         table: String,
         entity: RawEntity,
@@ -68,18 +86,32 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         trace: bool,
     },
-    Batch { table: String, operations: Vec<BatchRequest> },
+    Batch {
+        table: String,
+        operations: Vec<BatchRequest>,
+    },
     /// Tablescope only: every table with its counts and columns.
     DescribeTables {},
 }
 
 /// An operation inside a batch: a step without `table`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+#[serde(
+    tag = "op",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum BatchRequest {
-    Insert { entity: RawEntity },
-    UpsertReplace { entity: RawEntity },
-    UpsertMerge { entity: RawEntity },
+    Insert {
+        entity: RawEntity,
+    },
+    UpsertReplace {
+        entity: RawEntity,
+    },
+    UpsertMerge {
+        entity: RawEntity,
+    },
     Replace {
         entity: RawEntity,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,7 +128,10 @@ pub enum BatchRequest {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         if_match: Option<String>,
     },
-    Get { partition_key: String, row_key: String },
+    Get {
+        partition_key: String,
+        row_key: String,
+    },
 }
 
 impl BatchRequest {
@@ -113,14 +148,22 @@ impl BatchRequest {
             B::UpsertMerge { entity } => write(WriteMode::UpsertMerge, entity, &None),
             B::Replace { entity, if_match } => write(WriteMode::Replace, entity, if_match),
             B::Merge { entity, if_match } => write(WriteMode::Merge, entity, if_match),
-            B::Delete { partition_key, row_key, if_match } => BatchOperation::Delete {
+            B::Delete {
+                partition_key,
+                row_key,
+                if_match,
+            } => BatchOperation::Delete {
                 partition_key: partition_key.clone(),
                 row_key: row_key.clone(),
                 if_match: if_match.clone(),
             },
-            B::Get { partition_key, row_key } => {
-                BatchOperation::Get { partition_key: partition_key.clone(), row_key: row_key.clone() }
-            }
+            B::Get {
+                partition_key,
+                row_key,
+            } => BatchOperation::Get {
+                partition_key: partition_key.clone(),
+                row_key: row_key.clone(),
+            },
         }
     }
 }
@@ -188,11 +231,18 @@ pub struct Response {
 
 impl Response {
     pub fn status(status: u16) -> Self {
-        Response { status, ..Response::default() }
+        Response {
+            status,
+            ..Response::default()
+        }
     }
 
     pub fn failure(error: Error) -> Self {
-        Response { status: error.status(), error: Some(error), ..Response::default() }
+        Response {
+            status: error.status(),
+            error: Some(error),
+            ..Response::default()
+        }
     }
 
     pub fn is_success(&self) -> bool {
@@ -226,23 +276,56 @@ impl Account {
             R::DeleteTable { table } => self.delete_table(table).map(|_| Response::status(204)),
             R::ListTables { filter, top } => self.list_tables(filter.as_deref(), *top),
             R::Insert { table, entity } => self.write_json(table, entity, WriteMode::Insert, &None),
-            R::UpsertReplace { table, entity } => self.write_json(table, entity, WriteMode::UpsertReplace, &None),
-            R::UpsertMerge { table, entity } => self.write_json(table, entity, WriteMode::UpsertMerge, &None),
-            R::Replace { table, entity, if_match } => self.write_json(table, entity, WriteMode::Replace, if_match),
-            R::Merge { table, entity, if_match } => self.write_json(table, entity, WriteMode::Merge, if_match),
-            R::Delete { table, partition_key, row_key, if_match } => {
-                let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
-                self.delete(table, partition_key, row_key, cond.as_ref()).map(|_| Response::status(204))
+            R::UpsertReplace { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertReplace, &None)
             }
-            R::Get { table, partition_key, row_key, select } => {
+            R::UpsertMerge { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertMerge, &None)
+            }
+            R::Replace {
+                table,
+                entity,
+                if_match,
+            } => self.write_json(table, entity, WriteMode::Replace, if_match),
+            R::Merge {
+                table,
+                entity,
+                if_match,
+            } => self.write_json(table, entity, WriteMode::Merge, if_match),
+            R::Delete {
+                table,
+                partition_key,
+                row_key,
+                if_match,
+            } => {
+                let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+                self.delete(table, partition_key, row_key, cond.as_ref())
+                    .map(|_| Response::status(204))
+            }
+            R::Get {
+                table,
+                partition_key,
+                row_key,
+                select,
+            } => {
                 let e = self.get(table, partition_key, row_key)?;
                 let mut r = Response::with_entity(200, &e);
                 if let Some(sel) = select.as_deref().filter(|s| !s.is_empty()) {
-                    r.entity = Some(RawEntity(json::encode_projected(&e, sel).into_iter().collect()));
+                    r.entity = Some(RawEntity(
+                        json::encode_projected(&e, sel).into_iter().collect(),
+                    ));
                 }
                 Ok(r)
             }
-            R::Query { table, filter, select, top, continuation, page_budget, trace } => {
+            R::Query {
+                table,
+                filter,
+                select,
+                top,
+                continuation,
+                page_budget,
+                trace,
+            } => {
                 let options = QueryOptions {
                     filter: filter.clone(),
                     select: select.clone(),
@@ -253,32 +336,53 @@ impl Account {
                 self.query_response(table, &options, *trace)
             }
             R::Batch { table, operations } => {
-                let ops: Vec<BatchOperation> = operations.iter().map(BatchRequest::to_operation).collect();
+                let ops: Vec<BatchOperation> =
+                    operations.iter().map(BatchRequest::to_operation).collect();
                 let results = batch::run(self, table, &ops)?;
                 let results = results
                     .iter()
                     .map(|r| match r {
-                        BatchResult::Written { status, entity } => {
-                            Response { status: *status, etag: entity.etag(), ..Response::default() }
-                        }
+                        BatchResult::Written { status, entity } => Response {
+                            status: *status,
+                            etag: entity.etag(),
+                            ..Response::default()
+                        },
                         BatchResult::Deleted => Response::status(204),
                         BatchResult::Read(e) => Response::with_entity(200, e),
                     })
                     .collect();
-                Ok(Response { status: 202, results: Some(results), ..Response::default() })
+                Ok(Response {
+                    status: 202,
+                    results: Some(results),
+                    ..Response::default()
+                })
             }
-            R::DescribeTables {} => Ok(Response { status: 200, table_infos: Some(self.describe_tables()), ..Response::default() }),
+            R::DescribeTables {} => Ok(Response {
+                status: 200,
+                table_infos: Some(self.describe_tables()),
+                ..Response::default()
+            }),
         }
     }
 
-    fn write_json(&mut self, table: &str, raw: &RawEntity, mode: WriteMode, if_match: &Option<String>) -> Result<Response> {
+    fn write_json(
+        &mut self,
+        table: &str,
+        raw: &RawEntity,
+        mode: WriteMode,
+        if_match: &Option<String>,
+    ) -> Result<Response> {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
         let stored = self.write(table, entity, mode, cond.as_ref())?;
         Ok(match mode {
             WriteMode::Insert => Response::with_entity(201, &stored),
-            _ => Response { status: 204, etag: stored.etag(), ..Response::default() },
+            _ => Response {
+                status: 204,
+                etag: stored.etag(),
+                ..Response::default()
+            },
         })
     }
 
@@ -291,21 +395,41 @@ impl Account {
             if names.len() >= limit {
                 break;
             }
-            let props = [(std::sync::Arc::<str>::from("TableName"), super::Value::string(t.name.as_str()))];
-            let row = Row { partition_key: "", row_key: "", timestamp: super::DateTime::MIN, properties: &props };
+            let props = [(
+                std::sync::Arc::<str>::from("TableName"),
+                super::Value::string(t.name.as_str()),
+            )];
+            let row = Row {
+                partition_key: "",
+                row_key: "",
+                timestamp: super::DateTime::MIN,
+                properties: &props,
+            };
             if filter::eval(&expr, &row) {
                 names.push(t.name.clone());
             }
         }
-        Ok(Response { status: 200, tables: Some(names), ..Response::default() })
+        Ok(Response {
+            status: 200,
+            tables: Some(names),
+            ..Response::default()
+        })
     }
 
     /// One page of a query, with its figures and explanation.
-    pub fn query_response(&self, table: &str, options: &QueryOptions, trace: bool) -> Result<Response> {
+    pub fn query_response(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        trace: bool,
+    ) -> Result<Response> {
         let t = self.table(table)?;
         let expr = filter::parse(options.filter.as_deref().unwrap_or(""))?;
         if !names_a_property(&expr) && !matches!(expr, filter::Expr::Bool(_)) {
-            return Err(Error::with_detail(ErrorCode::InvalidInput, "the filter names no property"));
+            return Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                "the filter names no property",
+            ));
         }
         let plan = query::plan(expr);
         let advice = query::advise(&plan, t);
@@ -346,7 +470,11 @@ impl Account {
                 columns: t
                     .columns()
                     .iter()
-                    .map(|(n, s)| ColumnInfo { name: n.to_string(), types: s.types(), count: s.total() })
+                    .map(|(n, s)| ColumnInfo {
+                        name: n.to_string(),
+                        types: s.types(),
+                        count: s.total(),
+                    })
                     .collect(),
             })
             .collect()

@@ -17,9 +17,20 @@ pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
 /// One operation of a batch, before it is checked.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BatchOperation {
-    Write { mode: WriteMode, entity: RawEntity, if_match: Option<String> },
-    Delete { partition_key: String, row_key: String, if_match: Option<String> },
-    Get { partition_key: String, row_key: String },
+    Write {
+        mode: WriteMode,
+        entity: RawEntity,
+        if_match: Option<String>,
+    },
+    Delete {
+        partition_key: String,
+        row_key: String,
+        if_match: Option<String>,
+    },
+    Get {
+        partition_key: String,
+        row_key: String,
+    },
 }
 
 /// What a committed operation answered.
@@ -38,12 +49,18 @@ enum Checked {
 
 /// Runs a batch atomically. On failure nothing is applied and the error's message starts
 /// with the failing operation's index.
-pub fn run(account: &mut Account, table: &str, operations: &[BatchOperation]) -> Result<Vec<BatchResult>> {
+pub fn run(
+    account: &mut Account,
+    table: &str,
+    operations: &[BatchOperation],
+) -> Result<Vec<BatchResult>> {
     account.table(table).map_err(|e| e.at_index(0))?;
     if operations.len() > MAX_OPERATIONS {
         return Err(Error::new(ErrorCode::InvalidInput)
             .at_index(MAX_OPERATIONS - 1)
-            .with_message_tail("The batch request operation exceeds the maximum 100 changes per change set."));
+            .with_message_tail(
+                "The batch request operation exceeds the maximum 100 changes per change set.",
+            ));
     }
     let payload: usize = operations.iter().map(payload_size).sum();
     if payload > MAX_PAYLOAD_BYTES {
@@ -70,9 +87,15 @@ pub fn run(account: &mut Account, table: &str, operations: &[BatchOperation]) ->
 fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
     let mut keys: Vec<(String, String)> = Vec::with_capacity(operations.len());
     let mut entities = Vec::with_capacity(operations.len());
-    let has_get = operations.iter().position(|op| matches!(op, BatchOperation::Get { .. }));
+    let has_get = operations
+        .iter()
+        .position(|op| matches!(op, BatchOperation::Get { .. }));
     if let (Some(i), true) = (has_get, operations.len() > 1) {
-        return Err(Error::with_detail(ErrorCode::InvalidInput, "a point read must be the only operation in its batch").at_index(i));
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            "a point read must be the only operation in its batch",
+        )
+        .at_index(i));
     }
     for (i, op) in operations.iter().enumerate() {
         let (pk, rk, entity) = match op {
@@ -81,13 +104,21 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
                 super::validate::entity(&e).map_err(|e| e.at_index(i))?;
                 (e.partition_key.clone(), e.row_key.clone(), Some(e))
             }
-            BatchOperation::Delete { partition_key, row_key, .. } | BatchOperation::Get { partition_key, row_key } => {
-                (partition_key.clone(), row_key.clone(), None)
+            BatchOperation::Delete {
+                partition_key,
+                row_key,
+                ..
             }
+            | BatchOperation::Get {
+                partition_key,
+                row_key,
+            } => (partition_key.clone(), row_key.clone(), None),
         };
         if let Some((first_pk, _)) = keys.first() {
             if *first_pk != pk {
-                return Err(Error::new(ErrorCode::CommandsInBatchActOnDifferentPartitions).at_index(i));
+                return Err(
+                    Error::new(ErrorCode::CommandsInBatchActOnDifferentPartitions).at_index(i),
+                );
             }
         }
         if keys.iter().any(|(p, r)| *p == pk && *r == rk) {
@@ -104,18 +135,38 @@ fn parse_if_match(if_match: &Option<String>) -> Result<Option<IfMatch>> {
 }
 
 /// Second pass: one operation against the current state.
-fn check(account: &Account, table: &str, op: &BatchOperation, entity: Option<Entity>) -> Result<Checked> {
+fn check(
+    account: &Account,
+    table: &str,
+    op: &BatchOperation,
+    entity: Option<Entity>,
+) -> Result<Checked> {
     match (op, entity) {
         (BatchOperation::Write { mode, if_match, .. }, Some(e)) => {
             let cond = parse_if_match(if_match)?;
-            account.prepare_write(table, e, *mode, cond.as_ref()).map(Checked::Write)
+            account
+                .prepare_write(table, e, *mode, cond.as_ref())
+                .map(Checked::Write)
         }
-        (BatchOperation::Delete { partition_key, row_key, if_match }, _) => {
+        (
+            BatchOperation::Delete {
+                partition_key,
+                row_key,
+                if_match,
+            },
+            _,
+        ) => {
             let cond = parse_if_match(if_match)?;
             account.prepare_delete(table, partition_key, row_key, cond.as_ref())?;
             Ok(Checked::Delete(partition_key.clone(), row_key.clone()))
         }
-        (BatchOperation::Get { partition_key, row_key }, _) => {
+        (
+            BatchOperation::Get {
+                partition_key,
+                row_key,
+            },
+            _,
+        ) => {
             account.get(table, partition_key, row_key)?;
             Ok(Checked::Get(partition_key.clone(), row_key.clone()))
         }
@@ -123,26 +174,46 @@ fn check(account: &Account, table: &str, op: &BatchOperation, entity: Option<Ent
     }
 }
 
-fn apply(account: &mut Account, table: &str, checked: Checked, op: &BatchOperation) -> Result<BatchResult> {
+fn apply(
+    account: &mut Account,
+    table: &str,
+    checked: Checked,
+    op: &BatchOperation,
+) -> Result<BatchResult> {
     match checked {
         Checked::Write(e) => {
             let status = match op {
-                BatchOperation::Write { mode: WriteMode::Insert, .. } => 201,
+                BatchOperation::Write {
+                    mode: WriteMode::Insert,
+                    ..
+                } => 201,
                 _ => 204,
             };
-            account.apply_write(table, e).map(|entity| BatchResult::Written { status, entity })
+            account
+                .apply_write(table, e)
+                .map(|entity| BatchResult::Written { status, entity })
         }
-        Checked::Delete(pk, rk) => account.apply_delete(table, &pk, &rk).map(|_| BatchResult::Deleted),
+        Checked::Delete(pk, rk) => account
+            .apply_delete(table, &pk, &rk)
+            .map(|_| BatchResult::Deleted),
         Checked::Get(pk, rk) => account.get(table, &pk, &rk).map(BatchResult::Read),
     }
 }
 
 fn payload_size(op: &BatchOperation) -> usize {
     match op {
-        BatchOperation::Write { entity, .. } => serde_json::to_string(entity).map(|s| s.len()).unwrap_or(0),
-        BatchOperation::Delete { partition_key, row_key, .. } | BatchOperation::Get { partition_key, row_key } => {
-            partition_key.len() + row_key.len()
+        BatchOperation::Write { entity, .. } => {
+            serde_json::to_string(entity).map(|s| s.len()).unwrap_or(0)
         }
+        BatchOperation::Delete {
+            partition_key,
+            row_key,
+            ..
+        }
+        | BatchOperation::Get {
+            partition_key,
+            row_key,
+        } => partition_key.len() + row_key.len(),
     }
 }
 

@@ -10,11 +10,23 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Change {
-    TableCreated { table: String },
-    TableDeleted { table: String },
+    TableCreated {
+        table: String,
+    },
+    TableDeleted {
+        table: String,
+    },
     /// The entity was inserted or overwritten.
-    EntityWritten { table: String, partition_key: String, row_key: String },
-    EntityDeleted { table: String, partition_key: String, row_key: String },
+    EntityWritten {
+        table: String,
+        partition_key: String,
+        row_key: String,
+    },
+    EntityDeleted {
+        table: String,
+        partition_key: String,
+        row_key: String,
+    },
     /// Every table was replaced (an import or a reset): rewrite everything.
     AccountReplaced,
 }

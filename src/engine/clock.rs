@@ -37,6 +37,9 @@ mod tests {
 
     #[test]
     fn default_fixed_clock_is_2026() {
-        assert_eq!(FixedClock::default().now().to_string(), "2026-01-01T00:00:00Z");
+        assert_eq!(
+            FixedClock::default().now().to_string(),
+            "2026-01-01T00:00:00Z"
+        );
     }
 }

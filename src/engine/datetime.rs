@@ -41,7 +41,9 @@ impl DateTime {
 
     /// From milliseconds since the Unix epoch (what a browser clock gives).
     pub fn from_unix_millis(ms: i64) -> Option<DateTime> {
-        let ticks = ms.checked_add(EPOCH_DIFF_SECS * 1000)?.checked_mul(10_000)?;
+        let ticks = ms
+            .checked_add(EPOCH_DIFF_SECS * 1000)?
+            .checked_mul(10_000)?;
         DateTime::from_ticks(ticks)
     }
 
@@ -101,8 +103,14 @@ mod tests {
     #[test]
     fn bounds() {
         assert_eq!(DateTime::parse("1601-01-01T00:00:00Z"), Ok(DateTime::MIN));
-        assert_eq!(DateTime::parse("9999-12-31T23:59:59.9999999Z"), Ok(DateTime::MAX));
-        assert_eq!(DateTime::parse("1600-12-31T23:59:59.9999999Z"), Err(DateTimeError::OutOfRange));
+        assert_eq!(
+            DateTime::parse("9999-12-31T23:59:59.9999999Z"),
+            Ok(DateTime::MAX)
+        );
+        assert_eq!(
+            DateTime::parse("1600-12-31T23:59:59.9999999Z"),
+            Err(DateTimeError::OutOfRange)
+        );
         assert_eq!(DateTime::parse("not a date"), Err(DateTimeError::Syntax));
     }
 
@@ -110,8 +118,16 @@ mod tests {
     fn seven_digits_round_trip() {
         let d = DateTime::parse("2024-02-29T12:34:56.1234567Z").unwrap();
         assert_eq!(d.to_string(), "2024-02-29T12:34:56.1234567Z");
-        assert_eq!(DateTime::parse("2024-02-29T12:34:56Z").unwrap().to_string(), "2024-02-29T12:34:56Z");
-        assert_eq!(DateTime::parse("2024-01-01T00:00:00.5Z").unwrap().to_string_7(), "2024-01-01T00:00:00.5000000Z");
+        assert_eq!(
+            DateTime::parse("2024-02-29T12:34:56Z").unwrap().to_string(),
+            "2024-02-29T12:34:56Z"
+        );
+        assert_eq!(
+            DateTime::parse("2024-01-01T00:00:00.5Z")
+                .unwrap()
+                .to_string_7(),
+            "2024-01-01T00:00:00.5000000Z"
+        );
         let offset = DateTime::parse("2024-01-01T02:00:00+02:00").unwrap();
         assert_eq!(offset.to_string(), "2024-01-01T00:00:00Z");
         assert_eq!(DateTime::MAX.to_string(), "9999-12-31T23:59:59.9999999Z");

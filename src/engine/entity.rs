@@ -26,7 +26,11 @@ pub struct Entity {
 
 impl Entity {
     pub fn new(partition_key: impl Into<String>, row_key: impl Into<String>) -> Self {
-        Entity { partition_key: partition_key.into(), row_key: row_key.into(), ..Entity::default() }
+        Entity {
+            partition_key: partition_key.into(),
+            row_key: row_key.into(),
+            ..Entity::default()
+        }
     }
 
     /// Adds a property (builder style).
@@ -37,7 +41,10 @@ impl Entity {
 
     /// The value of a user property.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.properties.iter().find(|(n, _)| &**n == name).map(|(_, v)| v)
+        self.properties
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v)
     }
 
     /// The ETag the service derives from the Timestamp: `W/"datetime'2024-...Z'"` with `:`
@@ -49,7 +56,10 @@ impl Entity {
 
 /// The weak ETag for a Timestamp.
 pub fn etag_for(timestamp: DateTime) -> String {
-    format!("W/\"datetime'{}'\"", timestamp.to_string_7().replace(':', "%3A"))
+    format!(
+        "W/\"datetime'{}'\"",
+        timestamp.to_string_7().replace(':', "%3A")
+    )
 }
 
 #[cfg(test)]
@@ -59,6 +69,9 @@ mod tests {
     #[test]
     fn etag_encodes_colons() {
         let ts = DateTime::parse("2024-01-02T03:04:05.1234567Z").unwrap();
-        assert_eq!(etag_for(ts), "W/\"datetime'2024-01-02T03%3A04%3A05.1234567Z'\"");
+        assert_eq!(
+            etag_for(ts),
+            "W/\"datetime'2024-01-02T03%3A04%3A05.1234567Z'\""
+        );
     }
 }

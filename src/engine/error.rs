@@ -121,12 +121,19 @@ pub struct Error {
 
 impl Error {
     pub fn new(code: ErrorCode) -> Self {
-        Error { code, message: code.default_message().to_string(), detail: None }
+        Error {
+            code,
+            message: code.default_message().to_string(),
+            detail: None,
+        }
     }
 
     /// The error with Tablescope's own explanation attached.
     pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
-        Error { detail: Some(detail.into()), ..Error::new(code) }
+        Error {
+            detail: Some(detail.into()),
+            ..Error::new(code)
+        }
     }
 
     pub fn status(&self) -> u16 {

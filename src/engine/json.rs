@@ -34,7 +34,8 @@ impl RawEntity {
 
     /// Parses JSON text, keeping duplicate members.
     pub fn parse(text: &str) -> Result<RawEntity> {
-        serde_json::from_str(text).map_err(|e| Error::with_detail(ErrorCode::InvalidInput, e.to_string()))
+        serde_json::from_str(text)
+            .map_err(|e| Error::with_detail(ErrorCode::InvalidInput, e.to_string()))
     }
 
     pub fn to_json(&self) -> Json {
@@ -66,7 +67,10 @@ impl<'de> Deserialize<'de> for RawEntity {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an entity as a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<RawEntity, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> std::result::Result<RawEntity, A::Error> {
                 let mut members = Vec::new();
                 while let Some((k, v)) = a.next_entry::<String, Json>()? {
                     members.push((k, v));
@@ -112,16 +116,26 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
     let mut annotations: Vec<(&str, EdmType)> = Vec::new();
     for (name, value) in &raw.0 {
         if let Some(prop) = name.strip_suffix(ANNOTATION) {
-            let type_name = value.as_str().ok_or_else(|| invalid(format!("{name} must be a string")))?;
+            let type_name = value
+                .as_str()
+                .ok_or_else(|| invalid(format!("{name} must be a string")))?;
             let edm = EdmType::from_odata_name(type_name)
                 .ok_or_else(|| invalid(format!("{name}: unknown type '{type_name}'")))?;
             if annotations.iter().any(|(p, _)| *p == prop) {
-                return Err(Error::with_detail(ErrorCode::DuplicatePropertiesSpecified, name.clone()));
+                return Err(Error::with_detail(
+                    ErrorCode::DuplicatePropertiesSpecified,
+                    name.clone(),
+                ));
             }
             annotations.push((prop, edm));
         }
     }
-    let annotated = |prop: &str| annotations.iter().find(|(p, _)| *p == prop).map(|(_, t)| *t);
+    let annotated = |prop: &str| {
+        annotations
+            .iter()
+            .find(|(p, _)| *p == prop)
+            .map(|(_, t)| *t)
+    };
 
     let mut entity = Entity::default();
     let (mut pk, mut rk) = (None, None);
@@ -131,7 +145,10 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
             continue;
         }
         if !seen.insert(name.as_str()) {
-            return Err(Error::with_detail(ErrorCode::DuplicatePropertiesSpecified, name.clone()));
+            return Err(Error::with_detail(
+                ErrorCode::DuplicatePropertiesSpecified,
+                name.clone(),
+            ));
         }
         match name.as_str() {
             "PartitionKey" => pk = key_value(name, value)?,
@@ -153,8 +170,11 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
             }
         }
     }
-    entity.partition_key = pk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "PartitionKey is required"))?;
-    entity.row_key = rk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "RowKey is required"))?;
+    entity.partition_key = pk.ok_or_else(|| {
+        Error::with_detail(ErrorCode::PropertiesNeedValue, "PartitionKey is required")
+    })?;
+    entity.row_key =
+        rk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "RowKey is required"))?;
     Ok(entity)
 }
 
@@ -179,19 +199,34 @@ pub fn decode_value(name: &str, value: &Json, annotation: Option<EdmType>) -> Re
     };
     let text = value.as_str();
     match edm {
-        EdmType::String => text.map(Value::string).ok_or_else(|| bad("Edm.String needs a string")),
-        EdmType::Boolean => value.as_bool().map(Value::Boolean).ok_or_else(|| bad("Edm.Boolean needs true or false")),
+        EdmType::String => text
+            .map(Value::string)
+            .ok_or_else(|| bad("Edm.String needs a string")),
+        EdmType::Boolean => value
+            .as_bool()
+            .map(Value::Boolean)
+            .ok_or_else(|| bad("Edm.Boolean needs true or false")),
         EdmType::Int32 => json_i64(value)
             .and_then(|v| i32::try_from(v).ok())
             .map(Value::Int32)
             .ok_or_else(|| bad("not an Int32")),
-        EdmType::Int64 => json_i64(value).map(Value::Int64).ok_or_else(|| bad("not an Int64 (write it as a string)")),
+        EdmType::Int64 => json_i64(value)
+            .map(Value::Int64)
+            .ok_or_else(|| bad("not an Int64 (write it as a string)")),
         EdmType::Double => match (value, text) {
-            (Json::Number(n), _) => n.as_f64().map(Value::Double).ok_or_else(|| bad("not a Double")),
+            (Json::Number(n), _) => n
+                .as_f64()
+                .map(Value::Double)
+                .ok_or_else(|| bad("not a Double")),
             (_, Some("NaN")) => Ok(Value::Double(f64::NAN)),
             (_, Some("Infinity")) => Ok(Value::Double(f64::INFINITY)),
             (_, Some("-Infinity")) => Ok(Value::Double(f64::NEG_INFINITY)),
-            (_, Some(t)) => t.parse::<f64>().ok().filter(|v| v.is_finite()).map(Value::Double).ok_or_else(|| bad("not a Double")),
+            (_, Some(t)) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(Value::Double)
+                .ok_or_else(|| bad("not a Double")),
             _ => Err(bad("not a Double")),
         },
         EdmType::DateTime => {
@@ -205,7 +240,10 @@ pub fn decode_value(name: &str, value: &Json, annotation: Option<EdmType>) -> Re
                 Err(_) => Err(bad("not an ISO 8601 DateTime")),
             }
         }
-        EdmType::Guid => text.and_then(Guid::parse).map(Value::Guid).ok_or_else(|| bad("not a Guid")),
+        EdmType::Guid => text
+            .and_then(Guid::parse)
+            .map(Value::Guid)
+            .ok_or_else(|| bad("not a Guid")),
         EdmType::Binary => text
             .and_then(|t| B64.decode(t).ok())
             .map(|b| Value::Binary(b.into()))
@@ -217,7 +255,9 @@ fn number_unannotated(n: &Number) -> Option<Value> {
     if n.is_f64() {
         return n.as_f64().map(Value::Double);
     }
-    n.as_i64().and_then(|v| i32::try_from(v).ok()).map(Value::Int32)
+    n.as_i64()
+        .and_then(|v| i32::try_from(v).ok())
+        .map(Value::Int32)
 }
 
 fn json_i64(value: &Json) -> Option<i64> {
@@ -236,7 +276,10 @@ pub fn encode(entity: &Entity, metadata: bool) -> Map<String, Json> {
             map.insert("odata.etag".into(), Json::String(etag));
         }
     }
-    map.insert("PartitionKey".into(), Json::String(entity.partition_key.clone()));
+    map.insert(
+        "PartitionKey".into(),
+        Json::String(entity.partition_key.clone()),
+    );
     map.insert("RowKey".into(), Json::String(entity.row_key.clone()));
     if metadata {
         if let Some(ts) = entity.timestamp {
@@ -253,7 +296,10 @@ pub fn encode(entity: &Entity, metadata: bool) -> Map<String, Json> {
 pub fn encode_property(map: &mut Map<String, Json>, name: &str, value: &Value) {
     let (json, annotate) = encode_value(value);
     if annotate {
-        map.insert(format!("{name}{ANNOTATION}"), Json::String(value.edm_type().odata_name().into()));
+        map.insert(
+            format!("{name}{ANNOTATION}"),
+            Json::String(value.edm_type().odata_name().into()),
+        );
     }
     map.insert(name.to_string(), json);
 }
@@ -275,6 +321,39 @@ pub fn encode_value(value: &Value) -> (Json, bool) {
     }
 }
 
+/// The JSON form of a projected entity (`$select`): `odata.etag`, then each selected name in
+/// order — system properties only when listed, a missing property as null.
+pub fn encode_projected(entity: &Entity, select: &[String]) -> Map<String, Json> {
+    let mut map = Map::new();
+    if let Some(etag) = entity.etag() {
+        map.insert("odata.etag".into(), Json::String(etag));
+    }
+    for name in select {
+        match name.as_str() {
+            "PartitionKey" => {
+                map.insert(name.clone(), Json::String(entity.partition_key.clone()));
+            }
+            "RowKey" => {
+                map.insert(name.clone(), Json::String(entity.row_key.clone()));
+            }
+            "Timestamp" => {
+                let ts = entity
+                    .timestamp
+                    .map(|t| Json::String(t.to_string_7()))
+                    .unwrap_or(Json::Null);
+                map.insert(name.clone(), ts);
+            }
+            _ => match entity.get(name) {
+                Some(v) => encode_property(&mut map, name, v),
+                None => {
+                    map.insert(name.clone(), Json::Null);
+                }
+            },
+        }
+    }
+    map
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +362,10 @@ mod tests {
     fn duplicates_are_kept_and_refused() {
         let raw = RawEntity::parse(r#"{"PartitionKey":"p","RowKey":"r","A":1,"A":2}"#).unwrap();
         assert_eq!(raw.0.len(), 4);
-        assert_eq!(decode(&raw).unwrap_err().code, ErrorCode::DuplicatePropertiesSpecified);
+        assert_eq!(
+            decode(&raw).unwrap_err().code,
+            ErrorCode::DuplicatePropertiesSpecified
+        );
     }
 
     #[test]
@@ -303,42 +385,18 @@ mod tests {
         assert_eq!(back, e);
         let json = serde_json::to_string(&Json::Object(encode(&e, false))).unwrap();
         assert!(json.contains(r#""D":2.0"#), "{json}");
-        assert!(json.contains(r#""N@odata.type":"Edm.Double","N":"NaN""#), "{json}");
+        assert!(
+            json.contains(r#""N@odata.type":"Edm.Double","N":"NaN""#),
+            "{json}"
+        );
     }
 
     #[test]
     fn missing_key_needs_value() {
         let raw = RawEntity::parse(r#"{"RowKey":"r"}"#).unwrap();
-        assert_eq!(decode(&raw).unwrap_err().code, ErrorCode::PropertiesNeedValue);
+        assert_eq!(
+            decode(&raw).unwrap_err().code,
+            ErrorCode::PropertiesNeedValue
+        );
     }
-}
-
-/// The JSON form of a projected entity (`$select`): `odata.etag`, then each selected name in
-/// order — system properties only when listed, a missing property as null.
-pub fn encode_projected(entity: &Entity, select: &[String]) -> Map<String, Json> {
-    let mut map = Map::new();
-    if let Some(etag) = entity.etag() {
-        map.insert("odata.etag".into(), Json::String(etag));
-    }
-    for name in select {
-        match name.as_str() {
-            "PartitionKey" => {
-                map.insert(name.clone(), Json::String(entity.partition_key.clone()));
-            }
-            "RowKey" => {
-                map.insert(name.clone(), Json::String(entity.row_key.clone()));
-            }
-            "Timestamp" => {
-                let ts = entity.timestamp.map(|t| Json::String(t.to_string_7())).unwrap_or(Json::Null);
-                map.insert(name.clone(), ts);
-            }
-            _ => match entity.get(name) {
-                Some(v) => encode_property(&mut map, name, v),
-                None => {
-                    map.insert(name.clone(), Json::Null);
-                }
-            },
-        }
-    }
-    map
 }

@@ -24,7 +24,9 @@ pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
     let ca = a[start..].chars().next();
     let cb = b[start..].chars().next();
     match (ca, cb) {
-        (Some(x), Some(y)) => utf16_first_unit(x).cmp(&utf16_first_unit(y)).then(x.cmp(&y)),
+        (Some(x), Some(y)) => utf16_first_unit(x)
+            .cmp(&utf16_first_unit(y))
+            .then(x.cmp(&y)),
         _ => ab.len().cmp(&bb.len()),
     }
 }

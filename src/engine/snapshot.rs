@@ -50,13 +50,21 @@ impl Account {
                     .iter()
                     .flat_map(|(pk, p)| {
                         p.rows.iter().map(move |(rk, s)| {
-                            RawEntity::from_entity(&super::table::to_entity(pk.as_str(), rk.as_str(), s))
+                            RawEntity::from_entity(&super::table::to_entity(
+                                pk.as_str(),
+                                rk.as_str(),
+                                s,
+                            ))
                         })
                     })
                     .collect(),
             })
             .collect();
-        Snapshot { format: FORMAT.into(), version: VERSION, tables }
+        Snapshot {
+            format: FORMAT.into(),
+            version: VERSION,
+            tables,
+        }
     }
 
     /// Replaces every table with the snapshot's, or changes nothing and says what is wrong.
@@ -80,13 +88,18 @@ impl Account {
             serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
         let format = value.get("format").and_then(|f| f.as_str());
         if format != Some(FORMAT) {
-            return Err(bad(format!("not a Tablescope export: \"format\" must be \"{FORMAT}\"")));
+            return Err(bad(format!(
+                "not a Tablescope export: \"format\" must be \"{FORMAT}\""
+            )));
         }
         let version = value.get("version").and_then(|v| v.as_u64());
         if version != Some(u64::from(VERSION)) {
-            return Err(bad(format!("unsupported export version {version:?}; this Tablescope reads version {VERSION}")));
+            return Err(bad(format!(
+                "unsupported export version {version:?}; this Tablescope reads version {VERSION}"
+            )));
         }
-        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| bad(format!("malformed export: {e}")))?;
+        let snapshot: Snapshot =
+            serde_json::from_value(value).map_err(|e| bad(format!("malformed export: {e}")))?;
         self.import(&snapshot)
     }
 }
@@ -108,7 +121,12 @@ fn build_tables(account: &mut Account, snapshot: &Snapshot) -> Result<Vec<Table>
             let e = json::decode_stored(raw).map_err(|e| context(e, where_()))?;
             validate::entity(&e).map_err(|e| context(e, where_()))?;
             if table.get(&e.partition_key, &e.row_key).is_some() {
-                return Err(bad(format!("{}: PartitionKey '{}' RowKey '{}' appears twice", where_(), e.partition_key, e.row_key)));
+                return Err(bad(format!(
+                    "{}: PartitionKey '{}' RowKey '{}' appears twice",
+                    where_(),
+                    e.partition_key,
+                    e.row_key
+                )));
             }
             let ts_ = match e.timestamp {
                 Some(t) => t,

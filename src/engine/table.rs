@@ -35,7 +35,10 @@ pub struct ColumnStats {
 
 impl ColumnStats {
     pub fn types(&self) -> Vec<EdmType> {
-        EdmType::ALL.into_iter().filter(|t| self.counts[*t as usize] > 0).collect()
+        EdmType::ALL
+            .into_iter()
+            .filter(|t| self.counts[*t as usize] > 0)
+            .collect()
     }
     pub fn total(&self) -> u64 {
         self.counts.iter().map(|c| u64::from(*c)).sum()
@@ -86,7 +89,11 @@ impl Table {
     ) -> impl Iterator<Item = (&Key, &Partition)> {
         let empty = matches!((lower, upper), (Bound::Included(l) | Bound::Excluded(l), Bound::Included(u) | Bound::Excluded(u)) if l > u)
             || matches!((lower, upper), (Bound::Excluded(l), Bound::Excluded(u)) if l == u);
-        let range = if empty { None } else { Some(self.partitions.range::<Key, _>((lower, upper))) };
+        let range = if empty {
+            None
+        } else {
+            Some(self.partitions.range::<Key, _>((lower, upper)))
+        };
         range.into_iter().flatten()
     }
 
@@ -96,12 +103,16 @@ impl Table {
     }
 
     pub fn get(&self, partition_key: &str, row_key: &str) -> Option<&Stored> {
-        self.partitions.get(&Key::new(partition_key))?.rows.get(&Key::new(row_key))
+        self.partitions
+            .get(&Key::new(partition_key))?
+            .rows
+            .get(&Key::new(row_key))
     }
 
     /// The stored entity as an [`Entity`] value.
     pub fn entity(&self, partition_key: &str, row_key: &str) -> Option<Entity> {
-        self.get(partition_key, row_key).map(|s| to_entity(partition_key, row_key, s))
+        self.get(partition_key, row_key)
+            .map(|s| to_entity(partition_key, row_key, s))
     }
 
     /// Stores an entity (insert or overwrite); returns the previous one.
@@ -112,7 +123,10 @@ impl Table {
             .map(|(n, v)| (self.intern(n), v))
             .collect();
         self.count_columns(&properties, 1);
-        let stored = Stored { timestamp, properties };
+        let stored = Stored {
+            timestamp,
+            properties,
+        };
         let previous = self
             .partitions
             .entry(Key::from(entity.partition_key))
@@ -183,9 +197,15 @@ mod tests {
         let mut t = Table::new("T");
         let e = Entity::new("p", "r").with("A", Value::Int32(1));
         t.put(e.clone(), DateTime::MIN);
-        t.put(Entity::new("p", "s").with("A", Value::string("x")), DateTime::MIN);
+        t.put(
+            Entity::new("p", "s").with("A", Value::string("x")),
+            DateTime::MIN,
+        );
         assert_eq!(t.entity_count(), 2);
-        assert_eq!(t.columns()["A"].types(), vec![EdmType::String, EdmType::Int32]);
+        assert_eq!(
+            t.columns()["A"].types(),
+            vec![EdmType::String, EdmType::Int32]
+        );
         t.put(Entity::new("p", "r"), DateTime::MIN);
         assert_eq!(t.entity_count(), 2);
         assert_eq!(t.columns()["A"].types(), vec![EdmType::String]);
@@ -199,8 +219,14 @@ mod tests {
     #[test]
     fn names_are_interned() {
         let mut t = Table::new("T");
-        t.put(Entity::new("p", "1").with("Name", Value::Int32(1)), DateTime::MIN);
-        t.put(Entity::new("p", "2").with("Name", Value::Int32(2)), DateTime::MIN);
+        t.put(
+            Entity::new("p", "1").with("Name", Value::Int32(1)),
+            DateTime::MIN,
+        );
+        t.put(
+            Entity::new("p", "2").with("Name", Value::Int32(2)),
+            DateTime::MIN,
+        );
         let a = &t.get("p", "1").unwrap().properties[0].0;
         let b = &t.get("p", "2").unwrap().properties[0].0;
         assert!(std::sync::Arc::ptr_eq(a, b));

@@ -29,7 +29,10 @@ pub fn table_name(name: &str) -> Result<()> {
         ));
     }
     if name.eq_ignore_ascii_case("tables") {
-        return Err(Error::with_detail(ErrorCode::InvalidResourceName, "'tables' is a reserved name"));
+        return Err(Error::with_detail(
+            ErrorCode::InvalidResourceName,
+            "'tables' is a reserved name",
+        ));
     }
     Ok(())
 }
@@ -79,7 +82,9 @@ pub fn property_name(name: &str) -> Result<()> {
     if len > MAX_PROPERTY_NAME {
         return Err(Error::with_detail(
             ErrorCode::PropertyNameTooLong,
-            format!("a property name has at most {MAX_PROPERTY_NAME} characters; this one has {len}"),
+            format!(
+                "a property name has at most {MAX_PROPERTY_NAME} characters; this one has {len}"
+            ),
         ));
     }
     Ok(())
@@ -92,13 +97,19 @@ pub fn entity(e: &Entity) -> Result<()> {
     if e.properties.len() > MAX_USER_PROPERTIES {
         return Err(Error::with_detail(
             ErrorCode::TooManyProperties,
-            format!("{} user properties; the limit is {MAX_USER_PROPERTIES}", e.properties.len()),
+            format!(
+                "{} user properties; the limit is {MAX_USER_PROPERTIES}",
+                e.properties.len()
+            ),
         ));
     }
     for (name, value) in &e.properties {
         property_name(name)?;
         if matches!(&**name, "PartitionKey" | "RowKey" | "Timestamp") {
-            return Err(Error::with_detail(ErrorCode::PropertyNameInvalid, format!("'{name}' is a system property")));
+            return Err(Error::with_detail(
+                ErrorCode::PropertyNameInvalid,
+                format!("'{name}' is a system property"),
+            ));
         }
         let too_large = match value {
             super::Value::String(s) => utf16_len(s) > MAX_STRING_UNITS,
@@ -106,17 +117,26 @@ pub fn entity(e: &Entity) -> Result<()> {
             _ => false,
         };
         if too_large {
-            return Err(Error::with_detail(ErrorCode::PropertyValueTooLarge, format!("property '{name}'")));
+            return Err(Error::with_detail(
+                ErrorCode::PropertyValueTooLarge,
+                format!("property '{name}'"),
+            ));
         }
     }
     for (i, (name, _)) in e.properties.iter().enumerate() {
         if e.properties[..i].iter().any(|(n, _)| n == name) {
-            return Err(Error::with_detail(ErrorCode::DuplicatePropertiesSpecified, name.to_string()));
+            return Err(Error::with_detail(
+                ErrorCode::DuplicatePropertiesSpecified,
+                name.to_string(),
+            ));
         }
     }
     let size = entity_size(e);
     if size > MAX_ENTITY_BYTES {
-        return Err(Error::with_detail(ErrorCode::EntityTooLarge, format!("{size} bytes; the limit is {MAX_ENTITY_BYTES}")));
+        return Err(Error::with_detail(
+            ErrorCode::EntityTooLarge,
+            format!("{size} bytes; the limit is {MAX_ENTITY_BYTES}"),
+        ));
     }
     Ok(())
 }
@@ -124,7 +144,10 @@ pub fn entity(e: &Entity) -> Result<()> {
 /// The service's entity size: 4 + 2·(len PK + len RK) + Σ (8 + 2·len name + value size).
 pub fn entity_size(e: &Entity) -> usize {
     4 + 2 * (utf16_len(&e.partition_key) + utf16_len(&e.row_key))
-        + e.properties.iter().map(|(n, v)| 8 + 2 * utf16_len(n) + v.size()).sum::<usize>()
+        + e.properties
+            .iter()
+            .map(|(n, v)| 8 + 2 * utf16_len(n) + v.size())
+            .sum::<usize>()
 }
 
 #[cfg(test)]
@@ -133,13 +156,28 @@ mod tests {
 
     #[test]
     fn table_names() {
-        assert_eq!(table_name("ab").unwrap_err().code, ErrorCode::OutOfRangeInput);
+        assert_eq!(
+            table_name("ab").unwrap_err().code,
+            ErrorCode::OutOfRangeInput
+        );
         assert!(table_name("abc").is_ok());
         assert!(table_name(&"a".repeat(63)).is_ok());
-        assert_eq!(table_name(&"a".repeat(64)).unwrap_err().code, ErrorCode::OutOfRangeInput);
-        assert_eq!(table_name("1abc").unwrap_err().code, ErrorCode::InvalidResourceName);
-        assert_eq!(table_name("ab-c").unwrap_err().code, ErrorCode::InvalidResourceName);
-        assert_eq!(table_name("Tables").unwrap_err().code, ErrorCode::InvalidResourceName);
+        assert_eq!(
+            table_name(&"a".repeat(64)).unwrap_err().code,
+            ErrorCode::OutOfRangeInput
+        );
+        assert_eq!(
+            table_name("1abc").unwrap_err().code,
+            ErrorCode::InvalidResourceName
+        );
+        assert_eq!(
+            table_name("ab-c").unwrap_err().code,
+            ErrorCode::InvalidResourceName
+        );
+        assert_eq!(
+            table_name("Tables").unwrap_err().code,
+            ErrorCode::InvalidResourceName
+        );
     }
 
     #[test]
@@ -147,21 +185,43 @@ mod tests {
         assert!(key("RowKey", "").is_ok());
         assert!(key("RowKey", "it's 100%, ok").is_ok());
         for bad in ["a/b", "a\\b", "a#b", "a?b", "a\u{1}b", "a\u{7f}", "\u{9f}"] {
-            assert_eq!(key("RowKey", bad).unwrap_err().code, ErrorCode::OutOfRangeInput, "{bad:?}");
+            assert_eq!(
+                key("RowKey", bad).unwrap_err().code,
+                ErrorCode::OutOfRangeInput,
+                "{bad:?}"
+            );
         }
         assert!(key("RowKey", &"x".repeat(1024)).is_ok());
-        assert_eq!(key("RowKey", &"x".repeat(1025)).unwrap_err().code, ErrorCode::KeyValueTooLarge);
-        assert_eq!(key("RowKey", &"\u{1F600}".repeat(513)).unwrap_err().code, ErrorCode::KeyValueTooLarge);
+        assert_eq!(
+            key("RowKey", &"x".repeat(1025)).unwrap_err().code,
+            ErrorCode::KeyValueTooLarge
+        );
+        assert_eq!(
+            key("RowKey", &"\u{1F600}".repeat(513)).unwrap_err().code,
+            ErrorCode::KeyValueTooLarge
+        );
     }
 
     #[test]
     fn property_names() {
         assert!(property_name("_a1").is_ok());
         assert!(property_name("Größe").is_ok());
-        assert_eq!(property_name("1a").unwrap_err().code, ErrorCode::PropertyNameInvalid);
-        assert_eq!(property_name("a-b").unwrap_err().code, ErrorCode::PropertyNameInvalid);
-        assert_eq!(property_name("").unwrap_err().code, ErrorCode::PropertyNameInvalid);
+        assert_eq!(
+            property_name("1a").unwrap_err().code,
+            ErrorCode::PropertyNameInvalid
+        );
+        assert_eq!(
+            property_name("a-b").unwrap_err().code,
+            ErrorCode::PropertyNameInvalid
+        );
+        assert_eq!(
+            property_name("").unwrap_err().code,
+            ErrorCode::PropertyNameInvalid
+        );
         assert!(property_name(&"a".repeat(255)).is_ok());
-        assert_eq!(property_name(&"a".repeat(256)).unwrap_err().code, ErrorCode::PropertyNameTooLong);
+        assert_eq!(
+            property_name(&"a".repeat(256)).unwrap_err().code,
+            ErrorCode::PropertyNameTooLong
+        );
     }
 }

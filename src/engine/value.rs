@@ -5,7 +5,9 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// The service's property types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum EdmType {
     String,
     Int32,
@@ -74,7 +76,9 @@ impl Guid {
         if text.len() != 36 {
             return None;
         }
-        uuid::Uuid::try_parse(text).ok().map(|u| Guid(*u.as_bytes()))
+        uuid::Uuid::try_parse(text)
+            .ok()
+            .map(|u| Guid(*u.as_bytes()))
     }
 }
 

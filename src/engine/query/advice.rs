@@ -20,7 +20,11 @@ pub struct Advice {
 }
 
 fn warning(message: String) -> Advice {
-    Advice { severity: "warning".into(), message, rewrite: Vec::new() }
+    Advice {
+        severity: "warning".into(),
+        message,
+        rewrite: Vec::new(),
+    }
 }
 
 /// Warnings and rewrites for a plan over a table.
@@ -28,7 +32,8 @@ pub fn advise(plan: &Plan, table: &Table) -> Vec<Advice> {
     let mut out = Vec::new();
     type_warnings(&plan.filter, table, &mut out);
     or_of_keys(plan, &mut out);
-    if plan.kind == QueryKind::TableScan && plan.checked.iter().any(|c| c.starts_with("RowKey eq ")) {
+    if plan.kind == QueryKind::TableScan && plan.checked.iter().any(|c| c.starts_with("RowKey eq "))
+    {
         out.push(Advice {
             severity: "rewrite".into(),
             message: "RowKey is unique only within a partition: without PartitionKey eq, the whole table is scanned. Add the PartitionKey to make it a point query.".into(),
@@ -46,7 +51,11 @@ fn type_warnings(e: &Expr, table: &Table, out: &mut Vec<Advice>) {
             type_warnings(b, table, out);
         }
         Expr::Not(a) => type_warnings(a, table, out),
-        Expr::Compare { target: Target::Property(name), op, literal } => {
+        Expr::Compare {
+            target: Target::Property(name),
+            op,
+            literal,
+        } => {
             let Some(stats) = table.columns().get(&**name) else {
                 let msg = format!("No entity in this table has a property '{name}', so `{e}` is false for every entity (a comparison on a missing property is false, `ne` included).");
                 if !out.iter().any(|a| a.message == msg) {
@@ -117,12 +126,20 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
                     let row_keys: Option<Vec<String>> = rks
                         .iter()
                         .map(|b| match b {
-                            Expr::Compare { target: Target::RowKey, op: CmpOp::Eq, literal: Value::String(_) } => Some(b.to_string()),
+                            Expr::Compare {
+                                target: Target::RowKey,
+                                op: CmpOp::Eq,
+                                literal: Value::String(_),
+                            } => Some(b.to_string()),
                             _ => None,
                         })
                         .collect();
                     if let Some(rks) = row_keys.filter(|r| r.len() > 1) {
-                        let pk_text = Expr::Compare { target: Target::PartitionKey, op: CmpOp::Eq, literal: Value::string(pk.as_str()) };
+                        let pk_text = Expr::Compare {
+                            target: Target::PartitionKey,
+                            op: CmpOp::Eq,
+                            literal: Value::string(pk.as_str()),
+                        };
                         out.push(Advice {
                             severity: "rewrite".into(),
                             message: format!("An `or` of RowKeys scans the whole partition. Run {} point queries instead.", rks.len()),
@@ -151,8 +168,9 @@ fn key_eq(e: &Expr, want: &Target) -> bool {
 
 fn point_of(e: &Expr) -> Option<String> {
     match e {
-        Expr::And(a, b) if (key_eq(a, &Target::PartitionKey) && key_eq(b, &Target::RowKey))
-            || (key_eq(a, &Target::RowKey) && key_eq(b, &Target::PartitionKey)) =>
+        Expr::And(a, b)
+            if (key_eq(a, &Target::PartitionKey) && key_eq(b, &Target::RowKey))
+                || (key_eq(a, &Target::RowKey) && key_eq(b, &Target::PartitionKey)) =>
         {
             Some(e.to_string())
         }
@@ -172,5 +190,8 @@ fn partition_of(e: &Expr) -> Option<String> {
             other => terms.push(other),
         }
     }
-    terms.iter().any(|t| key_eq(t, &Target::PartitionKey)).then(|| e.to_string())
+    terms
+        .iter()
+        .any(|t| key_eq(t, &Target::PartitionKey))
+        .then(|| e.to_string())
 }

@@ -60,33 +60,54 @@ pub struct QueryPage {
 }
 
 /// Runs one page of `plan` over `table`. `trace` records the keys of scanned entities.
-pub fn execute_page(table: &Table, plan: Plan, options: &QueryOptions, trace: bool) -> Result<QueryPage> {
+pub fn execute_page(
+    table: &Table,
+    plan: Plan,
+    options: &QueryOptions,
+    trace: bool,
+) -> Result<QueryPage> {
     let limit = options.top.unwrap_or(MAX_PAGE);
     if limit > MAX_PAGE {
-        return Err(Error::with_detail(ErrorCode::InvalidInput, format!("$top may be at most {MAX_PAGE}")));
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            format!("$top may be at most {MAX_PAGE}"),
+        ));
     }
     if options.page_budget == Some(0) {
-        return Err(Error::with_detail(ErrorCode::InvalidInput, "the page's scan budget must be at least 1"));
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            "the page's scan budget must be at least 1",
+        ));
     }
     let budget = options.page_budget.unwrap_or(u64::MAX);
     let select = options.select.as_deref().filter(|s| !s.is_empty());
 
     let mut pk_range = plan.partition_keys.clone();
-    let start = options.continuation.as_ref().map(|c| (Key::new(&c.next_partition_key), Key::new(&c.next_row_key)));
+    let start = options
+        .continuation
+        .as_ref()
+        .map(|c| (Key::new(&c.next_partition_key), Key::new(&c.next_row_key)));
     if let Some((pk, _)) = &start {
         pk_range.raise(Bound::Included(pk.clone()));
     }
     let mut page = QueryPage {
         entities: Vec::new(),
         continuation: None,
-        stats: QueryStats { scanned: 0, returned: 0, partitions: 0, kind: plan.kind },
+        stats: QueryStats {
+            scanned: 0,
+            returned: 0,
+            partitions: 0,
+            kind: plan.kind,
+        },
         plan,
         scanned_keys: trace.then(Vec::new),
     };
     if pk_range.is_empty() {
         return Ok(page);
     }
-    'partitions: for (pk, partition) in table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref()) {
+    'partitions: for (pk, partition) in
+        table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref())
+    {
         let mut rk_range = page.plan.row_keys.clone();
         if let Some((start_pk, start_rk)) = &start {
             if start_pk == pk {

@@ -42,13 +42,19 @@ pub struct KeyBounds {
 
 impl Default for KeyBounds {
     fn default() -> Self {
-        KeyBounds { lower: Bound::Unbounded, upper: Bound::Unbounded }
+        KeyBounds {
+            lower: Bound::Unbounded,
+            upper: Bound::Unbounded,
+        }
     }
 }
 
 impl KeyBounds {
     pub fn is_bounded(&self) -> bool {
-        !matches!((&self.lower, &self.upper), (Bound::Unbounded, Bound::Unbounded))
+        !matches!(
+            (&self.lower, &self.upper),
+            (Bound::Unbounded, Bound::Unbounded)
+        )
     }
 
     /// The one key the range holds, if it is `[k, k]`.
@@ -63,7 +69,9 @@ impl KeyBounds {
     pub fn is_empty(&self) -> bool {
         match (&self.lower, &self.upper) {
             (Bound::Included(a), Bound::Included(b)) => a > b,
-            (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a >= b,
+            (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => {
+                a >= b
+            }
             _ => false,
         }
     }
@@ -178,21 +186,36 @@ pub fn plan(filter: Expr) -> Plan {
     let mut pk_terms = Vec::new();
     let mut rk_terms = Vec::new();
     let mut checked = Vec::new();
+    let (mut pk_eq, mut rk_eq) = (false, false);
     for term in conjuncts {
         match term {
-            Expr::Compare { target: Target::PartitionKey, op, literal: Value::String(s) } if *op != CmpOp::Ne => {
+            Expr::Compare {
+                target: Target::PartitionKey,
+                op,
+                literal: Value::String(s),
+            } if *op != CmpOp::Ne => {
                 pk.narrow(*op, s);
+                pk_eq |= *op == CmpOp::Eq;
                 pk_terms.push(term.to_string());
             }
-            Expr::Compare { target: Target::RowKey, op, literal: Value::String(s) } if *op != CmpOp::Ne => {
+            Expr::Compare {
+                target: Target::RowKey,
+                op,
+                literal: Value::String(s),
+            } if *op != CmpOp::Ne => {
                 rk.narrow(*op, s);
+                rk_eq |= *op == CmpOp::Eq;
                 rk_terms.push(term.to_string());
             }
             Expr::Bool(true) => {}
             other => checked.push(other.to_string()),
         }
     }
-    let kind = match (pk.single().is_some(), rk.single().is_some(), rk.is_bounded()) {
+    // A key is pinned by `eq` (or `ge` and `le` of one value) even if other bounds then make
+    // the range empty: such a query is still about that one partition (or row).
+    let pk_pinned = pk.single().is_some() || pk_eq;
+    let rk_pinned = rk.single().is_some() || rk_eq;
+    let kind = match (pk_pinned, rk_pinned, rk.is_bounded()) {
         (true, true, _) => QueryKind::Point,
         (true, false, true) => QueryKind::PartitionRange,
         (true, false, false) => QueryKind::PartitionScan,
@@ -200,14 +223,21 @@ pub fn plan(filter: Expr) -> Plan {
         _ => QueryKind::TableScan,
     };
     let mut bounded_by = pk_terms;
-    if pk.single().is_some() {
+    if pk_pinned {
         bounded_by.extend(rk_terms);
     } else {
         // Without a single partition, RowKey conditions do not narrow the scan.
         checked.extend(rk_terms);
         rk = KeyBounds::default();
     }
-    Plan { kind, filter, partition_keys: pk, row_keys: rk, bounded_by, checked }
+    Plan {
+        kind,
+        filter,
+        partition_keys: pk,
+        row_keys: rk,
+        bounded_by,
+        checked,
+    }
 }
 
 fn flatten_and<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
@@ -230,12 +260,30 @@ mod tests {
 
     #[test]
     fn kinds_follow_the_spec() {
-        assert_eq!(kind("PartitionKey eq 'a' and RowKey eq '1'"), QueryKind::Point);
-        assert_eq!(kind("PartitionKey eq 'a' and RowKey ge '1' and RowKey lt '5'"), QueryKind::PartitionRange);
-        assert_eq!(kind("PartitionKey eq 'a' and Age gt 3"), QueryKind::PartitionScan);
-        assert_eq!(kind("PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2')"), QueryKind::PartitionScan);
-        assert_eq!(kind("PartitionKey ge 'a' and PartitionKey lt 'c'"), QueryKind::TableRange);
-        assert_eq!(kind("PartitionKey eq 'a' or PartitionKey eq 'b'"), QueryKind::TableScan);
+        assert_eq!(
+            kind("PartitionKey eq 'a' and RowKey eq '1'"),
+            QueryKind::Point
+        );
+        assert_eq!(
+            kind("PartitionKey eq 'a' and RowKey ge '1' and RowKey lt '5'"),
+            QueryKind::PartitionRange
+        );
+        assert_eq!(
+            kind("PartitionKey eq 'a' and Age gt 3"),
+            QueryKind::PartitionScan
+        );
+        assert_eq!(
+            kind("PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2')"),
+            QueryKind::PartitionScan
+        );
+        assert_eq!(
+            kind("PartitionKey ge 'a' and PartitionKey lt 'c'"),
+            QueryKind::TableRange
+        );
+        assert_eq!(
+            kind("PartitionKey eq 'a' or PartitionKey eq 'b'"),
+            QueryKind::TableScan
+        );
         assert_eq!(kind("RowKey eq '1'"), QueryKind::TableScan);
         assert_eq!(kind(""), QueryKind::TableScan);
         assert_eq!(kind("not (PartitionKey ne 'a')"), QueryKind::PartitionScan);

@@ -52,7 +52,11 @@ impl Expect {
         let mut out = Vec::new();
         let mut cmp = |field: &'static str, expected: String, actual: String| {
             if expected != actual {
-                out.push(Mismatch { field, expected, actual });
+                out.push(Mismatch {
+                    field,
+                    expected,
+                    actual,
+                });
             }
         };
         if let Some(s) = self.status {
@@ -63,13 +67,25 @@ impl Expect {
             cmp("code", show_opt(c), show_opt(&code));
         }
         if let Some(prefix) = &self.message_prefix {
-            let msg = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
-            let actual = if msg.starts_with(prefix.as_str()) { prefix.clone() } else { msg };
+            let msg = r
+                .error
+                .as_ref()
+                .map(|e| e.message.clone())
+                .unwrap_or_default();
+            let actual = if msg.starts_with(prefix.as_str()) {
+                prefix.clone()
+            } else {
+                msg
+            };
             cmp("messagePrefix", prefix.clone(), actual);
         }
         if let Some(e) = &self.entity {
             let ts = lists_timestamp(e);
-            cmp("entity", typed(e, ts), r.entity.as_ref().map_or("none".into(), |a| typed(a, ts)));
+            cmp(
+                "entity",
+                typed(e, ts),
+                r.entity.as_ref().map_or("none".into(), |a| typed(a, ts)),
+            );
         }
         if let Some(es) = &self.entities {
             let ts = es.iter().any(lists_timestamp);
@@ -79,25 +95,52 @@ impl Expect {
         }
         let stats = r.stats;
         if let Some(c) = self.count {
-            let actual = r.entities.as_ref().map_or("none".into(), |e| e.len().to_string());
+            let actual = r
+                .entities
+                .as_ref()
+                .map_or("none".into(), |e| e.len().to_string());
             cmp("count", c.to_string(), actual);
         }
         if let Some(s) = self.scanned {
-            cmp("scanned", s.to_string(), stats.map_or("none".into(), |s| s.scanned.to_string()));
+            cmp(
+                "scanned",
+                s.to_string(),
+                stats.map_or("none".into(), |s| s.scanned.to_string()),
+            );
         }
         if let Some(p) = self.partitions {
-            cmp("partitions", p.to_string(), stats.map_or("none".into(), |s| s.partitions.to_string()));
+            cmp(
+                "partitions",
+                p.to_string(),
+                stats.map_or("none".into(), |s| s.partitions.to_string()),
+            );
         }
         if let Some(k) = self.kind {
-            cmp("kind", format!("{k:?}"), stats.map_or("none".into(), |s| format!("{:?}", s.kind)));
+            cmp(
+                "kind",
+                format!("{k:?}"),
+                stats.map_or("none".into(), |s| format!("{:?}", s.kind)),
+            );
         }
         match &self.continuation {
-            Some(ContinuationExpect::Present(p)) => cmp("continuation", p.to_string(), r.continuation.is_some().to_string()),
-            Some(ContinuationExpect::Exact(c)) => cmp("continuation", format!("{c:?}"), format!("{:?}", r.continuation)),
+            Some(ContinuationExpect::Present(p)) => cmp(
+                "continuation",
+                p.to_string(),
+                r.continuation.is_some().to_string(),
+            ),
+            Some(ContinuationExpect::Exact(c)) => cmp(
+                "continuation",
+                format!("{c:?}"),
+                format!("{:?}", r.continuation),
+            ),
             None => {}
         }
         if let Some(t) = &self.tables {
-            cmp("tables", format!("{t:?}"), format!("{:?}", r.tables.clone().unwrap_or_default()));
+            cmp(
+                "tables",
+                format!("{t:?}"),
+                format!("{:?}", r.tables.clone().unwrap_or_default()),
+            );
         }
         out
     }
@@ -108,7 +151,9 @@ fn show_opt(v: &Option<String>) -> String {
 }
 
 fn lists_timestamp(raw: &RawEntity) -> bool {
-    raw.0.iter().any(|(k, _)| k == "Timestamp" || k == "odata.etag")
+    raw.0
+        .iter()
+        .any(|(k, _)| k == "Timestamp" || k == "odata.etag")
 }
 
 /// An entity as a canonical typed text, for comparison "with types": members sorted by name,
@@ -133,7 +178,9 @@ fn typed(raw: &RawEntity, with_timestamp: bool) -> String {
             _ if system => v.as_str().unwrap_or_default().to_string(),
             Json::Null => "null".to_string(),
             _ => match decode_value(k, v, annotations.get(k.as_str()).copied()) {
-                Ok(Value::Double(d)) => format!("Double = {}", crate::engine::value::format_double(d)),
+                Ok(Value::Double(d)) => {
+                    format!("Double = {}", crate::engine::value::format_double(d))
+                }
                 Ok(val) => format!("{} = {}", val.edm_type(), val.display_text()),
                 Err(_) => format!("invalid {v}"),
             },

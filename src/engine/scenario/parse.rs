@@ -1,13 +1,32 @@
 //! Reading a scenario file strictly.
 
 use super::expect::Expect;
+use crate::engine::json::RawEntity;
 use serde_json::{Map, Value as Json};
 
 pub const OPS: [&str; 12] = [
-    "createTable", "deleteTable", "listTables", "insert", "upsertReplace", "upsertMerge", "replace", "merge", "delete",
-    "get", "query", "batch",
+    "createTable",
+    "deleteTable",
+    "listTables",
+    "insert",
+    "upsertReplace",
+    "upsertMerge",
+    "replace",
+    "merge",
+    "delete",
+    "get",
+    "query",
+    "batch",
 ];
-const BATCH_OPS: [&str; 7] = ["insert", "upsertReplace", "upsertMerge", "replace", "merge", "delete", "get"];
+const BATCH_OPS: [&str; 7] = [
+    "insert",
+    "upsertReplace",
+    "upsertMerge",
+    "replace",
+    "merge",
+    "delete",
+    "get",
+];
 
 /// A parsed scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +52,25 @@ pub struct Step {
     pub request: Map<String, Json>,
     pub note: Option<String>,
     pub expect: Option<Expect>,
+    /// The step's entity as written, duplicate members kept (a JSON map would drop them,
+    /// and a name given twice must fail with DuplicatePropertiesSpecified).
+    pub entity: Option<RawEntity>,
+    /// The same for each batch operation.
+    pub operation_entities: Vec<Option<RawEntity>>,
+}
+
+/// Just the entities of each step, read with duplicates kept.
+#[derive(serde::Deserialize)]
+struct DupFile {
+    steps: Vec<DupStep>,
+}
+
+#[derive(serde::Deserialize)]
+struct DupStep {
+    #[serde(default)]
+    entity: Option<RawEntity>,
+    #[serde(default)]
+    operations: Option<Vec<DupStep>>,
 }
 
 fn err(msg: String) -> String {
@@ -47,24 +85,48 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
     };
     for key in root.keys() {
         if !matches!(key.as_str(), "format" | "name" | "description" | "steps") {
-            return Err(format!("unknown field '{key}' (allowed: format, name, description, steps)"));
+            return Err(format!(
+                "unknown field '{key}' (allowed: format, name, description, steps)"
+            ));
         }
     }
     match root.get("format") {
         Some(f) if f == &Json::from(1) => {}
-        other => return Err(format!("\"format\" must be 1, found {}", other.map_or("nothing".into(), |v| v.to_string()))),
+        other => {
+            return Err(format!(
+                "\"format\" must be 1, found {}",
+                other.map_or("nothing".into(), |v| v.to_string())
+            ))
+        }
     }
     let name = string_field(&root, "name")?.unwrap_or_default();
     let description = string_field(&root, "description")?.unwrap_or_default();
     let Some(Json::Array(steps)) = root.remove("steps") else {
         return Err("\"steps\" must be a list".into());
     };
-    let steps = steps
+    let mut steps = steps
         .into_iter()
         .enumerate()
         .map(|(i, s)| parse_step(s, &OPS, true).map_err(|e| format!("step {i}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Scenario { name, description, steps })
+    // Shapes were checked above, so this second read only fails where an entity is not an
+    // object; the request itself reports that when it runs.
+    if let Ok(dups) = serde_json::from_str::<DupFile>(text) {
+        for (step, dup) in steps.iter_mut().zip(dups.steps) {
+            step.entity = dup.entity;
+            step.operation_entities = dup
+                .operations
+                .unwrap_or_default()
+                .into_iter()
+                .map(|o| o.entity)
+                .collect();
+        }
+    }
+    Ok(Scenario {
+        name,
+        description,
+        steps,
+    })
 }
 
 fn string_field(root: &Map<String, Json>, key: &str) -> Result<Option<String>, String> {
@@ -81,7 +143,12 @@ fn parse_step(step: Json, ops: &[&str], top_level: bool) -> Result<Step, String>
     };
     let op = match map.get("op") {
         Some(Json::String(op)) if ops.contains(&op.as_str()) => op.clone(),
-        Some(Json::String(op)) => return Err(err(format!("unknown op '{op}' (allowed: {})", ops.join(", ")))),
+        Some(Json::String(op)) => {
+            return Err(err(format!(
+                "unknown op '{op}' (allowed: {})",
+                ops.join(", ")
+            )))
+        }
         _ => return Err("every step needs an \"op\"".into()),
     };
     let note = match map.remove("note") {
@@ -104,14 +171,24 @@ fn parse_step(step: Json, ops: &[&str], top_level: bool) -> Result<Step, String>
             return Err("a batch needs \"operations\": a list of steps".into());
         };
         for (j, o) in ops.iter_mut().enumerate() {
-            let inner = parse_step(o.take(), &BATCH_OPS, false).map_err(|e| format!("operation {j}: {e}"))?;
+            let inner = parse_step(o.take(), &BATCH_OPS, false)
+                .map_err(|e| format!("operation {j}: {e}"))?;
             if inner.note.is_some() || inner.expect.is_some() {
-                return Err(format!("operation {j}: note and expect belong to the batch step"));
+                return Err(format!(
+                    "operation {j}: note and expect belong to the batch step"
+                ));
             }
             *o = Json::Object(inner.request);
         }
     }
-    Ok(Step { op, request: map, note, expect })
+    Ok(Step {
+        op,
+        request: map,
+        note,
+        expect,
+        entity: None,
+        operation_entities: Vec::new(),
+    })
 }
 
 /// Reads `{"step": N}` if that is what a field holds.
@@ -121,5 +198,9 @@ pub fn step_ref(v: &Json) -> Option<Result<usize, String>> {
     if obj.len() != 1 {
         return Some(Err("a step reference is exactly {\"step\": N}".into()));
     }
-    Some(n.as_u64().map(|n| n as usize).ok_or_else(|| "\"step\" must be a step index".into()))
+    Some(
+        n.as_u64()
+            .map(|n| n as usize)
+            .ok_or_else(|| "\"step\" must be a step index".into()),
+    )
 }

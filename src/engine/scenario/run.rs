@@ -28,9 +28,12 @@ impl Outcome {
         self.steps
             .iter()
             .flat_map(|s| {
-                s.failures
-                    .iter()
-                    .map(move |m| format!("step {}: {}: expected {}, got {}", s.index, m.field, m.expected, m.actual))
+                s.failures.iter().map(move |m| {
+                    format!(
+                        "step {}: {}: expected {}, got {}",
+                        s.index, m.field, m.expected, m.actual
+                    )
+                })
             })
             .collect()
     }
@@ -45,7 +48,11 @@ pub struct Runner {
 
 impl Runner {
     pub fn new(scenario: Scenario) -> Self {
-        Runner { scenario, account: Account::default(), outcomes: Vec::new() }
+        Runner {
+            scenario,
+            account: Account::default(),
+            outcomes: Vec::new(),
+        }
     }
 
     pub fn is_done(&self) -> bool {
@@ -57,16 +64,30 @@ impl Runner {
         let index = self.outcomes.len();
         let step = self.scenario.steps.get(index)?.clone();
         let outcome = match self.resolve(&step.request) {
-            Ok(request) => {
+            Ok(mut request) => {
+                restore_duplicates(&mut request, &step);
                 let response = self.account.execute(&request);
-                let failures = step.expect.as_ref().map(|e| e.check(&response)).unwrap_or_default();
-                StepOutcome { index, request: Some(request), response, failures }
+                let failures = step
+                    .expect
+                    .as_ref()
+                    .map(|e| e.check(&response))
+                    .unwrap_or_default();
+                StepOutcome {
+                    index,
+                    request: Some(request),
+                    response,
+                    failures,
+                }
             }
             Err(message) => StepOutcome {
                 index,
                 request: None,
                 response: Response::default(),
-                failures: vec![Mismatch { field: "step", expected: "a runnable step".into(), actual: message }],
+                failures: vec![Mismatch {
+                    field: "step",
+                    expected: "a runnable step".into(),
+                    actual: message,
+                }],
             },
         };
         self.outcomes.push(outcome);
@@ -90,19 +111,34 @@ impl Runner {
     fn resolve_refs(&self, fields: &mut Map<String, Json>) -> Result<(), String> {
         if let Some(r) = fields.get("ifMatch").and_then(step_ref) {
             let n = r?;
-            let etag = self.earlier(n)?.response.etag.clone().ok_or_else(|| format!("step {n} returned no ETag"))?;
+            let etag = self
+                .earlier(n)?
+                .response
+                .etag
+                .clone()
+                .ok_or_else(|| format!("step {n} returned no ETag"))?;
             fields.insert("ifMatch".into(), Json::String(etag));
         }
         if let Some(r) = fields.get("continuation").and_then(step_ref) {
             let n = r?;
-            let c = self.earlier(n)?.response.continuation.clone().ok_or_else(|| format!("step {n} returned no continuation"))?;
-            fields.insert("continuation".into(), serde_json::to_value(c).map_err(|e| e.to_string())?);
+            let c = self
+                .earlier(n)?
+                .response
+                .continuation
+                .clone()
+                .ok_or_else(|| format!("step {n} returned no continuation"))?;
+            fields.insert(
+                "continuation".into(),
+                serde_json::to_value(c).map_err(|e| e.to_string())?,
+            );
         }
         Ok(())
     }
 
     fn earlier(&self, n: usize) -> Result<&StepOutcome, String> {
-        self.outcomes.get(n).ok_or_else(|| format!("step reference {n} is not an earlier step"))
+        self.outcomes
+            .get(n)
+            .ok_or_else(|| format!("step reference {n} is not an earlier step"))
     }
 }
 
@@ -110,10 +146,45 @@ impl Runner {
 pub fn run(scenario: Scenario) -> Outcome {
     let mut runner = Runner::new(scenario);
     while runner.step().is_some() {}
-    Outcome { steps: runner.outcomes }
+    Outcome {
+        steps: runner.outcomes,
+    }
 }
 
 /// Parses and runs scenario text.
 pub fn run_text(text: &str) -> Result<Outcome, String> {
     parse(text).map(run)
+}
+
+/// Puts back the entities as written (with any duplicate members) into the built request.
+fn restore_duplicates(request: &mut Request, step: &super::parse::Step) {
+    use crate::engine::api::BatchRequest as B;
+    use Request as R;
+    match request {
+        R::Insert { entity, .. }
+        | R::UpsertReplace { entity, .. }
+        | R::UpsertMerge { entity, .. }
+        | R::Replace { entity, .. }
+        | R::Merge { entity, .. } => {
+            if let Some(raw) = &step.entity {
+                *entity = raw.clone();
+            }
+        }
+        R::Batch { operations, .. } => {
+            for (op, raw) in operations.iter_mut().zip(&step.operation_entities) {
+                let (B::Insert { entity }
+                | B::UpsertReplace { entity }
+                | B::UpsertMerge { entity }
+                | B::Replace { entity, .. }
+                | B::Merge { entity, .. }) = op
+                else {
+                    continue;
+                };
+                if let Some(raw) = raw {
+                    *entity = raw.clone();
+                }
+            }
+        }
+        _ => {}
+    }
 }

@@ -1,0 +1,243 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Queries: kinds and what they scan, order, projection, $top, paging with budgets.
+
+mod common;
+use common::*;
+use tablescope::engine::{Account, Continuation, QueryKind, Request};
+
+/// Partitions a, b, c with rows 1..=5 each; Age = row number.
+fn sample() -> Account {
+    let mut a = account_with("Emp");
+    for pk in ["a", "b", "c"] {
+        for rk in 1..=5 {
+            insert(
+                &mut a,
+                "Emp",
+                &format!(r#"{{"PartitionKey":"{pk}","RowKey":"{rk}","Age":{rk}}}"#),
+            );
+        }
+    }
+    a
+}
+
+fn figures(r: &tablescope::engine::Response) -> (u64, u64, u64, QueryKind) {
+    let s = r.stats.expect("query stats");
+    (s.scanned, s.returned, s.partitions, s.kind)
+}
+
+#[test]
+fn each_kind_scans_exactly_its_range() {
+    let mut a = sample();
+    let r = query(&mut a, "Emp", "PartitionKey eq 'b' and RowKey eq '3'");
+    assert_eq!(figures(&r), (1, 1, 1, QueryKind::Point));
+    let r = query(&mut a, "Emp", "PartitionKey eq 'b' and RowKey eq '9'");
+    assert_eq!(figures(&r), (0, 0, 0, QueryKind::Point));
+    let r = query(
+        &mut a,
+        "Emp",
+        "PartitionKey eq 'b' and RowKey ge '2' and RowKey lt '4'",
+    );
+    assert_eq!(figures(&r), (2, 2, 1, QueryKind::PartitionRange));
+    let r = query(&mut a, "Emp", "PartitionKey eq 'b' and Age gt 3");
+    assert_eq!(figures(&r), (5, 2, 1, QueryKind::PartitionScan));
+    let r = query(
+        &mut a,
+        "Emp",
+        "PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2')",
+    );
+    assert_eq!(figures(&r), (5, 2, 1, QueryKind::PartitionScan));
+    let r = query(&mut a, "Emp", "PartitionKey ge 'b'");
+    assert_eq!(figures(&r), (10, 10, 2, QueryKind::TableRange));
+    let r = query(&mut a, "Emp", "PartitionKey eq 'a' or PartitionKey eq 'c'");
+    assert_eq!(figures(&r), (15, 10, 3, QueryKind::TableScan));
+    let r = query(&mut a, "Emp", "Age eq 5");
+    assert_eq!(figures(&r), (15, 3, 3, QueryKind::TableScan));
+    assert_eq!(
+        keys(&r),
+        vec![
+            ("a".into(), "5".into()),
+            ("b".into(), "5".into()),
+            ("c".into(), "5".into())
+        ]
+    );
+}
+
+#[test]
+fn explain_names_bounds_checks_and_rewrites() {
+    let mut a = sample();
+    let r = query(
+        &mut a,
+        "Emp",
+        "PartitionKey eq 'b' and RowKey ge '2' and Age gt 1",
+    );
+    let ex = r.explain.unwrap();
+    assert_eq!(ex.bounded_by, vec!["PartitionKey eq 'b'", "RowKey ge '2'"]);
+    assert_eq!(ex.checked, vec!["Age gt 1"]);
+    let r = query(
+        &mut a,
+        "Emp",
+        "(PartitionKey eq 'a' and RowKey eq '1') or (PartitionKey eq 'b' and RowKey eq '2')",
+    );
+    let ex = r.explain.unwrap();
+    assert_eq!(
+        ex.advice[0].rewrite,
+        vec![
+            "PartitionKey eq 'a' and RowKey eq '1'",
+            "PartitionKey eq 'b' and RowKey eq '2'"
+        ]
+    );
+    let r = query(&mut a, "Emp", "Age eq 'five'");
+    let ex = r.explain.unwrap();
+    assert_eq!(ex.advice.len(), 1);
+    assert_eq!(ex.advice[0].severity, "warning");
+    assert!(
+        ex.advice[0].message.contains("Int32"),
+        "{}",
+        ex.advice[0].message
+    );
+}
+
+#[test]
+fn missing_property_and_not() {
+    let mut a = account_with("Emp");
+    insert(
+        &mut a,
+        "Emp",
+        r#"{"PartitionKey":"p","RowKey":"1","Age":3}"#,
+    );
+    insert(&mut a, "Emp", r#"{"PartitionKey":"p","RowKey":"2"}"#);
+    assert_eq!(
+        keys(&query(&mut a, "Emp", "Age ne 4")),
+        vec![("p".into(), "1".into())]
+    );
+    assert_eq!(
+        keys(&query(&mut a, "Emp", "not (Age eq 4)")),
+        vec![("p".into(), "1".into())]
+    );
+    assert_eq!(keys(&query(&mut a, "Emp", "not (Age eq 3)")), vec![]);
+}
+
+#[test]
+fn filters_that_name_no_property_and_syntax_errors() {
+    let mut a = sample();
+    let r = query(&mut a, "Emp", "1 eq 1");
+    assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
+    let r = query(&mut a, "Emp", "Age gt");
+    assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
+    assert!(r.error.unwrap().detail.unwrap().starts_with("position 6"));
+    assert_eq!(query(&mut a, "Emp", "true").entities.unwrap().len(), 15);
+    assert_eq!(query(&mut a, "Emp", "false").entities.unwrap().len(), 0);
+    assert_eq!(query(&mut a, "Emp", "").entities.unwrap().len(), 15);
+}
+
+#[test]
+fn select_returns_nulls_for_missing_and_system_only_if_listed() {
+    let mut a = sample();
+    let r = a.execute(&Request::Query {
+        table: "Emp".into(),
+        filter: Some("PartitionKey eq 'a' and RowKey eq '1'".into()),
+        select: Some(vec!["Age".into(), "Nope".into(), "RowKey".into()]),
+        top: None,
+        continuation: None,
+        page_budget: None,
+        trace: false,
+    });
+    let json = serde_json::to_string(&r.entities.unwrap()[0]).unwrap();
+    assert_eq!(
+        json,
+        r#"{"odata.etag":"W/\"datetime'2026-01-01T00%3A00%3A00.0000000Z'\"","Age":1,"Nope":null,"RowKey":"1"}"#
+    );
+}
+
+#[test]
+fn top_limits_and_continues() {
+    let mut a = sample();
+    let r = query_with(&mut a, "Emp", "", Some(1001), None, None);
+    assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
+    let r = query_with(&mut a, "Emp", "", Some(0), None, None);
+    assert_eq!(r.entities.as_ref().unwrap().len(), 0);
+    assert_eq!(
+        r.continuation,
+        Some(Continuation {
+            next_partition_key: "a".into(),
+            next_row_key: "1".into()
+        })
+    );
+    assert_eq!(r.stats.unwrap().scanned, 0);
+    // Page through 15 entities 4 at a time: 4, 4, 4, 3, and the last has no token.
+    let mut token = None;
+    let mut sizes = Vec::new();
+    let mut all = Vec::new();
+    loop {
+        let r = query_with(&mut a, "Emp", "", Some(4), token.clone(), None);
+        sizes.push(r.entities.as_ref().unwrap().len());
+        all.extend(keys(&r));
+        token = r.continuation;
+        if token.is_none() {
+            break;
+        }
+    }
+    assert_eq!(sizes, vec![4, 4, 4, 3]);
+    assert_eq!(all.len(), 15);
+    assert_eq!(all[4], ("a".into(), "5".into()));
+}
+
+#[test]
+fn a_spent_budget_gives_empty_pages_that_still_continue() {
+    let mut a = sample();
+    // Only c/5 has Age 5 past partition a; budget 3 per page.
+    let filter = "PartitionKey ge 'b' and Age eq 5 and RowKey eq '5'";
+    let r1 = query_with(&mut a, "Emp", filter, None, None, Some(3));
+    assert_eq!(figures(&r1), (3, 0, 1, QueryKind::TableRange));
+    assert_eq!(
+        r1.continuation,
+        Some(Continuation {
+            next_partition_key: "b".into(),
+            next_row_key: "4".into()
+        })
+    );
+    let r2 = query_with(
+        &mut a,
+        "Emp",
+        filter,
+        None,
+        r1.continuation.clone(),
+        Some(3),
+    );
+    assert_eq!(keys(&r2), vec![("b".into(), "5".into())]);
+    assert_eq!(figures(&r2), (3, 1, 2, QueryKind::TableRange));
+    let mut pages = 2;
+    let mut token = r2.continuation;
+    let mut total = 1;
+    while let Some(t) = token {
+        let r = query_with(&mut a, "Emp", filter, None, Some(t), Some(3));
+        total += r.entities.as_ref().unwrap().len();
+        token = r.continuation;
+        pages += 1;
+    }
+    assert_eq!((pages, total), (4, 2));
+}
+
+#[test]
+fn continuation_tokens_round_trip_non_ascii_keys() {
+    let mut a = account_with("Uni");
+    for rk in ["ä", "日本", "😀", "it's"] {
+        insert(
+            &mut a,
+            "Uni",
+            &format!(r#"{{"PartitionKey":"ü","RowKey":"{rk}"}}"#),
+        );
+    }
+    let mut token = None;
+    let mut seen = Vec::new();
+    loop {
+        let r = query_with(&mut a, "Uni", "PartitionKey eq 'ü'", Some(1), token, None);
+        seen.extend(keys(&r).into_iter().map(|k| k.1));
+        token = r.continuation;
+        if token.is_none() {
+            break;
+        }
+    }
+    // UTF-16 order: "it's" < "ä" < "日本" < "😀" (surrogates D83D sort after U+65E5).
+    assert_eq!(seen, vec!["it's", "ä", "日本", "😀"]);
+}
