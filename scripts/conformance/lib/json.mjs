@@ -142,10 +142,6 @@ export function stringify(v, indent = "") {
   throw new Error(`cannot write ${typeof v}`);
 }
 
-function isFlat(o) {
-  return entriesOf(o).every(([, x]) => x === null || typeof x !== "object" || x instanceof JNum);
-}
-
 // One-line form, also the request body form.
 export function compact(v) {
   if (v === null) return "null";
