@@ -16,10 +16,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
+import os from "node:os";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { parse, stringify, wire, equal, JNum, DUPS } from "./lib/json.mjs";
-import { Client, entityRequest, batchBody, ACCOUNT } from "./lib/azure.mjs";
+import { parse, stringify, wire, equal, JNum } from "./lib/json.mjs";
+import { Client, entityRequest, batchBody } from "./lib/azure.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -385,13 +386,17 @@ async function withAzurite(port, fn) {
   if (await portOpen(port)) return fn();
   const bin = path.join(HERE, "node_modules/.bin/azurite-table");
   if (!fs.existsSync(bin)) throw new Error("Azurite is not installed: run `npm ci` in scripts/conformance");
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "azurite-"));
   const child = spawn(bin, ["--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence",
-    "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent"], { stdio: "ignore", cwd: fs.mkdtempSync("/tmp/azurite-") });
+    "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent"], { stdio: "ignore", cwd });
   try {
     for (let t = 0; t < 100 && !(await portOpen(port)); t++) await new Promise((r) => setTimeout(r, 100));
     return await fn();
   } finally {
+    const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    fs.rmSync(cwd, { recursive: true, force: true });
   }
 }
 
