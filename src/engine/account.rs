@@ -125,14 +125,16 @@ impl Account {
     // ---- tables ----
 
     pub fn table(&self, name: &str) -> Result<&Table> {
-        self.tables
-            .get(&name.to_ascii_lowercase())
+        let mut buf = [0u8; 64];
+        lower(name, &mut buf)
+            .and_then(|key| self.tables.get(key))
             .ok_or_else(|| Error::new(ErrorCode::TableNotFound))
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables
-            .get_mut(&name.to_ascii_lowercase())
+        let mut buf = [0u8; 64];
+        lower(name, &mut buf)
+            .and_then(|key| self.tables.get_mut(key))
             .ok_or_else(|| Error::new(ErrorCode::TableNotFound))
     }
 
@@ -208,8 +210,8 @@ impl Account {
         }
     }
 
-    /// Applies a prepared write: stamps it and stores it.
-    pub(crate) fn apply_write(&mut self, table: &str, entity: Entity) -> Result<Entity> {
+    /// Applies a prepared write: stamps it and stores it; returns its Timestamp.
+    pub(crate) fn apply_write(&mut self, table: &str, entity: Entity) -> Result<DateTime> {
         let timestamp = self.next_timestamp();
         let feed = self.feed_on();
         let t = self.table_mut(table)?;
@@ -221,30 +223,27 @@ impl Account {
                 row_key: entity.row_key.clone(),
             });
         }
-        let result = Entity {
-            timestamp: Some(timestamp),
-            ..entity.clone()
-        };
         t.put(entity, timestamp);
         if let Some(c) = change {
             self.record(vec![c]);
         }
-        Ok(result)
+        Ok(timestamp)
     }
 
-    /// insert, replace, merge, upsert-replace or upsert-merge (SPEC §2).
+    /// insert, replace, merge, upsert-replace or upsert-merge (SPEC §2); returns the new
+    /// Timestamp (the ETag's source).
     pub fn write(
         &mut self,
         table: &str,
         entity: Entity,
         mode: WriteMode,
         if_match: Option<&IfMatch>,
-    ) -> Result<Entity> {
+    ) -> Result<DateTime> {
         let prepared = self.prepare_write(table, entity, mode, if_match)?;
         self.apply_write(table, prepared)
     }
 
-    pub fn insert(&mut self, table: &str, entity: Entity) -> Result<Entity> {
+    pub fn insert(&mut self, table: &str, entity: Entity) -> Result<DateTime> {
         self.write(table, entity, WriteMode::Insert, None)
     }
 
@@ -303,6 +302,16 @@ impl Account {
         }
         result
     }
+}
+
+/// The lower-cased table name in `buf`, without allocating (lookups are on every operation).
+/// `None` for a name no table can have (longer than 63 bytes).
+fn lower<'b>(name: &str, buf: &'b mut [u8; 64]) -> Option<&'b str> {
+    let bytes = name.as_bytes();
+    let slot = buf.get_mut(..bytes.len())?;
+    slot.copy_from_slice(bytes);
+    slot.make_ascii_lowercase();
+    std::str::from_utf8(slot).ok()
 }
 
 /// Merge: the new properties overwrite or add; the others are kept.

@@ -4,7 +4,7 @@
 
 use super::account::{Account, IfMatch, WriteMode};
 use super::batch::{self, BatchOperation, BatchResult};
-use super::entity::Entity;
+use super::entity::{etag_for, Entity};
 use super::error::{Error, ErrorCode, Result};
 use super::filter::{self, Row};
 use super::json::{self, RawEntity};
@@ -342,9 +342,9 @@ impl Account {
                 let results = results
                     .iter()
                     .map(|r| match r {
-                        BatchResult::Written { status, entity } => Response {
+                        BatchResult::Written { status, timestamp } => Response {
                             status: *status,
-                            etag: entity.etag(),
+                            etag: Some(etag_for(*timestamp)),
                             ..Response::default()
                         },
                         BatchResult::Deleted => Response::status(204),
@@ -375,14 +375,17 @@ impl Account {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
-        let stored = self.write(table, entity, mode, cond.as_ref())?;
-        Ok(match mode {
-            WriteMode::Insert => Response::with_entity(201, &stored),
-            _ => Response {
-                status: 204,
-                etag: stored.etag(),
-                ..Response::default()
-            },
+        if mode == WriteMode::Insert {
+            // Insert answers with the entity (201 and a body); the others only with an ETag.
+            let mut echo = entity.clone();
+            echo.timestamp = Some(self.write(table, entity, mode, cond.as_ref())?);
+            return Ok(Response::with_entity(201, &echo));
+        }
+        let timestamp = self.write(table, entity, mode, cond.as_ref())?;
+        Ok(Response {
+            status: 204,
+            etag: Some(etag_for(timestamp)),
+            ..Response::default()
         })
     }
 

@@ -36,7 +36,10 @@ pub enum BatchOperation {
 /// What a committed operation answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BatchResult {
-    Written { status: u16, entity: Entity },
+    Written {
+        status: u16,
+        timestamp: super::datetime::DateTime,
+    },
     Deleted,
     Read(Entity),
 }
@@ -191,7 +194,7 @@ fn apply(
             };
             account
                 .apply_write(table, e)
-                .map(|entity| BatchResult::Written { status, entity })
+                .map(|timestamp| BatchResult::Written { status, timestamp })
         }
         Checked::Delete(pk, rk) => account
             .apply_delete(table, &pk, &rk)

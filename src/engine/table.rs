@@ -5,13 +5,14 @@
 //! - `entity_count` is the number of rows over all partitions;
 //! - `columns[name].counts[t]` is the number of stored entities whose property `name` has
 //!   type `t`, and a column with all counts zero is removed;
-//! - property names are interned in `names`, so equal names share one allocation.
+//! - property names are interned through `columns`' keys, so equal names share one
+//!   allocation (a name is interned while some stored entity carries it).
 
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
 use super::value::EdmType;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ops::Bound;
 
 /// A stored entity; its keys are the map keys that lead to it.
@@ -54,7 +55,6 @@ pub struct Table {
     pub name: String,
     partitions: BTreeMap<Key, Partition>,
     entity_count: usize,
-    names: HashSet<PropertyName>,
     columns: BTreeMap<PropertyName, ColumnStats>,
 }
 
@@ -64,7 +64,6 @@ impl Table {
             name: name.to_string(),
             partitions: BTreeMap::new(),
             entity_count: 0,
-            names: HashSet::new(),
             columns: BTreeMap::new(),
         }
     }
@@ -120,9 +119,8 @@ impl Table {
         let properties: Box<[Property]> = entity
             .properties
             .into_iter()
-            .map(|(n, v)| (self.intern(n), v))
+            .map(|(n, v)| (self.intern_and_count(n, v.edm_type()), v))
             .collect();
-        self.count_columns(&properties, 1);
         let stored = Stored {
             timestamp,
             properties,
@@ -153,12 +151,19 @@ impl Table {
         Some(removed)
     }
 
-    fn intern(&mut self, name: PropertyName) -> PropertyName {
-        if let Some(existing) = self.names.get(&name) {
-            return existing.clone();
+    /// Counts one more value of type `t` under `name`; returns the interned name.
+    fn intern_and_count(&mut self, name: PropertyName, t: EdmType) -> PropertyName {
+        if let Some(stats) = self.columns.get_mut(&name) {
+            stats.counts[t as usize] += 1;
+        } else {
+            let mut stats = ColumnStats::default();
+            stats.counts[t as usize] = 1;
+            self.columns.insert(name.clone(), stats);
+            return name;
         }
-        self.names.insert(name.clone());
-        name
+        self.columns
+            .get_key_value(&name)
+            .map_or(name, |(k, _)| k.clone())
     }
 
     fn count_columns(&mut self, properties: &[Property], delta: i32) {

@@ -130,7 +130,7 @@ impl Expect {
             ),
             Some(ContinuationExpect::Exact(c)) => cmp(
                 "continuation",
-                format!("{c:?}"),
+                format!("{:?}", Some(c)),
                 format!("{:?}", r.continuation),
             ),
             None => {}
