@@ -1,7 +1,7 @@
 //! The `$filter` parser: table-driven (input, s-expression) rows, round trips through the
 //! printer, and (input, position, message) rows for bad input.
 
-use tablescope::engine::filter::{self, CmpOp, Expr, SyntaxError, Target, MAX_DEPTH};
+use tablescope::engine::filter::{self, CmpOp, Expr, SyntaxError, Target, MAX_DEPTH, MAX_NESTING};
 use tablescope::engine::{Error, ErrorCode, Value};
 
 /// (filter text, expected tree as an s-expression)
@@ -347,12 +347,12 @@ fn syntax_errors_become_invalid_input() {
 fn nesting_and_chaining_are_limited() {
     let nested = |n: usize| format!("{}A eq 1{}", "(".repeat(n), ")".repeat(n));
     assert!(matches!(
-        filter::parse(&nested(MAX_DEPTH)),
+        filter::parse(&nested(MAX_NESTING)),
         Ok(Expr::Compare { .. })
     ));
-    let error = filter::parse(&nested(MAX_DEPTH + 1)).unwrap_err();
-    assert_eq!(error.position, MAX_DEPTH);
-    assert!(error.message.contains("too many conditions"));
+    let error = filter::parse(&nested(MAX_NESTING + 1)).unwrap_err();
+    assert_eq!(error.position, MAX_NESTING);
+    assert!(error.message.contains("nests too deeply"));
     // Far beyond the limit fails cleanly instead of overflowing the stack.
     assert!(filter::parse(&nested(100_000)).is_err());
     assert!(filter::parse(&"not ".repeat(100_000)).is_err());
@@ -362,4 +362,39 @@ fn nesting_and_chaining_are_limited() {
     let error = filter::parse(&chain(MAX_DEPTH + 1)).unwrap_err();
     assert!(error.message.contains("too many conditions"));
     assert!(filter::parse(&chain(100_000)).is_err());
+
+    let nots = |n: usize| format!("{}A", "not ".repeat(n));
+    assert!(filter::parse(&nots(MAX_DEPTH - 1)).is_ok());
+    assert!(filter::parse(&nots(MAX_DEPTH)).is_err());
+}
+
+/// The deepest trees the parser accepts still print to text it accepts (the printer adds
+/// parentheses, which count towards the nesting limit). Found by the fuzzer.
+#[test]
+fn deepest_trees_round_trip() {
+    let leaf = || Expr::compare(Target::Property("A".into()), CmpOp::Eq, Value::Int32(1));
+    let shapes: [fn(Expr, Expr) -> Expr; 3] = [
+        |e, _| Expr::negation(e),
+        |e, l| Expr::negation(Expr::or(l, e)),
+        |e, l| Expr::and(l.clone(), Expr::negation(Expr::or(e, l))),
+    ];
+    for shape in shapes {
+        let mut expr = leaf();
+        let mut last_ok = None;
+        loop {
+            let text = expr.to_string();
+            match filter::parse(&text) {
+                Ok(parsed) => {
+                    assert_eq!(parsed, expr, "{text}");
+                    last_ok = Some(text);
+                }
+                Err(e) => {
+                    assert!(e.message.contains("too many conditions"), "{text}: {e}");
+                    break;
+                }
+            }
+            expr = shape(expr, leaf());
+        }
+        assert!(last_ok.is_some());
+    }
 }

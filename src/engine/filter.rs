@@ -35,7 +35,7 @@ mod print;
 pub use ast::{CmpOp, Expr, Target};
 pub use eval::{compare, compatible, eval, Row};
 pub use normalize::normalize;
-pub use parser::{parse, MAX_DEPTH};
+pub use parser::{parse, MAX_DEPTH, MAX_NESTING};
 pub use print::{literal_text, to_sexpr};
 
 use super::error::{Error, ErrorCode};

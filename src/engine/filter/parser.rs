@@ -17,9 +17,10 @@
 //! side and is moved to the right (`30 lt Age` → `Age gt 30`). An operand on its own is a
 //! bare boolean property (`IsActive` → `IsActive eq true`) or the constant `true`/`false`.
 //!
-//! Nesting and chaining are limited to [`MAX_DEPTH`] levels so that every pass over the tree
-//! (printing, normalizing, evaluating, dropping) can recurse without exhausting the stack,
-//! including wasm32's small one.
+//! Trees are at most [`MAX_DEPTH`] deep, so every pass over them (printing, normalizing,
+//! evaluating, dropping) can recurse without exhausting the stack, wasm32's small one included;
+//! the parser's own recursion is bounded by [`MAX_NESTING`] open parentheses and `not`s.
+//! The printer writes at most two of those per tree level, so printed text always reparses.
 
 use super::ast::{CmpOp, Expr, Target};
 use super::lexer::{tokenize, Token, TokenKind};
@@ -28,6 +29,9 @@ use crate::engine::value::Value;
 
 /// The deepest tree [`parse`] builds; deeper filters are refused with a [`SyntaxError`].
 pub const MAX_DEPTH: usize = 100;
+
+/// The most parentheses and `not`s a filter may have open at once.
+pub const MAX_NESTING: usize = 2 * MAX_DEPTH;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
@@ -130,7 +134,7 @@ impl<'a> Parser<'a> {
     }
 
     fn check_depth(&self, depth: usize, token: &Token) -> Result<()> {
-        if depth > MAX_DEPTH || self.nesting > MAX_DEPTH {
+        if depth > MAX_DEPTH {
             return Err(self.error_at(
                 token,
                 format!(
@@ -141,12 +145,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Enters a parenthesis or a `not`.
+    fn open(&mut self, token: &Token) -> Result<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(self.error_at(
+                token,
+                format!(
+                    "the filter nests too deeply (at most {MAX_NESTING} parentheses and 'not's)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn unary(&mut self) -> Result<Node> {
         let Some(not) = self.eat(&TokenKind::Not) else {
             return self.primary();
         };
-        self.nesting += 1;
-        self.check_depth(0, not)?;
+        self.open(not)?;
         let inner = self.unary()?;
         self.nesting -= 1;
         let depth = inner.depth + 1;
@@ -163,8 +180,7 @@ impl<'a> Parser<'a> {
         };
         match &token.kind {
             TokenKind::LParen => {
-                self.nesting += 1;
-                self.check_depth(0, token)?;
+                self.open(token)?;
                 let inner = self.or_expr()?;
                 self.close_paren(token)?;
                 self.nesting -= 1;

@@ -2,8 +2,8 @@
 //!
 //! The OData text parses back to the same tree: parentheses are written exactly where the
 //! tree's shape differs from what precedence and left-associativity would give, `not` always
-//! takes parentheses (except before `true`/`false`) for readability, and every literal is
-//! written in a form the lexer reads back to the same bits.
+//! takes parentheses (except before `true`, `false` or another `not`) for readability, and
+//! every literal is written in a form the lexer reads back to the same bits.
 
 use super::ast::Expr;
 use crate::engine::value::{format_double, Value};
@@ -95,7 +95,7 @@ impl Display for Expr {
                 write_operand(f, b, own, true)
             }
             Expr::Not(inner) => match **inner {
-                Expr::Bool(_) => write!(f, "not {inner}"),
+                Expr::Bool(_) | Expr::Not(_) => write!(f, "not {inner}"),
                 _ => write!(f, "not ({inner})"),
             },
             Expr::Compare {
