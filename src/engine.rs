@@ -32,6 +32,7 @@ pub mod query;
 pub mod scenario;
 pub mod snapshot;
 mod table;
+pub mod throughput;
 pub mod validate;
 mod value;
 

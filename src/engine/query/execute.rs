@@ -90,6 +90,8 @@ pub fn execute_page(
     if let Some((pk, _)) = &start {
         pk_range.raise(Bound::Included(pk.clone()));
     }
+    let mut plan = plan;
+    intern_names(&mut plan.filter, table);
     let mut page = QueryPage {
         entities: Vec::new(),
         continuation: None,
@@ -141,6 +143,28 @@ pub fn execute_page(
         }
     }
     Ok(page)
+}
+
+/// Points the filter's property names at the table's own interned names, so the evaluator's
+/// pointer-equality check finds a property without comparing text.
+fn intern_names(e: &mut filter::Expr, table: &Table) {
+    use filter::{Expr, Target};
+    match e {
+        Expr::Or(a, b) | Expr::And(a, b) => {
+            intern_names(a, table);
+            intern_names(b, table);
+        }
+        Expr::Not(a) => intern_names(a, table),
+        Expr::Compare {
+            target: Target::Property(name),
+            ..
+        } => {
+            if let Some((interned, _)) = table.columns().get_key_value(name) {
+                *name = interned.clone();
+            }
+        }
+        _ => {}
+    }
 }
 
 fn matches(plan: &Plan, pk: &Key, rk: &Key, stored: &Stored) -> bool {
