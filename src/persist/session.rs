@@ -1,0 +1,91 @@
+//! The page's persistence session: one open [`Persist`], fed after every write.
+//!
+//! The UI calls [`attach`] once at start-up and [`record`] right after each request that may
+//! have written; nothing else about IndexedDB reaches it.
+
+use super::{Persist, PersistError};
+use crate::engine::Account;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+struct Session {
+    persist: Persist,
+    on_error: Rc<dyn Fn(PersistError)>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    static IN_FLIGHT: Rc<Cell<u32>> = Rc::new(Cell::new(0));
+}
+
+/// Opens a namespace, loads it into `account` (e.g. an empty account with the browser's
+/// clock) and returns the loaded account; from then on [`record`] persists its writes.
+/// `on_error` hears about every failed save (with a message for the user in its `Display`).
+///
+/// Until it resolves, keep the UI from writing: the loaded account replaces the one in use.
+pub async fn attach(
+    namespace: &str,
+    account: Account,
+    on_error: impl Fn(PersistError) + 'static,
+) -> Result<Account, PersistError> {
+    let mut persist = Persist::open(namespace).await?;
+    let account = persist.load_into(account).await?;
+    let previous = SESSION.with(|s| {
+        s.borrow_mut().replace(Session {
+            persist,
+            on_error: Rc::new(on_error),
+        })
+    });
+    if let Some(previous) = previous {
+        previous.persist.close();
+    }
+    Ok(account)
+}
+
+/// Takes the account's pending changes and begins writing them, as one transaction; call it
+/// right after every request that may have written, while still holding the account. Without
+/// a session (not attached, or storage unavailable) the changes are dropped: the account then
+/// lives in memory only.
+pub fn record(account: &mut Account) {
+    let changes = account.take_changes();
+    if changes.is_empty() {
+        return;
+    }
+    let started = SESSION.with(|s| {
+        let mut s = s.borrow_mut();
+        let session = s.as_mut()?;
+        Some((
+            session.persist.begin(account, &changes),
+            session.on_error.clone(),
+        ))
+    });
+    let Some((saving, on_error)) = started else {
+        return;
+    };
+    let in_flight = IN_FLIGHT.with(Rc::clone);
+    in_flight.set(in_flight.get() + 1);
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = saving.await;
+        in_flight.set(in_flight.get().saturating_sub(1));
+        if let Err(e) = result {
+            on_error(e);
+        }
+    });
+}
+
+/// Whether a session is attached.
+pub fn is_attached() -> bool {
+    SESSION.with(|s| s.borrow().is_some())
+}
+
+/// How many saves have begun and not yet finished (for a "saving…" hint).
+pub fn saves_in_flight() -> u32 {
+    IN_FLIGHT.with(|c| c.get())
+}
+
+/// Ends the session and closes the database; later writes stay in memory.
+pub fn detach() {
+    if let Some(session) = SESSION.with(|s| s.borrow_mut().take()) {
+        session.persist.close();
+    }
+}

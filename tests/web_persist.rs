@@ -1,0 +1,521 @@
+#![cfg(target_arch = "wasm32")]
+//! Persistence in real IndexedDB, in headless Chromium: what is saved loads back identical in a
+//! new connection; a batch is one transaction; namespaces are isolated; damaged records give a
+//! clear error. Every test uses its own database and deletes it at the end.
+//!
+//! `cargo test --target wasm32-unknown-unknown --test web_persist`; the 100,000-entity
+//! benchmark is ignored by default:
+//! `cargo test --release --target wasm32-unknown-unknown --test web_persist -- --include-ignored bench`.
+
+use tablescope::engine::{Account, BatchRequest, RawEntity, Request, Response};
+use tablescope::persist::{Persist, PersistError, MAX_CHUNK};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn namespace(test: &str) -> String {
+    format!(
+        "test-{test}-{}-{}",
+        js_sys::Date::now() as u64,
+        (js_sys::Math::random() * 1e9) as u64
+    )
+}
+
+fn raw(text: &str) -> RawEntity {
+    RawEntity::parse(text).unwrap()
+}
+
+fn ok(response: Response) -> Response {
+    assert!(response.is_success(), "{response:?}");
+    response
+}
+
+fn create(a: &mut Account, table: &str) {
+    ok(a.execute(&Request::CreateTable {
+        table: table.into(),
+    }));
+}
+
+fn insert(a: &mut Account, table: &str, entity: &str) {
+    ok(a.execute(&Request::Insert {
+        table: table.into(),
+        entity: raw(entity),
+    }));
+}
+
+fn delete(a: &mut Account, table: &str, pk: &str, rk: &str) {
+    ok(a.execute(&Request::Delete {
+        table: table.into(),
+        partition_key: pk.into(),
+        row_key: rk.into(),
+        if_match: None,
+    }));
+}
+
+/// Saves every pending change of the account.
+async fn save(p: &mut Persist, a: &mut Account) {
+    let changes = a.take_changes();
+    p.save(a, changes).await.unwrap();
+}
+
+/// Opens a new connection on the namespace and loads it.
+async fn reload(ns: &str) -> (Persist, Account) {
+    let mut p = Persist::open(ns).await.unwrap();
+    let a = p.load().await.unwrap();
+    (p, a)
+}
+
+async fn drop_db(p: Persist) {
+    let ns = p.namespace().to_string();
+    p.close();
+    Persist::delete(&ns).await.unwrap();
+}
+
+fn export_text(a: &Account) -> String {
+    serde_json::to_string(&a.export()).unwrap()
+}
+
+const ALL_TYPES: &str = r#"{"PartitionKey":"types","RowKey":"all",
+    "S":"text with \"quotes\" and ünïcödé 😀",
+    "B":true,
+    "I":-2147483648,
+    "D":1.5, "Whole":1.0, "Tiny":1e-300,
+    "Inf@odata.type":"Edm.Double","Inf":"Infinity",
+    "Max@odata.type":"Edm.Int64","Max":"9223372036854775807",
+    "Min@odata.type":"Edm.Int64","Min":"-9223372036854775808",
+    "When@odata.type":"Edm.DateTime","When":"2024-02-29T23:59:59.1234567Z",
+    "G@odata.type":"Edm.Guid","G":"c9da6455-213d-42c9-9a79-3e9149a57833",
+    "Bin@odata.type":"Edm.Binary","Bin":"AAEC/f7/"}"#;
+
+#[wasm_bindgen_test]
+async fn everything_saved_loads_back_identical() {
+    let ns = namespace("roundtrip");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    assert_eq!(a.tables().count(), 0);
+
+    create(&mut a, "Types");
+    insert(&mut a, "Types", ALL_TYPES);
+    save(&mut p, &mut a).await;
+
+    create(&mut a, "Keys");
+    for (pk, rk) in [
+        ("ünï", "cödé"),
+        ("it's", "100%"),
+        ("%41", "'quoted'"),
+        ("😀", "\u{E000}"),
+        ("😀", "😀"),
+        ("", ""),
+        ("p", "a b c"),
+    ] {
+        let entity = serde_json::json!({"PartitionKey": pk, "RowKey": rk, "V": 1});
+        insert(&mut a, "Keys", &entity.to_string());
+        save(&mut p, &mut a).await;
+    }
+    for t in 0..30 {
+        let name = format!("Many{t}");
+        create(&mut a, &name);
+        for r in 0..3 {
+            insert(
+                &mut a,
+                &name,
+                &format!(r#"{{"PartitionKey":"p{t}","RowKey":"{r}"}}"#),
+            );
+        }
+    }
+    save(&mut p, &mut a).await;
+
+    // A deleted table and a deleted entity stay deleted.
+    create(&mut a, "Gone");
+    insert(&mut a, "Gone", r#"{"PartitionKey":"p","RowKey":"r"}"#);
+    save(&mut p, &mut a).await;
+    ok(a.execute(&Request::DeleteTable {
+        table: "Gone".into(),
+    }));
+    delete(&mut a, "Keys", "it's", "100%");
+    save(&mut p, &mut a).await;
+
+    let (p2, b) = reload(&ns).await;
+    assert_eq!(export_text(&b), export_text(&a));
+    assert!(b.table("Gone").is_err());
+    assert!(b.get("Keys", "it's", "100%").is_err());
+    assert_eq!(b.tables().count(), 32);
+    let types = b.get("Types", "types", "all").unwrap();
+    let json = serde_json::to_value(&types).unwrap();
+    assert_eq!(json["Max"], "9223372036854775807");
+    assert_eq!(json["Min"], "-9223372036854775808");
+    assert_eq!(json["When"], "2024-02-29T23:59:59.1234567Z");
+    // A write after the reload gets a later Timestamp than anything loaded.
+    let mut b = b;
+    insert(
+        &mut b,
+        "Types",
+        r#"{"PartitionKey":"types","RowKey":"later"}"#,
+    );
+    let later = b.get("Types", "types", "later").unwrap().timestamp;
+    assert!(later > types.timestamp);
+    p2.close();
+    drop_db(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn big_partitions_split_into_bounded_chunks_and_shrink_back() {
+    let ns = namespace("chunks");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Big");
+    for r in 0..600 {
+        insert(
+            &mut a,
+            "Big",
+            &format!(r#"{{"PartitionKey":"p","RowKey":"{r:04}","N":{r}}}"#),
+        );
+    }
+    save(&mut p, &mut a).await;
+    let records = p.records().await.unwrap();
+    assert_eq!(
+        records.len(),
+        3,
+        "600 rows in chunks of at most {MAX_CHUNK}"
+    );
+    assert_eq!(records[0].0, "Big/p/");
+    for (_, value) in &records {
+        let rows: Vec<serde_json::Value> = serde_json::from_str(value).unwrap();
+        assert!(rows.len() <= MAX_CHUNK && !rows.is_empty());
+    }
+
+    // Appends one at a time split the last chunk when it outgrows the bound.
+    for r in 600..900 {
+        insert(
+            &mut a,
+            "Big",
+            &format!(r#"{{"PartitionKey":"p","RowKey":"{r:04}","N":{r}}}"#),
+        );
+        save(&mut p, &mut a).await;
+    }
+    // Deleting the first rows empties the first chunks, which hand their start to the next.
+    for r in 0..450 {
+        delete(&mut a, "Big", "p", &format!("{r:04}"));
+        save(&mut p, &mut a).await;
+    }
+    let records = p.records().await.unwrap();
+    assert_eq!(records.len(), p.chunk_count());
+    assert_eq!(records[0].0, "Big/p/");
+    let total: usize = records
+        .iter()
+        .map(|(_, v)| {
+            serde_json::from_str::<Vec<serde_json::Value>>(v)
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert_eq!(total, 450);
+
+    let (p2, b) = reload(&ns).await;
+    assert_eq!(export_text(&b), export_text(&a));
+    p2.close();
+
+    // Deleting every row leaves no chunk at all.
+    for r in 450..900 {
+        delete(&mut a, "Big", "p", &format!("{r:04}"));
+    }
+    save(&mut p, &mut a).await;
+    assert!(p.records().await.unwrap().is_empty());
+    let (p3, c) = reload(&ns).await;
+    assert_eq!(c.table("Big").unwrap().entity_count(), 0);
+    p3.close();
+    drop_db(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_batch_is_one_transaction() {
+    let ns = namespace("batch");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Orders");
+    for r in 0..10 {
+        insert(
+            &mut a,
+            "Orders",
+            &format!(r#"{{"PartitionKey":"o","RowKey":"{r:03}"}}"#),
+        );
+    }
+    save(&mut p, &mut a).await;
+    let before = p.transactions_committed();
+
+    let mut operations: Vec<BatchRequest> = (100..397)
+        .step_by(3)
+        .map(|r| BatchRequest::Insert {
+            entity: raw(&format!(
+                r#"{{"PartitionKey":"o","RowKey":"{r:03}","Qty":{r}}}"#
+            )),
+        })
+        .collect();
+    operations.push(BatchRequest::Delete {
+        partition_key: "o".into(),
+        row_key: "005".into(),
+        if_match: None,
+    });
+    ok(a.execute(&Request::Batch {
+        table: "Orders".into(),
+        operations,
+    }));
+    let changes = a.take_changes();
+    assert_eq!(changes.len(), 1, "one change set for the batch");
+    assert_eq!(changes[0].len(), 100);
+    p.save(&a, changes).await.unwrap();
+    assert_eq!(p.transactions_committed(), before + 1);
+
+    // What is on disk is the state after the whole batch.
+    let records = p.records().await.unwrap();
+    let stored: Vec<String> = records
+        .iter()
+        .flat_map(|(_, v)| serde_json::from_str::<Vec<serde_json::Value>>(v).unwrap())
+        .map(|e| e["RowKey"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(stored.len(), 108);
+    assert!(!stored.contains(&"005".to_string()));
+    assert!(stored.contains(&"100".to_string()) && stored.contains(&"394".to_string()));
+
+    // Several change sets saved together also go in one transaction.
+    for r in 500..505 {
+        insert(
+            &mut a,
+            "Orders",
+            &format!(r#"{{"PartitionKey":"x{r}","RowKey":"r"}}"#),
+        );
+    }
+    let changes = a.take_changes();
+    assert_eq!(changes.len(), 5);
+    p.save(&a, changes).await.unwrap();
+    assert_eq!(p.transactions_committed(), before + 2);
+
+    let (p2, b) = reload(&ns).await;
+    assert_eq!(export_text(&b), export_text(&a));
+    p2.close();
+    drop_db(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_import_replaces_everything_on_disk() {
+    let ns = namespace("import");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Old");
+    insert(&mut a, "Old", r#"{"PartitionKey":"p","RowKey":"r"}"#);
+    save(&mut p, &mut a).await;
+
+    let mut source = Account::default();
+    create(&mut source, "New");
+    insert(&mut source, "New", ALL_TYPES);
+    let text = serde_json::to_string(&source.export()).unwrap();
+    a.import_json(&text).unwrap();
+    save(&mut p, &mut a).await;
+
+    let (p2, b) = reload(&ns).await;
+    assert!(b.table("Old").is_err());
+    assert_eq!(export_text(&b), export_text(&source));
+    let keys: Vec<String> = p2
+        .records()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(keys, vec!["New/types/".to_string()]);
+    p2.close();
+    drop_db(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn namespaces_are_isolated() {
+    let (ns_a, ns_b) = (namespace("iso-a"), namespace("iso-b"));
+    let mut pa = Persist::open(&ns_a).await.unwrap();
+    let mut a = pa.load().await.unwrap();
+    create(&mut a, "Mine");
+    insert(&mut a, "Mine", r#"{"PartitionKey":"p","RowKey":"r"}"#);
+    save(&mut pa, &mut a).await;
+
+    let mut pb = Persist::open(&ns_b).await.unwrap();
+    let mut b = pb.load().await.unwrap();
+    assert_eq!(b.tables().count(), 0);
+    create(&mut b, "Theirs");
+    save(&mut pb, &mut b).await;
+
+    let (pa2, a2) = reload(&ns_a).await;
+    let names: Vec<&str> = a2.tables().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, vec!["Mine"]);
+    pa2.close();
+    drop_db(pa).await;
+    drop_db(pb).await;
+}
+
+/// Writes a raw record into a namespace's database, bypassing Persist.
+async fn put_raw(ns: &str, store: &str, key: &str, value: JsValue) {
+    let factory = idb::Factory::new().unwrap();
+    let db = factory
+        .open(&format!("tablescope-{ns}"), None)
+        .unwrap()
+        .await
+        .unwrap();
+    let tx = db
+        .transaction(&[store], idb::TransactionMode::ReadWrite)
+        .unwrap();
+    tx.object_store(store)
+        .unwrap()
+        .put(&value, Some(&JsValue::from_str(key)))
+        .unwrap();
+    assert_eq!(tx.await.unwrap(), idb::TransactionResult::Committed);
+    db.close();
+}
+
+#[wasm_bindgen_test]
+async fn damaged_records_give_a_clear_error() {
+    let ns = namespace("corrupt");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Tbl");
+    insert(&mut a, "Tbl", r#"{"PartitionKey":"p","RowKey":"r"}"#);
+    save(&mut p, &mut a).await;
+    p.close();
+
+    put_raw(
+        &ns,
+        "chunks",
+        "Tbl/p/",
+        JsValue::from_str("[{\"PartitionKey\":"),
+    )
+    .await;
+    let mut p = Persist::open(&ns).await.unwrap();
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Corrupt { key, .. } if key == "Tbl/p/"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("damaged"), "{error}");
+
+    // An empty chunk, a value that is not a string.
+    put_raw(&ns, "chunks", "Tbl/p/", JsValue::from_str("[]")).await;
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Corrupt { key, detail } if key == "Tbl/p/" && detail.contains("empty")),
+        "{error:?}"
+    );
+    put_raw(&ns, "chunks", "Tbl/p/", JsValue::from_f64(3.0)).await;
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Corrupt { key, detail } if key == "Tbl/p/" && detail.contains("string")),
+        "{error:?}"
+    );
+
+    // A chunk of a table that meta does not list.
+    let good = r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z"}]"#;
+    put_raw(&ns, "chunks", "Tbl/p/", JsValue::from_str(good)).await;
+    put_raw(&ns, "chunks", "Unl/p/", JsValue::from_str(good)).await;
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Corrupt { key, detail } if key == "Unl/p/" && detail.contains("meta")),
+        "{error:?}"
+    );
+
+    // An entity filed under another partition's key.
+    put_raw(&ns, "chunks", "Tbl/q/", JsValue::from_str(good)).await;
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Corrupt { key, detail } if key == "Tbl/q/" && detail.contains("partition")),
+        "{error:?}"
+    );
+
+    // Data from a newer format is refused, not misread.
+    let newer = js_sys::JSON::parse(r#"{"format":2,"tables":[],"lastTimestamp":""}"#).unwrap();
+    put_raw(&ns, "meta", "account", newer).await;
+    let error = load_error(&mut p).await;
+    assert!(
+        matches!(&error, PersistError::Other(m) if m.contains("format")),
+        "{error:?}"
+    );
+    drop_db(p).await;
+}
+
+async fn load_error(p: &mut Persist) -> PersistError {
+    match p.load().await {
+        Ok(_) => panic!("the load should have failed"),
+        Err(e) => e,
+    }
+}
+
+fn now() -> f64 {
+    web_sys::window().unwrap().performance().unwrap().now()
+}
+
+fn bench_entity(p: usize, r: usize) -> RawEntity {
+    raw(&format!(
+        r#"{{"PartitionKey":"part{p:03}","RowKey":"row{r:05}","Name":"Customer {p}-{r}","Age":{},
+        "Score":{}.25,"Active":true,"Joined@odata.type":"Edm.DateTime","Joined":"2024-05-06T07:08:09.1234567Z",
+        "Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-3e9149a57833",
+        "Balance@odata.type":"Edm.Int64","Balance":"{}"}}"#,
+        r % 90,
+        r,
+        p * 1_000_000 + r
+    ))
+}
+
+/// 100,000 entities (100 partitions × 1,000): save all, load all, one write after.
+#[wasm_bindgen_test]
+#[ignore]
+async fn bench_100k() {
+    let ns = namespace("bench");
+    let mut a = Account::default();
+    create(&mut a, "Bench");
+    for p in 0..100 {
+        for r in 0..1000 {
+            ok(a.execute(&Request::Insert {
+                table: "Bench".into(),
+                entity: bench_entity(p, r),
+            }));
+        }
+    }
+    let changes = a.take_changes();
+
+    // Incremental path: 100,000 change sets in one transaction.
+    let mut p = Persist::open(&ns).await.unwrap();
+    p.load().await.unwrap();
+    let t0 = now();
+    p.save(&a, changes).await.unwrap();
+    let save_changes = now() - t0;
+
+    // Full-rewrite path (import, first save): a fresh connection before any load.
+    let mut p2 = Persist::open(&ns).await.unwrap();
+    let t0 = now();
+    p2.save(&a, Vec::new()).await.unwrap();
+    let save_full = now() - t0;
+    p2.close();
+
+    let t0 = now();
+    let (mut p3, mut b) = reload(&ns).await;
+    let load = now() - t0;
+    assert_eq!(b.table("Bench").unwrap().entity_count(), 100_000);
+
+    let mut single = Vec::new();
+    for i in 0..20 {
+        let t0 = now();
+        ok(b.execute(&Request::UpsertReplace {
+            table: "Bench".into(),
+            entity: bench_entity(i * 5, 500),
+        }));
+        save(&mut p3, &mut b).await;
+        single.push(now() - t0);
+    }
+    single.sort_by(f64::total_cmp);
+    let records = p3.records().await.unwrap().len();
+    console_log!(
+        "persist bench, 100,000 entities in {records} chunks: save (100,000 change sets) {save_changes:.0} ms; \
+         save (full rewrite) {save_full:.0} ms; open + load {load:.0} ms; \
+         one write durable: median {:.1} ms, max {:.1} ms",
+        single[single.len() / 2],
+        single[single.len() - 1]
+    );
+    p3.close();
+    drop_db(p).await;
+}
