@@ -43,12 +43,16 @@ pub fn utf16_len(s: &str) -> usize {
 }
 
 /// A PartitionKey or RowKey, ordered as the service orders them.
+///
+/// Keys of up to 24 bytes are stored inline: comparing them in a B-tree node then touches no
+/// other memory, which is what makes a point read into a million rows fast, and looking one
+/// up allocates nothing.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct Key(Box<str>);
+pub struct Key(compact_str::CompactString);
 
 impl Key {
     pub fn new(s: &str) -> Self {
-        Key(s.into())
+        Key(compact_str::CompactString::new(s))
     }
     pub fn as_str(&self) -> &str {
         &self.0
@@ -57,13 +61,13 @@ impl Key {
 
 impl From<String> for Key {
     fn from(s: String) -> Self {
-        Key(s.into_boxed_str())
+        Key(compact_str::CompactString::from(s))
     }
 }
 
 impl From<&str> for Key {
     fn from(s: &str) -> Self {
-        Key(s.into())
+        Key::new(s)
     }
 }
 
@@ -84,7 +88,7 @@ impl PartialOrd for Key {
 
 impl fmt::Debug for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(self.0.as_str(), f)
     }
 }
 
