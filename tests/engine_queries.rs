@@ -86,6 +86,9 @@ fn explain_names_bounds_checks_and_rewrites() {
             "PartitionKey eq 'b' and RowKey eq '2'"
         ]
     );
+    let r = query(&mut a, "Emp", "PartitionKey eq 'a' and PartitionKey eq 'b'");
+    assert_eq!(figures(&r), (0, 0, 0, QueryKind::PartitionScan));
+    assert!(r.explain.unwrap().summary.contains("contradict"));
     let r = query(&mut a, "Emp", "Age eq 'five'");
     let ex = r.explain.unwrap();
     assert_eq!(ex.advice.len(), 1);

@@ -167,6 +167,9 @@ impl Plan {
             (QueryKind::PartitionScan, Some(pk)) => format!(
                 "Partition scan: every entity in partition {pk} is read, because no RowKey range narrows it."
             ),
+            (QueryKind::Point | QueryKind::PartitionRange | QueryKind::PartitionScan, None) => {
+                "The PartitionKey conditions contradict each other, so no partition can match and nothing is read.".into()
+            }
             (QueryKind::TableRange, _) => "Table range query: every entity in the partitions within the PartitionKey range is read.".into(),
             _ => "Table scan: every entity in the table is read, because no PartitionKey condition joined by `and` bounds it.".into(),
         }
