@@ -1,0 +1,217 @@
+//! The tables panel: create a table, list every table with its counts, delete one after an
+//! inline confirmation.
+
+use super::error_notice::ErrorNotice;
+use super::state::AppState;
+use crate::engine::{Error, TableInfo};
+use leptos::html;
+use leptos::prelude::*;
+
+/// Create, list and delete tables.
+#[component]
+pub fn TablesPanel() -> impl IntoView {
+    let state = AppState::expect();
+    let name = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<Error>);
+    // What the last successful action did, announced politely to screen readers.
+    let status = RwSignal::new(String::new());
+    // The table whose delete button was pressed and awaits confirmation.
+    let pending_delete = RwSignal::new(None::<String>);
+    let tables = Memo::new(move |_| state.describe_tables());
+
+    let create = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let table = name.get_untracked();
+        match state.create_table(&table) {
+            Ok(()) => {
+                name.set(String::new());
+                error.set(None);
+                status.set(format!("Created table {table}."));
+            }
+            Err(e) => {
+                error.set(Some(e));
+                status.set(String::new());
+            }
+        }
+    };
+    let confirm_delete = Callback::new(move |table: String| {
+        pending_delete.set(None);
+        match state.delete_table(&table) {
+            Ok(()) => {
+                error.set(None);
+                status.set(format!("Deleted table {table}."));
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    });
+
+    view! {
+        <section class="panel tables-panel" aria-labelledby="tables-heading">
+            <h2 id="tables-heading">"Tables"</h2>
+            <form class="create-table" on:submit=create>
+                <label for="new-table-name">"New table"</label>
+                <div class="field-row">
+                    <input
+                        id="new-table-name"
+                        name="table"
+                        type="text"
+                        autocomplete="off"
+                        autocapitalize="off"
+                        spellcheck="false"
+                        placeholder="e.g. Employees"
+                        aria-describedby="table-name-hint"
+                        prop:value=name
+                        on:input=move |ev| name.set(event_target_value(&ev))
+                    />
+                    <button type="submit" class="primary">"Create table"</button>
+                </div>
+                <p id="table-name-hint" class="hint">
+                    "3–63 letters or digits, starting with a letter. Names are case-insensitive."
+                </p>
+            </form>
+            <ErrorNotice error=error />
+            <p class="status" role="status">{move || status.get()}</p>
+            <TableList tables=tables pending_delete=pending_delete on_delete=confirm_delete />
+        </section>
+    }
+}
+
+/// The tables with their counts, or a hint when there are none.
+#[component]
+fn TableList(
+    /// Every table, in the service's order.
+    #[prop(into)]
+    tables: Signal<Vec<TableInfo>>,
+    /// The table awaiting delete confirmation.
+    pending_delete: RwSignal<Option<String>>,
+    /// Deletes the named table (already confirmed).
+    on_delete: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <Show
+            when=move || !tables.with(Vec::is_empty)
+            fallback=|| view! { <p class="empty">"No tables yet. Create one to start."</p> }
+        >
+            <ul class="table-list" aria-label="Tables">
+                <For
+                    each=move || tables.get()
+                    key=|t| (t.name.clone(), t.entities, t.partitions)
+                    let:info
+                >
+                    <TableRow info=info pending_delete=pending_delete on_delete=on_delete />
+                </For>
+            </ul>
+        </Show>
+    }
+}
+
+/// One table: name, counts, and its delete button or the inline confirmation.
+#[component]
+fn TableRow(
+    info: TableInfo,
+    pending_delete: RwSignal<Option<String>>,
+    on_delete: Callback<String>,
+) -> impl IntoView {
+    let name = info.name.clone();
+    let delete_label = format!("Delete table {name}");
+    let question_label = format!("Delete table {name}?");
+    let counts = format!(
+        "{} · {}",
+        plural(info.entities, "entity", "entities"),
+        plural(info.partitions, "partition", "partitions")
+    );
+    let confirming = {
+        let name = name.clone();
+        Memo::new(move |_| pending_delete.with(|p| p.as_deref() == Some(name.as_str())))
+    };
+    let confirm_ref = NodeRef::<html::Button>::new();
+    let delete_ref = NodeRef::<html::Button>::new();
+    // Set by Cancel and Escape: focus goes back to the row's Delete button, not to <body>.
+    let return_focus = StoredValue::new(false);
+    // Keyboard users land on the confirm button as soon as it appears, and back on Delete
+    // when they cancel.
+    Effect::new(move |_| {
+        if confirming.get() {
+            if let Some(button) = confirm_ref.get() {
+                let _ = button.focus();
+            }
+        } else if return_focus.get_value() {
+            if let Some(button) = delete_ref.get() {
+                return_focus.set_value(false);
+                let _ = button.focus();
+            }
+        }
+    });
+
+    let ask = {
+        let name = name.clone();
+        move |_| pending_delete.set(Some(name.clone()))
+    };
+    let confirm = {
+        let name = name.clone();
+        move |_| on_delete.run(name.clone())
+    };
+    let cancel = move || {
+        return_focus.set_value(true);
+        pending_delete.set(None);
+    };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            cancel();
+        }
+    };
+
+    view! {
+        <li class="table-row" data-table=name.clone()>
+            <div class="table-facts">
+                <span class="table-name">{name.clone()}</span>
+                <span class="table-counts">{counts}</span>
+            </div>
+            <Show
+                when=move || confirming.get()
+                fallback=move || {
+                    view! {
+                        <button
+                            type="button"
+                            class="delete"
+                            aria-label=delete_label.clone()
+                            node_ref=delete_ref
+                            on:click=ask.clone()
+                        >
+                            "Delete"
+                        </button>
+                    }
+                }
+            >
+                <div
+                    class="confirm"
+                    role="group"
+                    aria-label=question_label.clone()
+                    on:keydown=on_keydown
+                >
+                    <span class="confirm-question">"Delete this table and its entities?"</span>
+                    <button
+                        type="button"
+                        class="danger confirm-delete"
+                        node_ref=confirm_ref
+                        on:click=confirm.clone()
+                    >
+                        "Delete"
+                    </button>
+                    <button type="button" class="cancel" on:click=move |_| cancel()>
+                        "Cancel"
+                    </button>
+                </div>
+            </Show>
+        </li>
+    }
+}
+
+/// `1 entity`, `0 entities`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
