@@ -1,0 +1,90 @@
+// Shared helpers for the end-to-end tests: serve dist/, launch Debian's Chromium through
+// playwright-core (never a downloaded browser), and collect every page error.
+
+import { chromium } from 'playwright-core';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPO = resolve(here, '..', '..');
+export const SCREENSHOTS = join(here, 'screenshots');
+export const DIST = resolve(REPO, process.env.E2E_DIST ?? 'dist');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 360, height: 740 };
+
+/** The package version from Cargo.toml (what the header must show). */
+export async function cargoVersion() {
+  const toml = await readFile(join(REPO, 'Cargo.toml'), 'utf8');
+  return toml.match(/^\s*version\s*=\s*"([^"]+)"/m)[1];
+}
+
+/** Serves dist/ and launches Chromium; `close()` stops both. */
+export async function start() {
+  await readFile(join(DIST, 'index.html')).catch(() => {
+    throw new Error(`${DIST}/index.html is missing: run \`trunk build index.html --release\` first`);
+  });
+  const server = await serve(DIST, 0);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--headless=new',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  return {
+    url: server.url,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * A fresh page (own context, so no shared storage) that records console errors, uncaught
+ * exceptions and failed requests in `page.problems`; `assertClean(page)` fails on any.
+ */
+export async function openPage(browser, url, { viewport = DESKTOP, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => page.problems.push(`uncaught exception: ${err.stack ?? err}`));
+  page.on('requestfailed', (req) =>
+    page.problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) page.problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(url);
+  return page;
+}
+
+/** Throws with every problem the page reported. */
+export function assertClean(page) {
+  if (page.problems.length > 0) {
+    throw new Error(`the page reported problems:\n  ${page.problems.join('\n  ')}`);
+  }
+}
+
+/** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
