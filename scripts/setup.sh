@@ -1,0 +1,103 @@
+# Sourced by scripts/run.sh and scripts/test.sh: installs whatever is missing, checking
+# versions rather than presence, so a second run installs nothing. Everything comes from
+# crates.io, npm or Debian; nothing else is reachable on these machines.
+#
+# After sourcing: cwd is the repo root, and PATH has cargo's bin dir and node_modules/.bin
+# (binaryen's wasm-opt 132, which Trunk.toml pins) in front.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$ROOT/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+TRUNK_VERSION=0.21.14
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Runs a command as root (apt-get): directly when we are root, through sudo otherwise.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+  step "apt-get install $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+}
+
+# The exact wasm-bindgen version in Cargo.lock: the CLI must equal the crate.
+wasm_bindgen_locked_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first" >&2; exit 1; }
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    step "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_trunk() {
+  if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    step "cargo install trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
+    cargo install --locked trunk --version "$TRUNK_VERSION" --no-default-features --force
+  fi
+}
+
+ensure_wasm_bindgen() {
+  local version
+  version="$(wasm_bindgen_locked_version)"
+  [ -n "$version" ] || { echo "wasm-bindgen is not in Cargo.lock" >&2; exit 1; }
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ] ||
+     [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $version" ]; then
+    step "cargo install wasm-bindgen-cli $version (about 3 minutes)"
+    # Not --locked: this version's lockfile wants a webpki-roots newer than crates.io serves.
+    cargo install wasm-bindgen-cli --version "$version" --force
+  fi
+}
+
+# True when node_modules holds exactly the versions package-lock.json names.
+npm_packages_current() {
+  node -e '
+    const lock = require("./package-lock.json");
+    for (const [path, meta] of Object.entries(lock.packages)) {
+      if (!path || meta.link) continue;
+      let installed;
+      try { installed = require("./" + path + "/package.json").version; } catch { process.exit(1); }
+      if (installed !== meta.version) process.exit(1);
+    }' 2>/dev/null
+}
+
+ensure_node_packages() {
+  command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+  if ! npm_packages_current; then
+    step "npm ci (binaryen for wasm-opt, playwright-core for the end-to-end tests)"
+    npm ci --no-audit --no-fund
+  fi
+  local found
+  found="$(wasm-opt --version 2>/dev/null || true)"
+  case "$found" in
+    *"(version_132)"*) ;;
+    *) echo "wasm-opt on PATH is not binaryen 132 (found: ${found:-none})" >&2; exit 1 ;;
+  esac
+}
+
+# Trunk runs cargo --offline (Trunk.toml), so the crates must be in cargo's cache first.
+fetch_crates() {
+  step "cargo fetch --locked"
+  cargo fetch --locked
+}
+
+ensure_build_tools() {
+  ensure_rust
+  ensure_trunk
+  ensure_wasm_bindgen
+  ensure_node_packages
+  fetch_crates
+}
+
+ensure_browser() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    apt_install chromium chromium-driver
+  fi
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs every test: native tests, wasm tests in headless
+# Chromium, the release build and its size budget, and the end-to-end tests against dist/.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+ensure_build_tools
+ensure_browser
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+step "cargo test (native: engine, conformance, doc tests)"
+cargo test --locked --no-fail-fast
+
+step "cargo test --target wasm32-unknown-unknown (tests/web_*.rs in headless Chromium)"
+# Only tests/web_*.rs are wasm tests; every other test file is native-only.
+cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --test 'web_*'
+
+step "trunk build --release"
+trunk build index.html --release
+
+step "size report"
+scripts/size-report.sh dist
+
+step "end-to-end tests (node --test tests/e2e/)"
+node --test tests/e2e/
+
+step "all tests passed"
