@@ -508,6 +508,32 @@ async fn bench_100k() {
         single.push(now() - t0);
     }
     single.sort_by(f64::total_cmp);
+    // Where load time goes: reading the records vs decoding them.
+    let t0 = now();
+    let records_read = p3.records().await.unwrap();
+    let read = now() - t0;
+    let t0 = now();
+    let mut members = 0;
+    for (_, v) in &records_read {
+        let raws: Vec<RawEntity> = serde_json::from_str(v).unwrap();
+        members += raws.len();
+    }
+    let json_only = now() - t0;
+    console_log!("serde_json into RawEntity only: {members} entities {json_only:.0} ms");
+    let t0 = now();
+    let mut parsed = 0;
+    let mut table = tablescope::engine::Table::new("X");
+    for (_, v) in &records_read {
+        let raws: Vec<RawEntity> = serde_json::from_str(v).unwrap();
+        for r in &raws {
+            let e = tablescope::engine::json::decode_stored(r).unwrap();
+            let ts = e.timestamp.unwrap();
+            table.put(e, ts);
+            parsed += 1;
+        }
+    }
+    let decode = now() - t0;
+    console_log!("load breakdown: read records {read:.0} ms; decode + build {parsed} entities {decode:.0} ms");
     let records = p3.records().await.unwrap().len();
     console_log!(
         "persist bench, 100,000 entities in {records} chunks: save (100,000 change sets) {save_changes:.0} ms; \
