@@ -128,6 +128,11 @@ fn filters_that_name_no_property_and_syntax_errors() {
     let r = query(&mut a, "Emp", "Age gt");
     assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
     assert!(r.error.unwrap().detail.unwrap().starts_with("position 6"));
+    let fifteen = vec!["Age eq 1"; 15].join(" or ");
+    assert_eq!(query(&mut a, "Emp", &fifteen).status, 200);
+    let r = query(&mut a, "Emp", &format!("{fifteen} or Age eq 2"));
+    assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
+    assert!(r.error.unwrap().detail.unwrap().contains("16 comparisons"));
     assert_eq!(query(&mut a, "Emp", "true").entities.unwrap().len(), 15);
     assert_eq!(query(&mut a, "Emp", "false").entities.unwrap().len(), 0);
     assert_eq!(query(&mut a, "Emp", "").entities.unwrap().len(), 15);

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Filter evaluation (SPEC §3): missing properties, widening, type mismatches, NaN, and the
 //! order of every Edm type.
 

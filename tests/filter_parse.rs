@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The `$filter` parser: table-driven (input, s-expression) rows, round trips through the
 //! printer, and (input, position, message) rows for bad input.
 

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Property tests: any tree the parser can produce prints to text that parses back to the same
 //! tree, and evaluating a tree agrees with evaluating its normalized form.
 

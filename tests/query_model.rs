@@ -163,7 +163,14 @@ proptest! {
             }
         }
         model.sort_by(|x, y| cmp_utf16(&x.pk, &y.pk).then(cmp_utf16(&x.rk, &y.rk)));
-        let expr = filter::normalize(filter::parse(&text).unwrap());
+        let parsed = filter::parse(&text).unwrap();
+        if text.matches("Key ").count() + text.matches("Age ").count() + text.matches("Name ").count() > 15 {
+            // Over the service's limit of 15 comparisons: refused, never run.
+            let r = query_with(&mut a, "Model", &text, top, None, None);
+            prop_assert_eq!(r.status, 400);
+            return Ok(());
+        }
+        let expr = filter::normalize(parsed);
         let expected: Vec<(String, String)> = model
             .iter()
             .filter(|e| {
