@@ -27,11 +27,12 @@ pub use layout::{db_name, MAX_CHUNK};
 pub use session::{attach, detach, is_attached, record, saves_in_flight};
 pub use storage::{estimate, request_persistent};
 
-use crate::engine::{Account, ChangeSet, DateTime, Key, Table};
+use crate::engine::{cmp_utf16, Account, ChangeSet, DateTime, Table};
 use idb::{Database, Factory, ObjectStoreParams, TransactionMode, TransactionResult};
 use layout::{Index, Meta, CHUNK_STORE, DB_VERSION, FORMAT, META_KEY, META_STORE};
 use plan::{Op, Plan};
 use std::cell::{Cell, RefCell};
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::future::{Future, IntoFuture};
 use std::rc::Rc;
@@ -154,6 +155,7 @@ impl Persist {
             }
         };
         let mut index = Index::default();
+        let mut names = codec::Names::default();
         let mut last = DateTime::MIN;
         let mut tables: HashMap<String, Table> = HashMap::new();
         if let Some(meta) = &meta {
@@ -178,7 +180,7 @@ impl Persist {
             let key = key
                 .as_string()
                 .ok_or_else(|| PersistError::corrupt("?", "a chunk key is not a string"))?;
-            let t = load_chunk(&key, value, &mut tables, &mut last)?;
+            let t = load_chunk(&key, value, &mut tables, &mut names, &mut last)?;
             index.push_loaded(t.0, t.1, t.2);
         }
         index.check().map_err(|key| {
@@ -390,6 +392,7 @@ fn load_chunk<'k>(
     key: &'k str,
     value: &JsValue,
     tables: &mut HashMap<String, Table>,
+    names: &mut codec::Names,
     last: &mut DateTime,
 ) -> Result<(&'k str, &'k str, &'k str), PersistError> {
     let (table_name, pk, start) = layout::parse_chunk_key(key)
@@ -400,11 +403,10 @@ fn load_chunk<'k>(
     let text = value
         .as_string()
         .ok_or_else(|| PersistError::corrupt(key, "the value is not a JSON string"))?;
-    let entities = codec::decode(&text).map_err(|e| PersistError::corrupt(key, e))?;
+    let entities = codec::decode(&text, names).map_err(|e| PersistError::corrupt(key, e))?;
     if entities.is_empty() {
         return Err(PersistError::corrupt(key, "the chunk is empty"));
     }
-    let start_key = Key::new(start);
     for entity in entities {
         if entity.partition_key != pk {
             return Err(PersistError::corrupt(
@@ -412,7 +414,7 @@ fn load_chunk<'k>(
                 format!("holds an entity of partition '{}'", entity.partition_key),
             ));
         }
-        if Key::new(&entity.row_key) < start_key {
+        if cmp_utf16(&entity.row_key, start) == Ordering::Less {
             return Err(PersistError::corrupt(
                 key,
                 format!(
@@ -421,19 +423,17 @@ fn load_chunk<'k>(
                 ),
             ));
         }
-        if table.get(&entity.partition_key, &entity.row_key).is_some() {
-            return Err(PersistError::corrupt(
-                key,
-                format!("RowKey '{}' is stored twice", entity.row_key),
-            ));
-        }
         let Some(timestamp) = entity.timestamp else {
             return Err(PersistError::corrupt(key, "an entity has no Timestamp"));
         };
         if timestamp > *last {
             *last = timestamp;
         }
+        let count = table.entity_count();
         table.put(entity, timestamp);
+        if table.entity_count() == count {
+            return Err(PersistError::corrupt(key, "a RowKey is stored twice"));
+        }
     }
     Ok((table_name, pk, start))
 }
