@@ -136,6 +136,41 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The terms joined by top-level `and`s, left to right (the expression itself if it is
+    /// not an `and`).
+    pub fn conjuncts(&self) -> Vec<&Expr> {
+        self.flatten(|e| match e {
+            Expr::And(a, b) => Some((a, b)),
+            _ => None,
+        })
+    }
+
+    /// The terms joined by top-level `or`s, left to right.
+    pub fn disjuncts(&self) -> Vec<&Expr> {
+        self.flatten(|e| match e {
+            Expr::Or(a, b) => Some((a, b)),
+            _ => None,
+        })
+    }
+
+    fn flatten<'a>(
+        &'a self,
+        split: impl Fn(&'a Expr) -> Option<(&'a Expr, &'a Expr)>,
+    ) -> Vec<&'a Expr> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match split(e) {
+                Some((a, b)) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                None => out.push(e),
+            }
+        }
+        out
+    }
+
     pub fn or(left: Expr, right: Expr) -> Expr {
         Expr::Or(Box::new(left), Box::new(right))
     }

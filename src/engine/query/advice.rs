@@ -94,8 +94,7 @@ fn comparable_types(literal: &Value) -> &'static [EdmType] {
 
 /// `or`s of key lookups: the guide's advice is separate point (or partition) queries.
 fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
-    let mut branches = Vec::new();
-    flatten_or(&plan.filter, &mut branches);
+    let branches = plan.filter.disjuncts();
     if branches.len() > 1 {
         let points: Option<Vec<String>> = branches.iter().map(|b| point_of(b)).collect();
         if let Some(rewrite) = points {
@@ -121,8 +120,7 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
         if let (Some(pk), Some(or)) = (plan.partition_keys.single(), plan.checked.first()) {
             if plan.checked.len() == 1 {
                 if let Ok(e) = crate::engine::filter::parse(or) {
-                    let mut rks = Vec::new();
-                    flatten_or(&e, &mut rks);
+                    let rks = e.disjuncts();
                     let row_keys: Option<Vec<String>> = rks
                         .iter()
                         .map(|b| match b {
@@ -152,16 +150,6 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
     }
 }
 
-fn flatten_or<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Or(a, b) => {
-            flatten_or(a, out);
-            flatten_or(b, out);
-        }
-        other => out.push(other),
-    }
-}
-
 fn key_eq(e: &Expr, want: &Target) -> bool {
     matches!(e, Expr::Compare { target, op: CmpOp::Eq, literal: Value::String(_) } if target == want)
 }
@@ -179,18 +167,7 @@ fn point_of(e: &Expr) -> Option<String> {
 }
 
 fn partition_of(e: &Expr) -> Option<String> {
-    let mut terms = Vec::new();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        match x {
-            Expr::And(a, b) => {
-                stack.push(b);
-                stack.push(a);
-            }
-            other => terms.push(other),
-        }
-    }
-    terms
+    e.conjuncts()
         .iter()
         .any(|t| key_eq(t, &Target::PartitionKey))
         .then(|| e.to_string())

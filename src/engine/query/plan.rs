@@ -183,8 +183,7 @@ fn quote(s: &str) -> String {
 /// Plans a parsed filter.
 pub fn plan(filter: Expr) -> Plan {
     let filter = filter::normalize(filter);
-    let mut conjuncts = Vec::new();
-    flatten_and(&filter, &mut conjuncts);
+    let conjuncts = filter.conjuncts();
     let (mut pk, mut rk) = (KeyBounds::default(), KeyBounds::default());
     let mut pk_terms = Vec::new();
     let mut rk_terms = Vec::new();
@@ -240,16 +239,6 @@ pub fn plan(filter: Expr) -> Plan {
         row_keys: rk,
         bounded_by,
         checked,
-    }
-}
-
-fn flatten_and<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::And(a, b) => {
-            flatten_and(a, out);
-            flatten_and(b, out);
-        }
-        other => out.push(other),
     }
 }
 

@@ -1,0 +1,276 @@
+//! Running requests: [`Account::execute`] maps each [`Request`] to the account's operations
+//! and answers with the service's status codes (SPEC §2–§4; SCENARIOS.md "Success statuses").
+
+use super::account::{Account, IfMatch, WriteMode};
+use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, TableInfo};
+use super::batch::{self, BatchOperation, BatchResult};
+use super::entity::etag_for;
+use super::error::{Error, ErrorCode, Result};
+use super::filter::{self, Row};
+use super::json::{self, RawEntity};
+use super::query::{self, QueryOptions};
+
+impl Account {
+    /// Runs one request. Never panics; every failure is a [`Response`] with the service's
+    /// status, code and message.
+    pub fn execute(&mut self, request: &Request) -> Response {
+        match self.try_execute(request) {
+            Ok(r) => r,
+            Err(e) => Response::failure(e),
+        }
+    }
+
+    fn try_execute(&mut self, request: &Request) -> Result<Response> {
+        use Request as R;
+        match request {
+            R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
+            R::DeleteTable { table } => self.delete_table(table).map(|_| Response::status(204)),
+            R::ListTables { filter, top } => self.list_tables(filter.as_deref(), *top),
+            R::Insert { table, entity } => self.write_json(table, entity, WriteMode::Insert, &None),
+            R::UpsertReplace { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertReplace, &None)
+            }
+            R::UpsertMerge { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertMerge, &None)
+            }
+            R::Replace {
+                table,
+                entity,
+                if_match,
+            } => self.write_json(table, entity, WriteMode::Replace, if_match),
+            R::Merge {
+                table,
+                entity,
+                if_match,
+            } => self.write_json(table, entity, WriteMode::Merge, if_match),
+            R::Delete {
+                table,
+                partition_key,
+                row_key,
+                if_match,
+            } => {
+                let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+                self.delete(table, partition_key, row_key, cond.as_ref())
+                    .map(|_| Response::status(204))
+            }
+            R::Get {
+                table,
+                partition_key,
+                row_key,
+                select,
+            } => {
+                let e = self.get(table, partition_key, row_key)?;
+                let mut r = Response::with_entity(200, &e);
+                if let Some(sel) = select.as_deref().filter(|s| !s.is_empty()) {
+                    r.entity = Some(RawEntity(
+                        json::encode_projected(&e, sel).into_iter().collect(),
+                    ));
+                }
+                Ok(r)
+            }
+            R::Query {
+                table,
+                filter,
+                select,
+                top,
+                continuation,
+                page_budget,
+                trace,
+            } => {
+                let options = QueryOptions {
+                    filter: filter.clone(),
+                    select: select.clone(),
+                    top: *top,
+                    continuation: continuation.clone(),
+                    page_budget: *page_budget,
+                };
+                self.query_response(table, &options, *trace)
+            }
+            R::Batch { table, operations } => {
+                let ops: Vec<BatchOperation> =
+                    operations.iter().map(BatchRequest::to_operation).collect();
+                let results = batch::run(self, table, &ops)?;
+                let results = results
+                    .iter()
+                    .map(|r| match r {
+                        BatchResult::Written { status, timestamp } => Response {
+                            status: *status,
+                            etag: Some(etag_for(*timestamp)),
+                            ..Response::default()
+                        },
+                        BatchResult::Deleted => Response::status(204),
+                        BatchResult::Read(e) => Response::with_entity(200, e),
+                    })
+                    .collect();
+                Ok(Response {
+                    status: 202,
+                    results: Some(results),
+                    ..Response::default()
+                })
+            }
+            R::DescribeTables {} => Ok(Response {
+                status: 200,
+                table_infos: Some(self.describe_tables()),
+                ..Response::default()
+            }),
+        }
+    }
+
+    fn write_json(
+        &mut self,
+        table: &str,
+        raw: &RawEntity,
+        mode: WriteMode,
+        if_match: &Option<String>,
+    ) -> Result<Response> {
+        self.table(table)?;
+        let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+        let entity = json::decode(raw)?;
+        if mode == WriteMode::Insert {
+            // Insert answers with the entity (201 and a body); the others only with an ETag.
+            let mut echo = entity.clone();
+            echo.timestamp = Some(self.write(table, entity, mode, cond.as_ref())?);
+            return Ok(Response::with_entity(201, &echo));
+        }
+        let timestamp = self.write(table, entity, mode, cond.as_ref())?;
+        Ok(Response {
+            status: 204,
+            etag: Some(etag_for(timestamp)),
+            ..Response::default()
+        })
+    }
+
+    /// Lists tables, optionally filtered on `TableName` and limited by `top`.
+    fn list_tables(&self, filter_text: Option<&str>, top: Option<u32>) -> Result<Response> {
+        let parsed = filter::parse(filter_text.unwrap_or(""))?;
+        check_comparison_count(&parsed)?;
+        let expr = filter::normalize(parsed);
+        let limit = top.map_or(usize::MAX, |t| t as usize);
+        let mut names = Vec::new();
+        for t in self.tables() {
+            if names.len() >= limit {
+                break;
+            }
+            let props = [(
+                std::sync::Arc::<str>::from("TableName"),
+                super::Value::string(t.name.as_str()),
+            )];
+            let row = Row {
+                partition_key: "",
+                row_key: "",
+                timestamp: super::DateTime::MIN,
+                properties: &props,
+            };
+            if filter::eval(&expr, &row) {
+                names.push(t.name.clone());
+            }
+        }
+        Ok(Response {
+            status: 200,
+            tables: Some(names),
+            ..Response::default()
+        })
+    }
+
+    /// One page of a query, with its figures and explanation.
+    pub fn query_response(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        trace: bool,
+    ) -> Result<Response> {
+        let t = self.table(table)?;
+        let expr = filter::parse(options.filter.as_deref().unwrap_or(""))?;
+        if !names_a_property(&expr) && !matches!(expr, filter::Expr::Bool(_)) {
+            return Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                "the filter names no property",
+            ));
+        }
+        check_comparison_count(&expr)?;
+        let plan = query::plan(expr);
+        let advice = query::advise(&plan, t);
+        let page = query::execute_page(t, plan, options, trace)?;
+        let select = options.select.as_deref().filter(|s| !s.is_empty());
+        let entities = page
+            .entities
+            .iter()
+            .map(|e| match select {
+                Some(sel) => RawEntity(json::encode_projected(e, sel).into_iter().collect()),
+                None => RawEntity::from_entity(e),
+            })
+            .collect();
+        let explain = Explain {
+            summary: page.plan.summary(),
+            filter: page.plan.filter.to_string(),
+            bounded_by: page.plan.bounded_by.clone(),
+            checked: page.plan.checked.clone(),
+            advice,
+        };
+        Ok(Response {
+            status: 200,
+            entities: Some(entities),
+            continuation: page.continuation,
+            stats: Some(page.stats),
+            explain: Some(explain),
+            scanned_keys: page.scanned_keys,
+            ..Response::default()
+        })
+    }
+
+    pub fn describe_tables(&self) -> Vec<TableInfo> {
+        self.tables()
+            .map(|t| TableInfo {
+                name: t.name.clone(),
+                entities: t.entity_count() as u64,
+                partitions: t.partition_count() as u64,
+                columns: t
+                    .columns()
+                    .iter()
+                    .map(|(n, s)| ColumnInfo {
+                        name: n.to_string(),
+                        types: s.types(),
+                        count: s.total(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// The service permits at most this many discrete comparisons in one `$filter`
+/// (documented in "Querying tables and entities"; not in SPEC.md).
+pub const MAX_COMPARISONS: usize = 15;
+
+fn check_comparison_count(e: &filter::Expr) -> Result<()> {
+    fn count(e: &filter::Expr) -> usize {
+        use filter::Expr;
+        match e {
+            Expr::Or(a, b) | Expr::And(a, b) => count(a) + count(b),
+            Expr::Not(a) => count(a),
+            Expr::Compare { .. } => 1,
+            Expr::Bool(_) => 0,
+        }
+    }
+    let n = count(e);
+    if n > MAX_COMPARISONS {
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            format!(
+                "the filter has {n} comparisons; the service permits at most {MAX_COMPARISONS}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a filter mentions a property anywhere (`1 eq 1` does not).
+fn names_a_property(e: &filter::Expr) -> bool {
+    use filter::Expr;
+    match e {
+        Expr::Or(a, b) | Expr::And(a, b) => names_a_property(a) || names_a_property(b),
+        Expr::Not(a) => names_a_property(a),
+        Expr::Compare { .. } => true,
+        Expr::Bool(_) => false,
+    }
+}
