@@ -18,6 +18,7 @@
 mod codec;
 mod error;
 pub mod layout;
+pub mod lock;
 mod plan;
 mod session;
 mod storage;

@@ -7,8 +7,10 @@
 //! benchmark is ignored by default:
 //! `cargo test --release --target wasm32-unknown-unknown --test web_persist -- --include-ignored bench`.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use tablescope::engine::{Account, BatchRequest, DateTime, RawEntity, Request, Response};
-use tablescope::persist::{Persist, PersistError, MAX_CHUNK};
+use tablescope::persist::{self, Persist, PersistError, MAX_CHUNK};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -488,6 +490,84 @@ async fn hand_written_chunks_in_the_service_form_load() {
     assert!(e.get("Gone").is_none());
     p2.close();
     drop_db(p).await;
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn one_writer_lock_per_namespace() {
+    let name = format!("tablescope-{}", namespace("lock"));
+    let first = persist::lock::try_acquire(&name).await;
+    assert!(first.is_some());
+    assert!(persist::lock::try_acquire(&name).await.is_none());
+    let other = persist::lock::try_acquire(&format!("{name}-other")).await;
+    assert!(other.is_some(), "other namespaces are not affected");
+    first.unwrap().release();
+    other.unwrap().release();
+    sleep(20).await;
+    let again = persist::lock::try_acquire(&name).await;
+    assert!(again.is_some(), "a released lock can be taken again");
+    again.unwrap().release();
+}
+
+/// The page session: attach loads, record saves after each write, a second writer stays in
+/// memory and is told why.
+#[wasm_bindgen_test]
+async fn the_session_saves_every_recorded_write() {
+    let ns = namespace("session");
+    let errors: Rc<RefCell<Vec<PersistError>>> = Rc::default();
+    let seen = errors.clone();
+    let mut a = persist::attach(&ns, Account::default(), move |e| seen.borrow_mut().push(e))
+        .await
+        .unwrap();
+    assert!(persist::is_attached());
+    create(&mut a, "Session");
+    persist::record(&mut a);
+    insert(
+        &mut a,
+        "Session",
+        r#"{"PartitionKey":"p","RowKey":"r","V":1}"#,
+    );
+    persist::record(&mut a);
+    assert!(a.take_changes().is_empty(), "record takes the changes");
+    while persist::saves_in_flight() > 0 {
+        sleep(5).await;
+    }
+    let (p, b) = reload(&ns).await;
+    assert_eq!(export_text(&b), export_text(&a));
+    p.close();
+
+    // Another "tab" attaching the same namespace loads it but does not write.
+    let lock = persist::lock::try_acquire(&format!("tablescope-{ns}")).await;
+    assert!(lock.is_none(), "the session holds the writer lock");
+    persist::detach();
+    assert!(!persist::is_attached());
+    sleep(20).await;
+    let holder = persist::lock::try_acquire(&format!("tablescope-{ns}"))
+        .await
+        .unwrap();
+    let second = errors.clone();
+    let c = persist::attach(&ns, Account::default(), move |e| {
+        second.borrow_mut().push(e)
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        export_text(&c),
+        export_text(&a),
+        "the stored tables still load"
+    );
+    assert!(!persist::is_attached());
+    assert_eq!(*errors.borrow(), vec![PersistError::InAnotherTab]);
+    holder.release();
+    Persist::delete(&ns).await.unwrap();
 }
 
 fn now() -> f64 {

@@ -14,6 +14,8 @@ pub enum PersistError {
     QuotaExceeded,
     /// Another tab holds an older version of the database open, or upgraded it under us.
     Blocked,
+    /// Another tab of this site already saves this namespace; this one stays in memory.
+    InAnotherTab,
     /// A stored record cannot be read back.
     Corrupt { key: String, detail: String },
     /// Anything else the browser reported.
@@ -36,6 +38,11 @@ impl fmt::Display for PersistError {
             PersistError::Blocked => f.write_str(
                 "Another Tablescope tab is using a different version of the stored data. Close \
                  the other Tablescope tabs and reload this one.",
+            ),
+            PersistError::InAnotherTab => f.write_str(
+                "Tablescope is open in another tab, and that tab saves your tables. Changes made \
+                 here are not saved: close the other tab and reload this one to keep working on \
+                 your saved tables.",
             ),
             PersistError::Corrupt { key, detail } => write!(
                 f,

@@ -3,13 +3,15 @@
 //! The UI calls [`attach`] once at start-up and [`record`] right after each request that may
 //! have written; nothing else about IndexedDB reaches it.
 
-use super::{Persist, PersistError};
+use super::lock::{self, WriterLock};
+use super::{db_name, Persist, PersistError};
 use crate::engine::Account;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 struct Session {
     persist: Persist,
+    lock: WriterLock,
     on_error: Rc<dyn Fn(PersistError)>,
 }
 
@@ -22,22 +24,32 @@ thread_local! {
 /// clock) and returns the loaded account; from then on [`record`] persists its writes.
 /// `on_error` hears about every failed save (with a message for the user in its `Display`).
 ///
+/// Only one tab writes a namespace: when another tab already does, the stored tables still
+/// load, `on_error` hears [`PersistError::InAnotherTab`] at once, and this tab's writes stay
+/// in memory.
+///
 /// Until it resolves, keep the UI from writing: the loaded account replaces the one in use.
 pub async fn attach(
     namespace: &str,
     account: Account,
     on_error: impl Fn(PersistError) + 'static,
 ) -> Result<Account, PersistError> {
+    detach();
+    let lock = lock::try_acquire(&db_name(namespace)).await;
     let mut persist = Persist::open(namespace).await?;
     let account = persist.load_into(account).await?;
-    let previous = SESSION.with(|s| {
-        s.borrow_mut().replace(Session {
-            persist,
-            on_error: Rc::new(on_error),
-        })
-    });
-    if let Some(previous) = previous {
-        previous.persist.close();
+    match lock {
+        Some(lock) => SESSION.with(|s| {
+            *s.borrow_mut() = Some(Session {
+                persist,
+                lock,
+                on_error: Rc::new(on_error),
+            });
+        }),
+        None => {
+            persist.close();
+            on_error(PersistError::InAnotherTab);
+        }
     }
     Ok(account)
 }
@@ -87,5 +99,6 @@ pub fn saves_in_flight() -> u32 {
 pub fn detach() {
     if let Some(session) = SESSION.with(|s| s.borrow_mut().take()) {
         session.persist.close();
+        session.lock.release();
     }
 }
