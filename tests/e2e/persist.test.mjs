@@ -64,18 +64,30 @@ async function storedWhen(page, ready, timeoutMs = 5_000) {
   }
 }
 
+/**
+ * Waits until the app has opened its database (and given the load a moment to finish, since
+ * the loaded account replaces the one in use); false when it never does (storage not wired).
+ */
+async function attached(page) {
+  const ready = await storedWhen(page, (s) => s !== null, 3_000);
+  if (ready) await page.waitForTimeout(300);
+  return ready !== null;
+}
+
+const NOT_WIRED = 'the UI does not call crate::persist::attach yet: no tablescope-sandbox database';
+
 test('tables survive a reload and a deleted table stays deleted', async (t) => {
   const page = await openPage(env.browser, env.url);
   await mounted(page);
+  if (!(await attached(page))) {
+    t.skip(NOT_WIRED);
+    await page.context().close();
+    return;
+  }
   await createTable(page, 'Kept');
   await createTable(page, 'Dropped');
 
   const disk = await storedWhen(page, (s) => s?.meta?.tables?.includes('Dropped'));
-  if (disk === null && (await stored(page)) === null) {
-    t.skip('the UI does not call crate::persist yet: no tablescope-sandbox database');
-    await page.context().close();
-    return;
-  }
   assert.ok(disk, 'both tables reach the meta record');
   assert.equal(disk.meta.format, 1);
   assert.deepEqual([...disk.meta.tables].sort(), ['Dropped', 'Kept']);
@@ -96,6 +108,44 @@ test('tables survive a reload and a deleted table stays deleted', async (t) => {
   assert.deepEqual(await page.locator('.table-name').allTextContents(), ['Kept']);
   assertClean(page);
   await page.context().close();
+});
+
+test('a second tab loads the tables but only the first tab writes', async (t) => {
+  const context = await env.browser.newContext();
+  const first = await context.newPage();
+  await first.goto(env.url);
+  await mounted(first);
+  if (!(await attached(first))) {
+    t.skip(NOT_WIRED);
+    await context.close();
+    return;
+  }
+  await createTable(first, 'FromFirst');
+  assert.ok(await storedWhen(first, (s) => s?.meta?.tables?.includes('FromFirst')));
+
+  const second = await context.newPage();
+  await second.goto(env.url);
+  await mounted(second);
+  await second.locator('[data-table="FromFirst"]').waitFor();
+  await second.waitForTimeout(300);
+  await createTable(second, 'FromSecond');
+  await createTable(first, 'AlsoFirst');
+  const disk = await storedWhen(first, (s) => s?.meta?.tables?.includes('AlsoFirst'));
+  assert.ok(disk, 'the first tab keeps writing');
+  await first.waitForTimeout(300);
+  const after = await stored(first);
+  assert.deepEqual([...after.meta.tables].sort(), ['AlsoFirst', 'FromFirst'], 'the second tab wrote nothing');
+
+  // Once the first tab is gone, a reload makes the second tab the writer.
+  await first.close();
+  await second.reload();
+  await mounted(second);
+  await second.locator('[data-table="AlsoFirst"]').waitFor();
+  assert.deepEqual(await second.locator('.table-name').allTextContents(), ['AlsoFirst', 'FromFirst']);
+  await second.waitForTimeout(300);
+  await createTable(second, 'Later');
+  assert.ok(await storedWhen(second, (s) => s?.meta?.tables?.includes('Later')));
+  await context.close();
 });
 
 test('a new browser profile starts empty', async () => {
