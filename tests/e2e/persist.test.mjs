@@ -148,6 +148,42 @@ test('a second tab loads the tables but only the first tab writes', async (t) =>
   await context.close();
 });
 
+test('a reload in the middle of writing keeps a consistent prefix of the writes', async (t) => {
+  const page = await openPage(env.browser, env.url);
+  await mounted(page);
+  if (!(await attached(page))) {
+    t.skip(NOT_WIRED);
+    await page.context().close();
+    return;
+  }
+  const names = Array.from({ length: 12 }, (_, i) => `Burst${String(i).padStart(2, '0')}`);
+  // All the creates and the reload in one task: the saves are still in flight when the page
+  // goes away.
+  const input = await page.getByLabel('New table').elementHandle();
+  const button = await page.getByRole('button', { name: 'Create table' }).elementHandle();
+  const navigated = page.waitForEvent('load');
+  await page.evaluate(
+    ([input, button, names]) => {
+      for (const name of names) {
+        input.value = name;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        button.click();
+      }
+      location.reload();
+    },
+    [input, button, names],
+  );
+  await navigated;
+  await mounted(page);
+  await attached(page);
+  const shown = await page.locator('.table-name').allTextContents();
+  t.diagnostic(`${shown.length} of ${names.length} tables were saved before the reload`);
+  assert.deepEqual(shown, names.slice(0, shown.length), 'saves land in order, none half-done');
+  const disk = await stored(page);
+  assert.deepEqual([...(disk.meta?.tables ?? [])].sort(), shown);
+  await page.context().close();
+});
+
 test('a new browser profile starts empty', async () => {
   const page = await openPage(env.browser, env.url);
   await mounted(page);
