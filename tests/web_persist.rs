@@ -492,6 +492,15 @@ async fn hand_written_chunks_in_the_service_form_load() {
     drop_db(p).await;
 }
 
+#[wasm_bindgen_test]
+async fn storage_estimate_and_persistence_request_answer() {
+    let (usage, quota) = persist::estimate().await.unwrap();
+    assert!(quota > 0, "quota {quota}");
+    assert!(usage <= quota, "usage {usage} of {quota}");
+    // Headless Chromium may grant or refuse; it must answer either way.
+    let _granted: bool = persist::request_persistent().await;
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let _ = web_sys::window()

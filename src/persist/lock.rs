@@ -8,14 +8,18 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// A held lock; [`WriterLock::release`] (or the page closing) lets it go.
+/// A held lock; dropping it (or [`WriterLock::release`], or the page closing) lets it go.
 pub struct WriterLock {
     /// Resolves the promise the lock callback returned, which releases the lock.
     release: Option<js_sys::Function>,
 }
 
 impl WriterLock {
-    pub fn release(mut self) {
+    pub fn release(self) {}
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
         if let Some(release) = self.release.take() {
             let _ = release.call0(&JsValue::UNDEFINED);
         }
