@@ -336,3 +336,83 @@ impl<'de> Deserialize<'de> for Scalar<'de> {
         d.deserialize_any(V)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn fixed_datetimes_parse_as_the_engine_does() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let max = DateTime::MAX.ticks() as u64;
+        let mut ticks = vec![0, DateTime::MAX.ticks(), 134_116_992_000_000_000];
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let t = ((seed >> 1) % (max + 1)) as i64;
+            ticks.push(t);
+            ticks.push(t - t % 10_000_000);
+        }
+        for t in ticks {
+            let d = DateTime::from_ticks(t).unwrap();
+            for text in [d.to_string(), d.to_string_7()] {
+                assert_eq!(fixed_datetime(&text), Some(d), "{text}");
+                assert_eq!(DateTime::parse(&text), Ok(d), "{text}");
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn other_datetime_forms_are_left_to_the_engine() {
+        for text in [
+            "2024-02-30T00:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T00:00:00.12345678Z",
+            "2024-01-01T00:00:00.Z",
+            "2024-01-01T00:00:00+01:00",
+            "2024-01-01 00:00:00Z",
+            "1600-12-31T23:59:59Z",
+            "",
+        ] {
+            assert_eq!(fixed_datetime(text), None, "{text}");
+        }
+        assert_eq!(
+            datetime("2024-01-01T01:00:00+01:00"),
+            DateTime::parse("2024-01-01T00:00:00Z").ok()
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn the_direct_decoder_agrees_with_the_engine() {
+        let text = r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00.0000001Z",
+            "S":"a\"b","B":false,"I":-7,"D":2.5,"W":3.0,"Big":"-9223372036854775808",
+            "Big@odata.type":"Edm.Int64","T@odata.type":"Edm.DateTime","T":"2024-02-29T12:00:00Z",
+            "G@odata.type":"Edm.Guid","G":"c9da6455-213d-42c9-9a79-3e9149a57833",
+            "X@odata.type":"Edm.Binary","X":"AAE=","N@odata.type":"Edm.Double","N":"NaN",
+            "Nothing":null}]"#;
+        let fast = decode_fast(text, &mut Names::default()).unwrap();
+        let raws: Vec<RawEntity> = serde_json::from_str(text).unwrap();
+        let reference: Vec<Entity> = raws
+            .iter()
+            .map(|r| json::decode_stored(r).unwrap())
+            .collect();
+        assert_eq!(format!("{fast:?}"), format!("{reference:?}"));
+    }
+
+    #[wasm_bindgen_test]
+    fn unexpected_shapes_fall_back_to_the_engine() {
+        for text in [
+            r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z","O":{}}]"#,
+            r#"[{"PartitionKey":"p","PartitionKey":"q","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z"}]"#,
+            r#"[{"PartitionKey":"p","RowKey":"r"}]"#,
+            r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z","A":1,"A":2}]"#,
+            r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z","A@odata.type":"Edm.Nope","A":1}]"#,
+            r#"[{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-01-01T00:00:00Z","A":4294967296}]"#,
+            r#"[] trailing"#,
+        ] {
+            assert!(decode_fast(text, &mut Names::default()).is_none(), "{text}");
+            assert!(decode(text, &mut Names::default()).is_err(), "{text}");
+        }
+    }
+}

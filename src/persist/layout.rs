@@ -152,17 +152,35 @@ pub fn split_offsets(n: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn keys_round_trip() {
         let key = chunk_key("T", "p'%é", "a/b");
         assert_eq!(parse_chunk_key(&key), Some(("T", "p'%é", "a/b")));
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn split_offsets_bound_pieces() {
         assert!(split_offsets(256).is_empty());
         assert_eq!(split_offsets(257), vec![128]);
         assert_eq!(split_offsets(1000), vec![250, 500, 750]);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_table_range_holds_its_keys_only() {
+        let (lower, upper) = table_key_range("Foo");
+        for inside in ["Foo/", "Foo/p/", "Foo/\u{FFFF}/x"] {
+            assert!(
+                lower.as_str() <= inside && inside < upper.as_str(),
+                "{inside}"
+            );
+        }
+        for outside in ["Fo/", "Foo0/p/", "Foo2/p/", "FooBar/p/", "foo/p/"] {
+            assert!(
+                !(lower.as_str() <= outside && outside < upper.as_str()),
+                "{outside}"
+            );
+        }
     }
 }

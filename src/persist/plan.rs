@@ -220,3 +220,155 @@ fn write_rows(
     }
     Ok(starts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::codec::{self, Names};
+    use super::super::layout::{parse_chunk_key, MAX_CHUNK};
+    use super::*;
+    use crate::engine::{Entity, Value};
+    use std::collections::BTreeMap;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The chunk store as a plain map, changed by a plan's operations.
+    #[derive(Default)]
+    struct Disk(BTreeMap<String, String>);
+
+    impl Disk {
+        fn apply(&mut self, plan: &Plan) {
+            for op in &plan.ops {
+                match op {
+                    Op::Clear => self.0.clear(),
+                    Op::DeleteTable(t) => self.0.retain(|k, _| !k.starts_with(&format!("{t}/"))),
+                    Op::Delete(k) => {
+                        self.0.remove(k);
+                    }
+                    Op::Put { key, value } => {
+                        self.0.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+
+        /// Checks the layout's invariants against the account and the index.
+        fn check(&self, account: &Account, index: &Index) {
+            let mut rows: BTreeMap<(String, String, String), i32> = BTreeMap::new();
+            let mut chunks = 0;
+            for (key, value) in &self.0 {
+                let (table, pk, start) = parse_chunk_key(key).unwrap();
+                let entities = codec::decode(value, &mut Names::default()).unwrap();
+                assert!(!entities.is_empty() && entities.len() <= MAX_CHUNK, "{key}");
+                let starts = index.starts(table, &Key::new(pk));
+                let i = starts.iter().position(|s| s.as_str() == start).unwrap();
+                for e in entities {
+                    assert_eq!(e.partition_key, pk);
+                    let rk = Key::new(&e.row_key);
+                    assert!(rk >= Key::new(start), "{key}: {}", e.row_key);
+                    assert!(starts.get(i + 1).is_none_or(|next| rk < *next), "{key}");
+                    let Some(&Value::Int32(v)) = e.get("V") else {
+                        panic!("{key}")
+                    };
+                    rows.insert((table.into(), e.partition_key, e.row_key), v);
+                }
+                chunks += 1;
+            }
+            assert_eq!(chunks, index.chunk_count());
+            let mut expected = BTreeMap::new();
+            for t in account.tables() {
+                for (pk, p) in t.partitions() {
+                    assert_eq!(index.starts(&t.name, pk).first().map(Key::as_str), Some(""));
+                    for (rk, s) in &p.rows {
+                        let Some((_, Value::Int32(v))) = s.properties.first() else {
+                            panic!()
+                        };
+                        expected.insert((t.name.clone(), pk.to_string(), rk.to_string()), *v);
+                    }
+                }
+            }
+            assert_eq!(rows, expected);
+        }
+    }
+
+    /// Random writes and deletes on a few partitions, saved after every few changes: the disk
+    /// always holds exactly the account, in bounded chunks that match the index.
+    #[wasm_bindgen_test]
+    fn the_disk_follows_the_account() {
+        let mut account = Account::default();
+        let (mut index, mut last, mut disk) = (Index::default(), DateTime::MIN, Disk::default());
+        account.create_table("Model").unwrap();
+        let mut seed: u64 = 42;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        for step in 0..4_000 {
+            let pk = format!("p{}", next(3));
+            let rk = format!("{:04}", next(900));
+            if next(3) == 0 {
+                let _ = account.delete("Model", &pk, &rk, None);
+            } else {
+                let e = Entity::new(pk, rk).with("V", Value::Int32(step));
+                account
+                    .write("Model", e, crate::engine::WriteMode::UpsertReplace, None)
+                    .unwrap();
+            }
+            if next(7) == 0 || step == 3_999 {
+                let changes = account.take_changes();
+                let plan = plan(&mut index, &mut last, &account, &changes, false).unwrap();
+                disk.apply(&plan);
+                disk.check(&account, &index);
+            }
+        }
+        assert!(disk.0.len() > 3, "partitions split into several chunks");
+
+        // Deleting everything leaves no chunk; a deleted table leaves nothing behind.
+        let keys: Vec<(String, String)> = account
+            .table("Model")
+            .unwrap()
+            .partitions()
+            .iter()
+            .flat_map(|(pk, p)| {
+                p.rows
+                    .keys()
+                    .map(move |rk| (pk.to_string(), rk.to_string()))
+            })
+            .collect();
+        for (pk, rk) in keys.iter().take(keys.len() / 2) {
+            account.delete("Model", pk, rk, None).unwrap();
+        }
+        let changes = account.take_changes();
+        disk.apply(&plan(&mut index, &mut last, &account, &changes, false).unwrap());
+        disk.check(&account, &index);
+        account.delete_table("Model").unwrap();
+        let changes = account.take_changes();
+        disk.apply(&plan(&mut index, &mut last, &account, &changes, false).unwrap());
+        assert!(disk.0.is_empty());
+        assert_eq!(index.chunk_count(), 0);
+    }
+
+    /// A full rewrite gives the same disk as the incremental path.
+    #[wasm_bindgen_test]
+    fn a_full_rewrite_replaces_everything() {
+        let mut account = Account::default();
+        account.create_table("Full").unwrap();
+        for i in 0..700 {
+            let e =
+                Entity::new(format!("p{}", i % 2), format!("{i:04}")).with("V", Value::Int32(i));
+            account.insert("Full", e).unwrap();
+        }
+        let (mut index, mut last, mut disk) = (Index::default(), DateTime::MIN, Disk::default());
+        disk.0.insert("Stale/p/".into(), "[]".into());
+        let plan = plan(&mut index, &mut last, &account, &[], true).unwrap();
+        assert_eq!(plan.ops.first(), Some(&Op::Clear));
+        disk.apply(&plan);
+        disk.check(&account, &index);
+        assert_eq!(
+            disk.0.len(),
+            4,
+            "two partitions of 350 rows, two chunks each"
+        );
+        assert_eq!(plan.meta.tables, vec!["Full".to_string()]);
+    }
+}
