@@ -18,6 +18,7 @@
 mod codec;
 mod error;
 pub mod layout;
+mod load;
 pub mod lock;
 mod plan;
 mod session;
@@ -28,13 +29,11 @@ pub use layout::{db_name, MAX_CHUNK};
 pub use session::{attach, detach, is_attached, record, saves_in_flight};
 pub use storage::{estimate, request_persistent};
 
-use crate::engine::{cmp_utf16, Account, ChangeSet, DateTime, Table};
+use crate::engine::{Account, ChangeSet, DateTime};
 use idb::{Database, Factory, ObjectStoreParams, TransactionMode, TransactionResult};
-use layout::{Index, Meta, CHUNK_STORE, DB_VERSION, FORMAT, META_KEY, META_STORE};
+use layout::{Index, CHUNK_STORE, DB_VERSION, META_KEY, META_STORE};
 use plan::{Op, Plan};
 use std::cell::{Cell, RefCell};
-use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::future::{Future, IntoFuture};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
@@ -133,8 +132,29 @@ impl Persist {
     }
 
     /// Loads the stored tables into `account` (e.g. one with the browser's clock), replacing
-    /// any tables it has and discarding its pending changes.
-    pub async fn load_into(&mut self, mut account: Account) -> Result<Account, PersistError> {
+    /// any tables it has and discarding its pending changes. A damaged record fails the load
+    /// with [`PersistError::Corrupt`] naming it; nothing is changed on disk.
+    pub async fn load_into(&mut self, account: Account) -> Result<Account, PersistError> {
+        let (account, _) = self.load_with(account, false).await?;
+        Ok(account)
+    }
+
+    /// Like [`Persist::load_into`], but skips damaged records instead of failing, and returns
+    /// what it skipped. A table missing from the meta record is recovered from its chunks. The
+    /// next save then rewrites everything, so the damaged records are dropped from disk: offer
+    /// this to the user after a `Corrupt` error, not silently.
+    pub async fn load_recovering(
+        &mut self,
+        account: Account,
+    ) -> Result<(Account, Vec<PersistError>), PersistError> {
+        self.load_with(account, true).await
+    }
+
+    async fn load_with(
+        &mut self,
+        mut account: Account,
+        recover: bool,
+    ) -> Result<(Account, Vec<PersistError>), PersistError> {
         let tx = self
             .db
             .transaction(&[META_STORE, CHUNK_STORE], TransactionMode::ReadOnly)?;
@@ -144,66 +164,21 @@ impl Persist {
         let keys = chunk_store.get_all_keys(None, None)?.into_future();
         let values = chunk_store.get_all(None, None)?.into_future();
         let (meta, keys, values) = (meta.await?, keys.await?, values.await?);
-
-        let meta = match meta {
-            Some(value) => Some(decode_meta(&value)?),
-            None if keys.is_empty() => None,
-            None => {
-                return Err(PersistError::corrupt(
-                    META_KEY,
-                    "the meta record is missing",
-                ))
-            }
-        };
-        let mut index = Index::default();
-        let mut names = codec::Names::default();
-        let mut last = DateTime::MIN;
-        let mut tables: HashMap<String, Table> = HashMap::new();
-        if let Some(meta) = &meta {
-            for name in &meta.tables {
-                if tables.insert(name.clone(), Table::new(name)).is_some() {
-                    return Err(PersistError::corrupt(
-                        META_KEY,
-                        format!("table {name} is listed twice"),
-                    ));
-                }
-            }
-            if let Ok(t) = DateTime::parse(&meta.last_timestamp) {
-                last = t;
-            }
-        }
-        if keys.len() != values.len() {
-            return Err(PersistError::Other(
-                "the browser returned keys and values that do not match".into(),
-            ));
-        }
-        for (key, value) in keys.iter().zip(&values) {
-            let key = key
-                .as_string()
-                .ok_or_else(|| PersistError::corrupt("?", "a chunk key is not a string"))?;
-            let t = load_chunk(&key, value, &mut tables, &mut names, &mut last)?;
-            index.push_loaded(t.0, t.1, t.2);
-        }
-        index.check().map_err(|key| {
-            PersistError::corrupt(
-                &key,
-                "the partition's chunks do not start at the empty RowKey",
-            )
-        })?;
+        let loaded = load::build(meta, &keys, &values, recover)?;
 
         let existing: Vec<String> = account.tables().map(|t| t.name.clone()).collect();
         for name in existing {
             let _ = account.delete_table(&name);
         }
-        for (_, table) in tables {
+        for (_, table) in loaded.tables {
             account.restore_table(table);
         }
-        account.observe_timestamp(last);
+        account.observe_timestamp(loaded.last);
         account.take_changes();
-        self.index = index;
-        self.last_timestamp = last;
-        self.needs_full_write.set(false);
-        Ok(account)
+        self.index = loaded.index;
+        self.last_timestamp = loaded.last;
+        self.needs_full_write.set(!loaded.damaged.is_empty());
+        Ok((account, loaded.damaged))
     }
 
     /// Writes the change sets, all in one transaction, and resolves once it is durable.
@@ -369,72 +344,4 @@ fn issue_ops(tx: &idb::Transaction, plan: &Plan) -> Result<web_sys::IdbTransacti
     let meta_value = js_sys::JSON::parse(&meta_text).map_err(|e| PersistError::from_js(&e))?;
     meta.put(&meta_value, Some(&JsValue::from_str(META_KEY)))?;
     Ok(chunks.transaction().into())
-}
-
-fn decode_meta(value: &JsValue) -> Result<Meta, PersistError> {
-    let text = js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| PersistError::corrupt(META_KEY, "not a JSON object"))?;
-    let format = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| v.get("format").and_then(|f| f.as_u64()));
-    if format != Some(u64::from(FORMAT)) {
-        return Err(PersistError::Other(format!(
-            "the stored data has format {format:?}, and this Tablescope reads format {FORMAT}; \
-             a newer Tablescope wrote it"
-        )));
-    }
-    serde_json::from_str(&text).map_err(|e| PersistError::corrupt(META_KEY, e.to_string()))
-}
-
-/// Decodes one chunk into its table; returns its (table, PartitionKey, start RowKey).
-fn load_chunk<'k>(
-    key: &'k str,
-    value: &JsValue,
-    tables: &mut HashMap<String, Table>,
-    names: &mut codec::Names,
-    last: &mut DateTime,
-) -> Result<(&'k str, &'k str, &'k str), PersistError> {
-    let (table_name, pk, start) = layout::parse_chunk_key(key)
-        .ok_or_else(|| PersistError::corrupt(key, "not a chunk key"))?;
-    let table = tables.get_mut(table_name).ok_or_else(|| {
-        PersistError::corrupt(key, format!("table {table_name} is not listed in meta"))
-    })?;
-    let text = value
-        .as_string()
-        .ok_or_else(|| PersistError::corrupt(key, "the value is not a JSON string"))?;
-    let entities = codec::decode(&text, names).map_err(|e| PersistError::corrupt(key, e))?;
-    if entities.is_empty() {
-        return Err(PersistError::corrupt(key, "the chunk is empty"));
-    }
-    for entity in entities {
-        if entity.partition_key != pk {
-            return Err(PersistError::corrupt(
-                key,
-                format!("holds an entity of partition '{}'", entity.partition_key),
-            ));
-        }
-        if cmp_utf16(&entity.row_key, start) == Ordering::Less {
-            return Err(PersistError::corrupt(
-                key,
-                format!(
-                    "holds RowKey '{}', before the chunk's start",
-                    entity.row_key
-                ),
-            ));
-        }
-        let Some(timestamp) = entity.timestamp else {
-            return Err(PersistError::corrupt(key, "an entity has no Timestamp"));
-        };
-        if timestamp > *last {
-            *last = timestamp;
-        }
-        let count = table.entity_count();
-        table.put(entity, timestamp);
-        if table.entity_count() == count {
-            return Err(PersistError::corrupt(key, "a RowKey is stored twice"));
-        }
-    }
-    Ok((table_name, pk, start))
 }

@@ -449,6 +449,19 @@ async fn damaged_records_give_a_clear_error() {
         "{error:?}"
     );
 
+    // Recovering skips the damaged chunk, keeps the rest (the unlisted table too), and the
+    // next save rewrites the disk without it.
+    let (b, damaged) = p.load_recovering(Account::default()).await.unwrap();
+    assert!(
+        matches!(damaged.as_slice(), [PersistError::Corrupt { key, .. }] if key == "Tbl/q/"),
+        "{damaged:?}"
+    );
+    assert!(b.get("Tbl", "p", "r").is_ok() && b.get("Unl", "p", "r").is_ok());
+    p.save(&b, Vec::new()).await.unwrap();
+    let (p2, c) = reload(&ns).await;
+    assert_eq!(export_text(&c), export_text(&b));
+    p2.close();
+
     // Data from a newer format is refused, not misread.
     let newer = js_sys::JSON::parse(r#"{"format":2,"tables":[],"lastTimestamp":""}"#).unwrap();
     put_raw(&ns, "meta", "account", newer).await;
