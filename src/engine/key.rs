@@ -9,36 +9,65 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// Compares two strings ordinally by UTF-16 code unit, as the service does.
+///
+/// UTF-8 byte order equals code point order, and that equals UTF-16 order except in one
+/// case: at the first differing character, one is supplementary (UTF-8 lead byte 0xF0..=0xF4,
+/// a surrogate pair in UTF-16) and the other lies in U+E000..=U+FFFF (lead byte 0xEE or
+/// 0xEF). Both strings share everything before the first differing byte, so that byte is
+/// either a lead byte in both (and decides the case) or a continuation byte in both (same
+/// lead byte, so byte order is right).
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
     let (ab, bb) = (a.as_bytes(), b.as_bytes());
-    // Fast path: byte order equals code point order; find the first differing byte.
-    let common = ab.iter().zip(bb).take_while(|(x, y)| x == y).count();
-    if common == ab.len() || common == bb.len() {
-        return ab.len().cmp(&bb.len());
-    }
-    // Back up to the start of the differing characters (both share the prefix up to `start`).
-    let mut start = common;
-    while start > 0 && !a.is_char_boundary(start) {
-        start -= 1;
-    }
-    let ca = a[start..].chars().next();
-    let cb = b[start..].chars().next();
-    match (ca, cb) {
-        (Some(x), Some(y)) => utf16_first_unit(x)
-            .cmp(&utf16_first_unit(y))
-            .then(x.cmp(&y)),
+    let i = first_mismatch(ab, bb);
+    match (ab.get(i), bb.get(i)) {
+        (Some(&x), Some(&y)) => utf16_rank(x).cmp(&utf16_rank(y)).then(x.cmp(&y)),
         _ => ab.len().cmp(&bb.len()),
     }
 }
 
-/// The first UTF-16 code unit of a character: the high surrogate for supplementary ones.
-fn utf16_first_unit(c: char) -> u16 {
-    let mut buf = [0u16; 2];
-    c.encode_utf16(&mut buf)[0]
+/// Where two byte strings first differ (the shorter length if one is a prefix of the other);
+/// eight bytes at a time.
+fn first_mismatch(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while let (Some(x), Some(y)) = (a.get(i..i + 8), b.get(i..i + 8)) {
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            return i + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a.get(i) == b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Exactly eight bytes as a little-endian word.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    if bytes.len() == 8 {
+        w.copy_from_slice(bytes);
+    }
+    u64::from_le_bytes(w)
+}
+
+/// A byte's rank in UTF-16 order: supplementary lead bytes sort just above 0xED (whose
+/// characters end at U+D7FF) and below 0xEE (U+E000 onwards), as surrogates do.
+fn utf16_rank(byte: u8) -> u16 {
+    if byte >= 0xF0 {
+        0xED * 2 + 1
+    } else {
+        u16::from(byte) * 2
+    }
 }
 
 /// The length of a string in UTF-16 code units, the unit of the service's limits.
 pub fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
     s.chars().map(char::len_utf16).sum()
 }
 
@@ -116,6 +145,36 @@ mod tests {
         assert_eq!(cmp_utf16("", ""), Ordering::Equal);
         assert_eq!(cmp_utf16("B", "a"), Ordering::Less);
         assert_eq!(cmp_utf16("é1", "é2"), Ordering::Less);
+    }
+
+    #[test]
+    fn agrees_with_encode_utf16_on_awkward_pairs() {
+        let samples = [
+            "",
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefgh\u{E000}",
+            "abcdefgh\u{1F600}",
+            "\u{D7FF}",
+            "\u{E000}",
+            "\u{FFFF}",
+            "\u{10000}",
+            "\u{1F600}",
+            "\u{10FFFF}",
+            "é",
+            "日本",
+            "x\u{FFFD}y",
+            "x\u{1F600}y",
+            "12345678\u{7F}",
+        ];
+        for a in samples {
+            for b in samples {
+                let want = a.encode_utf16().cmp(b.encode_utf16());
+                assert_eq!(cmp_utf16(a, b), want, "{a:?} vs {b:?}");
+            }
+        }
     }
 
     #[test]

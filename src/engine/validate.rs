@@ -69,9 +69,18 @@ fn describe_char(c: char) -> String {
 
 /// A C#-style identifier of at most 255 characters.
 pub fn property_name(name: &str) -> Result<()> {
-    let mut chars = name.chars();
-    let valid = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_');
+    let valid = if name.is_ascii() {
+        // The common case, without Unicode tables.
+        let mut bytes = name.bytes();
+        bytes
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    } else {
+        let mut chars = name.chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && chars.all(|c| c.is_alphanumeric() || c == '_')
+    };
     if !valid {
         return Err(Error::with_detail(
             ErrorCode::PropertyNameInvalid,

@@ -74,6 +74,7 @@ impl CmpOp {
     }
 
     /// Whether `left op right` holds, given how `left` orders against `right`.
+    #[inline]
     pub fn holds(self, ordering: Ordering) -> bool {
         match self {
             CmpOp::Eq => ordering == Ordering::Equal,

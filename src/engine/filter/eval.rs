@@ -55,6 +55,7 @@ fn eval_negated(expr: &Expr, row: &Row) -> bool {
     }
 }
 
+#[inline]
 fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> bool {
     match target {
         Target::PartitionKey => compare_str(row.partition_key, op, literal),
@@ -68,6 +69,7 @@ fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> boo
 }
 
 /// A user property's value: interned names usually match by pointer, else by text.
+#[inline]
 fn lookup<'r>(properties: &'r [(Arc<str>, Value)], name: &Arc<str>) -> Option<&'r Value> {
     properties
         .iter()
@@ -98,12 +100,17 @@ fn compare_strs(a: &str, op: CmpOp, b: &str) -> bool {
 /// - Comparable types (see [`compatible`]): compared by value; a NaN makes them unordered,
 ///   where only `ne` holds.
 /// - Any other pair of types: `ne` holds, every other operator is false.
+#[inline]
 pub fn compare(target_value: Option<&Value>, op: CmpOp, literal: &Value) -> bool {
     let Some(value) = target_value else {
         return false;
     };
-    if let (Value::String(a), Value::String(b)) = (value, literal) {
-        return compare_strs(a, op, b);
+    // The common same-type cases first, without going through an Ordering of any pair.
+    match (value, literal) {
+        (Value::String(a), Value::String(b)) => return compare_strs(a, op, b),
+        (Value::Int32(a), Value::Int32(b)) => return op.holds(a.cmp(b)),
+        (Value::Int64(a), Value::Int64(b)) => return op.holds(a.cmp(b)),
+        _ => {}
     }
     match ordering(value, literal) {
         Some(ordering) => op.holds(ordering),
