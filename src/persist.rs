@@ -26,7 +26,7 @@ mod storage;
 
 pub use error::PersistError;
 pub use layout::{db_name, MAX_CHUNK};
-pub use session::{attach, detach, is_attached, record, saves_in_flight};
+pub use session::{attach, attach_recovering, detach, is_attached, record, saves_in_flight};
 pub use storage::{estimate, request_persistent};
 
 use crate::engine::{Account, ChangeSet, DateTime};
@@ -290,17 +290,23 @@ impl Persist {
             .collect())
     }
 
-    /// Closes the connection.
-    pub fn close(self) {
-        self.closed.set(true);
-        self.db.close();
-    }
+    /// Closes the connection (as dropping does); saves already begun still complete.
+    pub fn close(self) {}
 
     /// Deletes a namespace's database (close every `Persist` on it first).
     pub async fn delete(namespace: &str) -> Result<(), PersistError> {
         let factory = Factory::new().map_err(|e| PersistError::Unavailable(e.to_string()))?;
         factory.delete(&db_name(namespace))?.await?;
         Ok(())
+    }
+}
+
+/// A dropped `Persist` closes its connection, so it never blocks another tab's upgrade or a
+/// delete of the database (its version-change handler is gone with it).
+impl Drop for Persist {
+    fn drop(&mut self) {
+        self.closed.set(true);
+        self.db.close();
     }
 }
 

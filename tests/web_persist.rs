@@ -592,6 +592,34 @@ async fn the_session_saves_every_recorded_write() {
     Persist::delete(&ns).await.unwrap();
 }
 
+#[wasm_bindgen_test]
+async fn a_session_can_go_on_past_a_damaged_record() {
+    let ns = namespace("recover");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Fine");
+    insert(&mut a, "Fine", r#"{"PartitionKey":"p","RowKey":"r"}"#);
+    save(&mut p, &mut a).await;
+    p.close();
+    put_raw(&ns, "chunks", "Fine/q/", JsValue::from_str("not json")).await;
+
+    let refused = persist::attach(&ns, Account::default(), |_| {}).await;
+    assert!(matches!(refused, Err(PersistError::Corrupt { .. })));
+    assert!(!persist::is_attached());
+    let errors: Rc<RefCell<Vec<PersistError>>> = Rc::default();
+    let seen = errors.clone();
+    let b = persist::attach_recovering(&ns, Account::default(), move |e| seen.borrow_mut().push(e))
+        .await
+        .unwrap();
+    assert!(persist::is_attached());
+    assert_eq!(export_text(&b), export_text(&a));
+    assert!(
+        matches!(errors.borrow().as_slice(), [PersistError::Corrupt { key, .. }] if key == "Fine/q/")
+    );
+    persist::detach();
+    Persist::delete(&ns).await.unwrap();
+}
+
 fn now() -> f64 {
     web_sys::window().unwrap().performance().unwrap().now()
 }

@@ -34,10 +34,37 @@ pub async fn attach(
     account: Account,
     on_error: impl Fn(PersistError) + 'static,
 ) -> Result<Account, PersistError> {
+    attach_with(namespace, account, on_error, false).await
+}
+
+/// [`attach`] for when it failed with [`PersistError::Corrupt`] and the user chose to go on
+/// with what can be read: damaged records are skipped, each reported through `on_error`, and
+/// dropped from disk by the next save (see [`Persist::load_recovering`]).
+pub async fn attach_recovering(
+    namespace: &str,
+    account: Account,
+    on_error: impl Fn(PersistError) + 'static,
+) -> Result<Account, PersistError> {
+    attach_with(namespace, account, on_error, true).await
+}
+
+async fn attach_with(
+    namespace: &str,
+    account: Account,
+    on_error: impl Fn(PersistError) + 'static,
+    recover: bool,
+) -> Result<Account, PersistError> {
     detach();
-    let lock = lock::try_acquire(&db_name(namespace)).await;
     let mut persist = Persist::open(namespace).await?;
-    let account = persist.load_into(account).await?;
+    let account = if recover {
+        let (account, damaged) = persist.load_recovering(account).await?;
+        damaged.into_iter().for_each(&on_error);
+        account
+    } else {
+        persist.load_into(account).await?
+    };
+    // Taken after a successful load, so a failed attach holds nothing.
+    let lock = lock::try_acquire(&db_name(namespace)).await;
     match lock {
         Some(lock) => SESSION.with(|s| {
             *s.borrow_mut() = Some(Session {
