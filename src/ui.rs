@@ -12,6 +12,7 @@ mod app;
 mod error_notice;
 mod state;
 mod tables_panel;
+pub mod teach;
 
 pub use app::App;
 pub use state::AppState;

@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main class="app-main">
             <TablesPanel />
+            <super::teach::LearnSection />
         </main>
     }
 }

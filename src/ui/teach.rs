@@ -1,0 +1,160 @@
+//! Learning with Tablescope (issue #6): the built-in teaching scenarios with a step-by-step
+//! player, the partition map of what a query scanned, the throughput simulator, share links,
+//! the docs embed and the offline service worker.
+//!
+//! Scenarios run on their own account (the scenario [`Runner`](crate::engine::scenario::Runner)'s),
+//! never on the user's sandbox account.
+
+mod fetch;
+mod markdown;
+mod partition_map;
+mod player;
+mod simulator;
+pub mod steps;
+
+pub use markdown::Markdown;
+pub use partition_map::{layout, rows_of, MapData, MapRows, PartitionMap};
+pub use player::ScenarioPlayer;
+pub use simulator::SimulatorPanel;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Where the scenario files are served, relative to the page.
+pub const SCENARIO_DIR: &str = "scenarios/";
+
+/// One entry of `scenarios/index.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioEntry {
+    pub file: String,
+    pub name: String,
+    pub summary: String,
+}
+
+/// The built-in scenarios, from `scenarios/index.json`.
+pub async fn scenario_index() -> Result<Vec<ScenarioEntry>, String> {
+    let text = fetch::text(&format!("{SCENARIO_DIR}index.json")).await?;
+    parse_index(&text)
+}
+
+/// Reads `index.json` (through `serde_json::Value`, which the scenario parser already links,
+/// rather than a derived struct: smaller wasm).
+pub fn parse_index(text: &str) -> Result<Vec<ScenarioEntry>, String> {
+    let bad =
+        || "scenarios/index.json: expected {\"scenarios\": [{file, name, summary}]}".to_string();
+    let root: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("scenarios/index.json: {e}"))?;
+    let list = root
+        .get("scenarios")
+        .and_then(serde_json::Value::as_array)
+        .ok_or_else(bad)?;
+    list.iter()
+        .map(|e| {
+            let field = |name: &str| {
+                e.get(name)
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(bad)
+            };
+            Ok(ScenarioEntry {
+                file: field("file")?,
+                name: field("name")?,
+                summary: field("summary")?,
+            })
+        })
+        .collect()
+}
+
+/// Whether a file name is a plain scenario file name (no path, no scheme).
+pub fn is_scenario_file(file: &str) -> bool {
+    file.ends_with(".json")
+        && !file.is_empty()
+        && file
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && !file.starts_with('.')
+}
+
+/// A built-in scenario's text.
+pub async fn scenario_text(file: &str) -> Result<String, String> {
+    if !is_scenario_file(file) {
+        return Err(format!("'{file}' is not a scenario file name"));
+    }
+    fetch::text(&format!("{SCENARIO_DIR}{file}")).await
+}
+
+/// The Learn section: the scenario list, the player of the chosen one, and the simulator.
+#[component]
+pub fn LearnSection() -> impl IntoView {
+    view! {
+        <LearnPanel />
+        <SimulatorPanel />
+    }
+}
+
+/// The built-in scenarios, each loadable in one click, and the player.
+#[component]
+pub fn LearnPanel() -> impl IntoView {
+    let index = RwSignal::new(None::<Result<Vec<ScenarioEntry>, String>>);
+    // (file, text) of the loaded scenario.
+    let loaded = RwSignal::new(None::<(String, Result<String, String>)>);
+    spawn_local(async move {
+        let result = scenario_index().await;
+        index.try_set(Some(result));
+    });
+    let load = move |file: String| {
+        spawn_local(async move {
+            let text = scenario_text(&file).await;
+            loaded.try_set(Some((file, text)));
+        });
+    };
+    view! {
+        <section class="panel learn-panel" id="learn" aria-labelledby="learn-heading">
+            <h2 id="learn-heading">"Learn"</h2>
+            <p class="hint">
+                "Short lessons, run step by step on their own account: your tables are not touched."
+            </p>
+            {move || match index.get() {
+                None => view! { <p class="hint">"Loading the scenarios…"</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
+                Some(Ok(entries)) => view! {
+                    <ul class="scenario-list">
+                        {entries
+                            .into_iter()
+                            .map(|entry| {
+                                let file = entry.file.clone();
+                                let current = {
+                                    let file = file.clone();
+                                    move || loaded.with(|l| l.as_ref().is_some_and(|(f, _)| *f == file))
+                                };
+                                view! {
+                                    <li>
+                                        <button
+                                            type="button"
+                                            class="scenario-load"
+                                            data-file=file.clone()
+                                            aria-pressed=move || current().to_string()
+                                            on:click=move |_| load(file.clone())
+                                        >
+                                            <span class="scenario-title">{entry.name}</span>
+                                            <span class="scenario-summary">{entry.summary}</span>
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                }
+                .into_any(),
+            }}
+            {move || {
+                loaded
+                    .get()
+                    .map(|(_, text)| match text {
+                        Ok(text) => view! { <ScenarioPlayer text=text /> }.into_any(),
+                        Err(e) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
+                    })
+            }}
+        </section>
+    }
+}

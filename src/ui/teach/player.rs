@@ -1,0 +1,393 @@
+//! The scenario player: a scenario's description, then its steps run one at a time (or all)
+//! on the scenario's own account, each with its note, its request, its result figures, whether
+//! its expectations held, and for queries the partition map.
+
+use super::markdown::Markdown;
+use super::partition_map::{rows_of, Keys, MapRows, PartitionMap};
+use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
+use crate::engine::{Request, Response};
+use leptos::prelude::*;
+
+/// What the player shows of one step that ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepView {
+    pub index: usize,
+    pub op: String,
+    pub note: Option<String>,
+    /// The step's request fields as written, as JSON text.
+    pub request: String,
+    /// One line: `query Products  PartitionKey eq 'Books'`.
+    pub headline: String,
+    pub status: u16,
+    pub code: Option<String>,
+    pub message: Option<String>,
+    pub returned: Option<usize>,
+    pub scanned: Option<u64>,
+    pub partitions: Option<u64>,
+    pub kind: Option<&'static str>,
+    pub continuation: Option<String>,
+    /// `(field, expected)` for each field the step expects; empty when it expects nothing.
+    pub expected: Vec<(&'static str, String)>,
+    pub failures: Vec<Mismatch>,
+    /// For queries: the table's keys and what the page scanned and returned.
+    pub map: Option<(MapRows, Keys, Keys)>,
+}
+
+/// Runs the runner's next step and describes it; `None` when every step has run.
+pub fn step(runner: &mut Runner) -> Option<StepView> {
+    let index = runner.outcomes.len();
+    let spec = runner.scenario.steps.get(index)?.clone();
+    let outcome: StepOutcome = super::steps::run_next(runner)?.clone();
+    let map = match &outcome.request {
+        Some(request @ Request::Query { table, .. }) => trace(runner, request, table),
+        _ => None,
+    };
+    let r = &outcome.response;
+    let stats = r.stats;
+    Some(StepView {
+        index,
+        op: spec.op.clone(),
+        note: spec.note.clone(),
+        // The step as written (references unresolved): printing the built request would link
+        // `Request`'s derived `Serialize`.
+        request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
+            .unwrap_or_default(),
+        headline: headline(&spec.op, outcome.request.as_ref()),
+        status: r.status,
+        code: r.error.as_ref().map(|e| e.code.to_string()),
+        message: r.error.as_ref().map(|e| e.message.clone()),
+        returned: r.entities.as_ref().map(Vec::len),
+        scanned: stats.map(|s| s.scanned),
+        partitions: stats.map(|s| s.partitions),
+        kind: stats.map(|s| s.kind.label()),
+        continuation: r
+            .continuation
+            .as_ref()
+            .map(|c| format!("{} / {}", c.next_partition_key, c.next_row_key)),
+        expected: spec
+            .expect
+            .as_ref()
+            .map(expected_fields)
+            .unwrap_or_default(),
+        failures: outcome.failures,
+        map,
+    })
+}
+
+/// Runs the step's query again with `trace` (and every property, so the returned keys are
+/// known) on the runner's account, for the partition map.
+fn trace(runner: &mut Runner, request: &Request, table: &str) -> Option<(MapRows, Keys, Keys)> {
+    let Request::Query {
+        table: t,
+        filter,
+        top,
+        continuation,
+        page_budget,
+        ..
+    } = request
+    else {
+        return None;
+    };
+    let traced = Request::Query {
+        table: t.clone(),
+        filter: filter.clone(),
+        select: None,
+        top: *top,
+        continuation: continuation.clone(),
+        page_budget: *page_budget,
+        trace: true,
+    };
+    let response = runner.account.execute(&traced);
+    let rows = rows_of(runner.account.table(table).ok()?);
+    Some((
+        rows,
+        response.scanned_keys.clone().unwrap_or_default(),
+        returned_keys(&response),
+    ))
+}
+
+/// The (PartitionKey, RowKey) of each returned entity.
+pub fn returned_keys(response: &Response) -> Vec<(String, String)> {
+    response
+        .entities
+        .iter()
+        .flatten()
+        .filter_map(|e| {
+            let find = |name: &str| {
+                e.0.iter()
+                    .find(|(k, _)| k == name)
+                    .and_then(|(_, v)| v.as_str().map(str::to_string))
+            };
+            Some((find("PartitionKey")?, find("RowKey")?))
+        })
+        .collect()
+}
+
+fn headline(op: &str, request: Option<&Request>) -> String {
+    use Request as R;
+    match request {
+        Some(R::Query { table, filter, .. }) => match filter {
+            Some(f) => format!("query {table} where {f}"),
+            None => format!("query {table} (no filter)"),
+        },
+        Some(R::Batch { table, operations }) => {
+            format!("batch on {table}: {} operations", operations.len())
+        }
+        Some(
+            R::Get {
+                table,
+                partition_key,
+                row_key,
+                ..
+            }
+            | R::Delete {
+                table,
+                partition_key,
+                row_key,
+                ..
+            },
+        ) => format!("{op} {table} ({partition_key}, {row_key})"),
+        Some(
+            R::Insert { table, entity }
+            | R::UpsertReplace { table, entity }
+            | R::UpsertMerge { table, entity }
+            | R::Replace { table, entity, .. }
+            | R::Merge { table, entity, .. },
+        ) => {
+            let key = |name: &str| {
+                entity
+                    .0
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                    .unwrap_or_default()
+            };
+            format!("{op} {table} ({}, {})", key("PartitionKey"), key("RowKey"))
+        }
+        Some(R::CreateTable { table } | R::DeleteTable { table }) => format!("{op} {table}"),
+        _ => op.to_string(),
+    }
+}
+
+/// The fields an expectation checks, with their expected values as text.
+pub fn expected_fields(e: &Expect) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if let Some(s) = e.status {
+        out.push(("status", s.to_string()));
+    }
+    if let Some(c) = &e.code {
+        out.push(("code", c.clone().unwrap_or_else(|| "none".into())));
+    }
+    if let Some(p) = &e.message_prefix {
+        out.push(("message", format!("{p}…")));
+    }
+    if e.entity.is_some() {
+        out.push(("entity", "as listed".into()));
+    }
+    if let Some(es) = &e.entities {
+        out.push(("entities", format!("{} as listed", es.len())));
+    }
+    if let Some(c) = e.count {
+        out.push(("count", c.to_string()));
+    }
+    if let Some(s) = e.scanned {
+        out.push(("scanned", s.to_string()));
+    }
+    if let Some(p) = e.partitions {
+        out.push(("partitions", p.to_string()));
+    }
+    if let Some(k) = e.kind {
+        out.push(("kind", k.label().to_string()));
+    }
+    if let Some(c) = &e.continuation {
+        // The expectation's type is private to the engine: read it through Debug.
+        let shown = match format!("{c:?}").as_str() {
+            "Present(true)" => "a token".to_string(),
+            "Present(false)" => "none".to_string(),
+            other => other.to_string(),
+        };
+        out.push(("continuation", shown));
+    }
+    if let Some(t) = &e.tables {
+        out.push(("tables", t.join(", ")));
+    }
+    out
+}
+
+/// Plays one scenario given as JSON text.
+#[component]
+pub fn ScenarioPlayer(
+    /// The scenario file's text (format 1).
+    #[prop(into)]
+    text: String,
+) -> impl IntoView {
+    match scenario::parse(&text) {
+        Ok(parsed) => view! { <Player scenario=parsed /> }.into_any(),
+        Err(message) => view! {
+            <div class="error-notice" role="alert">
+                <p>"This scenario cannot be read: " {message}</p>
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+#[component]
+fn Player(scenario: scenario::Scenario) -> impl IntoView {
+    let name = scenario.name.clone();
+    let description = scenario.description.clone();
+    let total = scenario.steps.len();
+    let runner = StoredValue::new_local(Runner::new(scenario.clone()));
+    let steps = RwSignal::new(Vec::<StepView>::new());
+    let run_next = move |_| {
+        if let Some(v) = runner.try_update_value(step).flatten() {
+            steps.update(|s| s.push(v));
+        }
+    };
+    let run_all = move |_| {
+        let mut views = Vec::new();
+        while let Some(v) = runner.try_update_value(step).flatten() {
+            views.push(v);
+        }
+        steps.update(|s| s.extend(views));
+    };
+    let reset = move |_| {
+        runner.set_value(Runner::new(scenario.clone()));
+        steps.set(Vec::new());
+    };
+    let done = move || steps.with(Vec::len) >= total;
+    let failed = move || steps.with(|s| s.iter().filter(|v| !v.failures.is_empty()).count());
+    let progress = move || {
+        let ran = steps.with(Vec::len);
+        let f = failed();
+        if ran == 0 {
+            format!("{total} steps, none run yet.")
+        } else if f == 0 {
+            format!("{ran} of {total} steps run, every expectation held.")
+        } else {
+            format!("{ran} of {total} steps run, {f} with an expectation that did not hold.")
+        }
+    };
+    view! {
+        <article class="scenario-player" data-scenario=name.clone()>
+            <h3 class="scenario-name">{name.clone()}</h3>
+            <div class="scenario-description">
+                <Markdown text=description />
+            </div>
+            <div class="player-controls">
+                <button type="button" class="primary run-next" on:click=run_next disabled=done>
+                    "Run next step"
+                </button>
+                <button type="button" class="run-all" on:click=run_all disabled=done>
+                    "Run all"
+                </button>
+                <button type="button" class="reset" on:click=reset>
+                    "Reset"
+                </button>
+                <span class="player-progress" role="status" data-failed=failed>
+                    {progress}
+                </span>
+            </div>
+            <ol class="steps">
+                {move || {
+                    steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
+                }}
+            </ol>
+        </article>
+    }
+}
+
+#[component]
+fn StepCard(v: StepView) -> impl IntoView {
+    let ok = v.failures.is_empty();
+    let verdict = if v.expected.is_empty() {
+        "none"
+    } else if ok {
+        "held"
+    } else {
+        "failed"
+    };
+    let status_text = match &v.code {
+        Some(code) => format!("{} {}", v.status, code),
+        None => v.status.to_string(),
+    };
+    let figure = |label: &'static str, field: &'static str, value: Option<String>| {
+        value.map(|value| {
+            view! {
+                <div class="figure" data-field=field>
+                    <dt>{label}</dt>
+                    <dd>{value}</dd>
+                </div>
+            }
+        })
+    };
+    let expectations = (!v.expected.is_empty()).then(|| {
+        let failures = v.failures.clone();
+        view! {
+            <ul class="expectations" data-verdict=verdict>
+                {v
+                    .expected
+                    .iter()
+                    .map(|(field, expected)| {
+                        let miss = failures.iter().find(|m| m.field == *field
+                            || (*field == "message" && m.field == "messagePrefix"));
+                        let (state, text) = match miss {
+                            Some(m) => (
+                                "failed",
+                                format!("✗ {field}: expected {}, got {}", m.expected, m.actual),
+                            ),
+                            None => ("held", format!("✓ {field} {expected}")),
+                        };
+                        view! { <li data-state=state>{text}</li> }
+                    })
+                    .collect_view()}
+                {failures
+                    .iter()
+                    .filter(|m| m.field == "step")
+                    .map(|m| view! { <li data-state="failed">{format!("✗ {}", m.actual)}</li> })
+                    .collect_view()}
+            </ul>
+        }
+    });
+    let (rows, scanned, returned) = match v.map {
+        Some((r, s, ret)) => (Some(r), s, ret),
+        None => (None, Vec::new(), Vec::new()),
+    };
+    let map = rows.map(|rows| {
+        view! {
+            <PartitionMap
+                rows=Signal::stored(rows)
+                scanned=Signal::stored(scanned)
+                returned=Signal::stored(returned)
+            />
+        }
+    });
+    view! {
+        <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
+            <div class="step-head">
+                <span class="step-number">{format!("Step {}", v.index + 1)}</span>
+                <code class="step-headline">{v.headline.clone()}</code>
+            </div>
+            {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
+            <dl class="figures">
+                {figure("status", "status", Some(status_text))}
+                {figure("kind", "kind", v.kind.map(str::to_string))}
+                {figure("scanned", "scanned", v.scanned.map(|s| s.to_string()))}
+                {figure("returned", "returned", v.returned.map(|s| s.to_string()))}
+                {figure("partitions", "partitions", v.partitions.map(|s| s.to_string()))}
+                {figure(
+                    "continuation",
+                    "continuation",
+                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(|| "none".into())),
+                )}
+            </dl>
+            {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
+            {expectations}
+            {map}
+            <details class="step-request">
+                <summary>"Request"</summary>
+                <pre>{v.request.clone()}</pre>
+            </details>
+        </li>
+    }
+}

@@ -1,0 +1,331 @@
+//! The throughput simulator view: one workload replayed against two key designs side by side,
+//! with each design's per-partition load second by second and its totals.
+
+use super::partition_map::fmt_count;
+use crate::engine::throughput::{self, KeyDesign, Report, Retry, Workload, PARTITION_TARGET};
+use leptos::prelude::*;
+
+/// Partitions drawn in a design's heatmap (the busiest ones).
+const HEATMAP_ROWS: usize = 12;
+
+/// The form's values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Inputs {
+    ops_per_second: u32,
+    seconds: u32,
+    spike_seconds: u32,
+    retry: bool,
+    base_delay_ms: u32,
+    max_retries: u32,
+}
+
+impl Inputs {
+    fn workload(&self, design: KeyDesign) -> Workload {
+        Workload {
+            ops_per_second: self.ops_per_second.clamp(1, 50_000),
+            seconds: self.seconds.clamp(1, 120),
+            active_seconds: (self.spike_seconds > 0).then_some(self.spike_seconds),
+            design,
+            retry: self.retry.then_some(Retry {
+                max_retries: self.max_retries.min(20),
+                base_delay_ms: self.base_delay_ms.clamp(10, 60_000),
+                max_delay_ms: Retry::default().max_delay_ms,
+            }),
+            seed: 42,
+        }
+    }
+}
+
+fn design_of(kind: &str, buckets: u32) -> KeyDesign {
+    match kind {
+        "hashed" => KeyDesign::HashedPrefix {
+            buckets: buckets.clamp(1, 1_000),
+        },
+        "unique" => KeyDesign::UniquePartition,
+        _ => KeyDesign::DatePartition,
+    }
+}
+
+/// The simulator: workload form, then the two designs' reports side by side.
+#[component]
+pub fn SimulatorPanel() -> impl IntoView {
+    let ops = RwSignal::new(5_000u32);
+    let seconds = RwSignal::new(10u32);
+    let spike = RwSignal::new(0u32);
+    let retry = RwSignal::new(true);
+    let base_delay = RwSignal::new(100u32);
+    let max_retries = RwSignal::new(4u32);
+    let design_a = RwSignal::new("date".to_string());
+    let buckets_a = RwSignal::new(10u32);
+    let design_b = RwSignal::new("hashed".to_string());
+    let buckets_b = RwSignal::new(10u32);
+    let reports = RwSignal::new(None::<(Report, Report)>);
+    let run = move || {
+        let inputs = Inputs {
+            ops_per_second: ops.get_untracked(),
+            seconds: seconds.get_untracked(),
+            spike_seconds: spike.get_untracked(),
+            retry: retry.get_untracked(),
+            base_delay_ms: base_delay.get_untracked(),
+            max_retries: max_retries.get_untracked(),
+        };
+        let a = throughput::simulate(&inputs.workload(design_of(
+            &design_a.get_untracked(),
+            buckets_a.get_untracked(),
+        )));
+        let b = throughput::simulate(&inputs.workload(design_of(
+            &design_b.get_untracked(),
+            buckets_b.get_untracked(),
+        )));
+        reports.set(Some((a, b)));
+    };
+    run();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        run();
+    };
+    view! {
+        <section class="panel simulator-panel" aria-labelledby="simulator-heading">
+            <h2 id="simulator-heading">"Throughput simulator"</h2>
+            <p class="hint">
+                "A partition serves about 2,000 entities per second and an account 20,000. "
+                "Offer the same write load to two PartitionKey designs and see which one the "
+                "service throttles (503 ServerBusy)."
+            </p>
+            <form class="sim-form" on:submit=submit>
+                <NumberField id="sim-ops" label="Writes per second" value=ops max=50_000 />
+                <NumberField id="sim-seconds" label="Duration (s)" value=seconds max=120 />
+                <NumberField id="sim-spike" label="Spike length (s, 0 = whole run)" value=spike max=120 />
+                <label class="check">
+                    <input
+                        id="sim-retry"
+                        type="checkbox"
+                        prop:checked=retry
+                        on:change=move |ev| retry.set(event_target_checked(&ev))
+                    />
+                    "Retry with exponential backoff"
+                </label>
+                <NumberField id="sim-delay" label="Base delay (ms)" value=base_delay max=60_000 />
+                <NumberField id="sim-retries" label="Max retries" value=max_retries max=20 />
+                <DesignField id="sim-design-a" label="Design A" kind=design_a buckets=buckets_a />
+                <DesignField id="sim-design-b" label="Design B" kind=design_b buckets=buckets_b />
+                <button type="submit" class="primary sim-run">"Simulate"</button>
+            </form>
+            {move || {
+                reports
+                    .get()
+                    .map(|(a, b)| {
+                        view! {
+                            <div class="sim-results">
+                                <DesignReport side="a" report=a />
+                                <DesignReport side="b" report=b />
+                            </div>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn NumberField(
+    id: &'static str,
+    label: &'static str,
+    value: RwSignal<u32>,
+    max: u32,
+) -> impl IntoView {
+    view! {
+        <label class="field" for=id>
+            <span>{label}</span>
+            <input
+                id=id
+                type="number"
+                min="0"
+                max=max
+                inputmode="numeric"
+                prop:value=move || value.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).trim().parse::<u32>() {
+                        value.set(n.min(max));
+                    }
+                }
+            />
+        </label>
+    }
+}
+
+#[component]
+fn DesignField(
+    id: &'static str,
+    label: &'static str,
+    kind: RwSignal<String>,
+    buckets: RwSignal<u32>,
+) -> impl IntoView {
+    let buckets_id = format!("{id}-buckets");
+    view! {
+        <fieldset class="design-field">
+            <legend>{label}</legend>
+            <select
+                id=id
+                aria-label=format!("{label}: PartitionKey design")
+                prop:value=move || kind.get()
+                on:change=move |ev| kind.set(event_target_value(&ev))
+            >
+                <option value="date">"Date (append-only)"</option>
+                <option value="hashed">"Hashed prefix + date"</option>
+                <option value="unique">"Entity id"</option>
+            </select>
+            <Show when=move || kind.with(|k| k == "hashed")>
+                <label class="field inline" for=buckets_id.clone()>
+                    <span>"Buckets"</span>
+                    <input
+                        id=buckets_id.clone()
+                        type="number"
+                        min="1"
+                        max="1000"
+                        prop:value=move || buckets.get().to_string()
+                        on:input=move |ev| {
+                            if let Ok(n) = event_target_value(&ev).trim().parse::<u32>() {
+                                buckets.set(n.clamp(1, 1_000));
+                            }
+                        }
+                    />
+                </label>
+            </Show>
+        </fieldset>
+    }
+}
+
+#[component]
+fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
+    let healthy = report.throttled_responses == 0;
+    let total = |label: &'static str, field: &'static str, value: String| {
+        view! {
+            <div class="figure" data-field=field>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+            </div>
+        }
+    };
+    let c = |n: u64| fmt_count(usize::try_from(n).unwrap_or(usize::MAX));
+    view! {
+        <div class="sim-design" data-design=side data-healthy=healthy.to_string()>
+            <h3>{report.design.clone()}</h3>
+            <dl class="figures sim-totals">
+                {total("offered", "offered", c(report.offered))}
+                {total("succeeded", "succeeded", c(report.succeeded))}
+                {total("throttled (503)", "throttled", c(report.throttled_responses))}
+                {total("failed after retries", "failed", c(report.failed))}
+                {total("retries", "retries", c(report.retries))}
+                {total("mean retry delay", "delay", format!("{} ms", report.mean_retry_delay_ms))}
+            </dl>
+            <BusiestChart report=report.clone() />
+            <Heatmap report=report />
+        </div>
+    }
+}
+
+/// The busiest partition, second by second: attempted (bars), throttled (red part of each
+/// bar), and the 2,000/s target (dashed line).
+#[component]
+fn BusiestChart(report: Report) -> impl IntoView {
+    let Some(busiest) = report.partitions.first().cloned() else {
+        return view! { <p class="hint">"No writes."</p> }.into_any();
+    };
+    let seconds = busiest.attempted.len().max(1);
+    let peak = busiest
+        .attempted
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(PARTITION_TARGET + PARTITION_TARGET / 4);
+    // Integer geometry (no float formatting in the wasm): 600 × 240 user units.
+    let (w, h) = (600u32, 240u32);
+    let y = |v: u32| h - (u64::from(v) * u64::from(h) / u64::from(peak)) as u32;
+    let bar_w = (w / seconds as u32).max(1);
+    let bars = busiest
+        .attempted
+        .iter()
+        .zip(&busiest.throttled)
+        .enumerate()
+        .map(|(s, (&a, &t))| {
+            let x = s as u32 * bar_w + 1;
+            let width = bar_w.saturating_sub(2).max(1);
+            let title = format!("second {}: {a} attempted, {t} throttled", s + 1);
+            view! {
+                <g>
+                    <title>{title}</title>
+                    <rect class="bar-ok" x=x y=y(a - t) width=width height=h - y(a - t) />
+                    <rect class="bar-throttled" x=x y=y(a) width=width height=y(a - t) - y(a) />
+                </g>
+            }
+        })
+        .collect_view();
+    let line = y(PARTITION_TARGET);
+    let caption = format!(
+        "Busiest partition {}: requests per second over {} s",
+        busiest.partition_key, seconds
+    );
+    view! {
+        <figure class="sim-chart">
+            <svg viewBox=format!("0 0 {w} {}", h + 4) role="img" aria-label=caption.clone()>
+                {bars}
+                <line class="target-line" x1="0" x2=w y1=line y2=line />
+                <text class="target-label" x=w - 4 y=line.saturating_sub(5) text-anchor="end">
+                    "2,000/s"
+                </text>
+            </svg>
+            <figcaption>
+                {caption}
+                <span class="map-legend">
+                    <span class="swatch ok"></span>
+                    "served "
+                    <span class="swatch throttled"></span>
+                    "throttled"
+                </span>
+            </figcaption>
+        </figure>
+    }
+    .into_any()
+}
+
+/// Partitions × seconds: each cell shaded by its load against the 2,000/s target, red where
+/// requests were throttled.
+#[component]
+fn Heatmap(report: Report) -> impl IntoView {
+    let more = report.partitions.len().saturating_sub(HEATMAP_ROWS);
+    let rows = report
+        .partitions
+        .into_iter()
+        .take(HEATMAP_ROWS)
+        .map(|p| {
+            let cells = p
+                .attempted
+                .iter()
+                .zip(&p.throttled)
+                .enumerate()
+                .map(|(s, (&a, &t))| {
+                    let load = (a.saturating_mul(100) / PARTITION_TARGET).min(100);
+                    let state = if t > 0 { "throttled" } else { "ok" };
+                    let title = format!("{}, second {}: {a} attempted, {t} throttled", p.partition_key, s + 1);
+                    view! {
+                        <i class="heat-cell" data-state=state style=format!("--p:{load}") title=title></i>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="heat-row">
+                    <span class="heat-pk">{p.partition_key.clone()}</span>
+                    <span class="heat-cells">{cells}</span>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="sim-heatmap" aria-label="Load per partition and second">
+            {rows}
+            {(more > 0).then(|| view! { <p class="hint">{format!("… and {more} more partitions")}</p> })}
+        </div>
+    }
+}
