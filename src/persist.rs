@@ -67,7 +67,8 @@ impl Persist {
             .map_err(|e| PersistError::Unavailable(e.to_string()))?;
         request.on_upgrade_needed(|event| {
             use idb::event::DatabaseEvent;
-            // Errors here abort the upgrade, and the open request then fails.
+            // A store that cannot be created makes every later transaction fail, with the
+            // browser's reason.
             if let Ok(db) = event.database() {
                 let names = db.store_names();
                 for store in [META_STORE, CHUNK_STORE] {
@@ -77,28 +78,7 @@ impl Persist {
                 }
             }
         });
-        let blocked: Rc<RefCell<(bool, Option<Waker>)>> = Rc::default();
-        let on_blocked = blocked.clone();
-        request.on_blocked(move |_| {
-            let mut state = on_blocked.borrow_mut();
-            state.0 = true;
-            if let Some(waker) = state.1.take() {
-                waker.wake();
-            }
-        });
-        let mut opening = Box::pin(request.into_future());
-        let opened = std::future::poll_fn(|cx| {
-            if let Poll::Ready(result) = opening.as_mut().poll(cx) {
-                return Poll::Ready(result.map_err(open_error));
-            }
-            let mut state = blocked.borrow_mut();
-            if state.0 {
-                return Poll::Ready(Err(PersistError::Blocked));
-            }
-            state.1 = Some(cx.waker().clone());
-            Poll::Pending
-        })
-        .await;
+        let opened = open_or_blocked(request).await;
         let mut db = opened?;
         let closed = Rc::new(Cell::new(false));
         let on_change = closed.clone();
@@ -299,6 +279,36 @@ impl Persist {
         factory.delete(&db_name(namespace))?.await?;
         Ok(())
     }
+}
+
+/// Waits for an open request, or fails with [`PersistError::Blocked`] as soon as the browser
+/// reports that another tab's connection blocks it (the request would otherwise wait until
+/// that tab closes).
+async fn open_or_blocked(
+    mut request: idb::request::OpenDatabaseRequest,
+) -> Result<Database, PersistError> {
+    let blocked: Rc<RefCell<(bool, Option<Waker>)>> = Rc::default();
+    let on_blocked = blocked.clone();
+    request.on_blocked(move |_| {
+        let mut state = on_blocked.borrow_mut();
+        state.0 = true;
+        if let Some(waker) = state.1.take() {
+            waker.wake();
+        }
+    });
+    let mut opening = Box::pin(request.into_future());
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(result) = opening.as_mut().poll(cx) {
+            return Poll::Ready(result.map_err(open_error));
+        }
+        let mut state = blocked.borrow_mut();
+        if state.0 {
+            return Poll::Ready(Err(PersistError::Blocked));
+        }
+        state.1 = Some(cx.waker().clone());
+        Poll::Pending
+    })
+    .await
 }
 
 /// A dropped `Persist` closes its connection, so it never blocks another tab's upgrade or a
