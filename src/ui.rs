@@ -1,20 +1,35 @@
 //! The Leptos app: one panel per file, one small `Copy` app state shared through context.
 //!
-//! - `app`: the page frame (header, main area) and the account the page runs on.
+//! - `app`: the page frame (header, tables sidebar, section navigation).
 //! - `state`: [`AppState`], the account plus a revision counter, and the commands views call.
-//! - `tables_panel`: create, list and delete tables.
+//! - `workspace`: what the learner works on (selected table, editor draft, staged batch).
+//! - `tables_panel`: create, list, select and delete tables.
+//! - `data_panel`, `entity_grid`, `editor`: the selected table's entities, the entity editor.
+//! - `query_panel`, `results`: the query builder and raw `$filter`, the scan meter, history.
+//! - `batch_panel`: the batch stager.
+//! - [`model`]: the pure logic behind the forms (typed values, builder, batch checks).
 //! - `error_notice`: the service's error, shown inline where the request was made.
+//! - `perf`: the `?perf=1` test hook.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
 //! User text is always rendered as text nodes, never as HTML.
 
 mod app;
+mod batch_panel;
+mod data_panel;
+mod editor;
+mod entity_grid;
 mod error_notice;
+pub mod model;
+mod perf;
+mod query_panel;
+mod results;
 mod state;
 mod tables_panel;
 pub mod teach;
+mod workspace;
 
-pub use app::App;
+pub use app::{App, Section};
 pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.

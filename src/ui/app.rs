@@ -1,13 +1,68 @@
-//! The page frame: header, main area, and the app state every panel shares.
+//! The page frame: header, the tables sidebar, and a navigation between sections.
+//!
+//! A section is one entry of [`Section`]: add a variant, its label, and one arm in
+//! [`SectionPanel`] to add a page.
 
+use super::batch_panel::BatchPanel;
+use super::data_panel::DataPanel;
+use super::query_panel::QueryPanel;
 use super::state::AppState;
 use super::tables_panel::TablesPanel;
+use super::workspace::Workspace;
 use leptos::prelude::*;
+
+/// The app's sections, in navigation order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Section {
+    /// The selected table's entities and the entity editor.
+    #[default]
+    Data,
+    /// The query builder, raw `$filter`, results and the scan meter.
+    Query,
+    /// The batch stager.
+    Batch,
+    /// Teaching scenarios, the partition map and the throughput simulator.
+    Learn,
+}
+
+impl Section {
+    pub const ALL: [Section; 4] = [
+        Section::Data,
+        Section::Query,
+        Section::Batch,
+        Section::Learn,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Section::Data => "Entities",
+            Section::Query => "Query",
+            Section::Batch => "Batch",
+            Section::Learn => "Learn",
+        }
+    }
+
+    /// The id used in the DOM (`nav-<id>`, `section-<id>`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Section::Data => "data",
+            Section::Query => "query",
+            Section::Batch => "batch",
+            Section::Learn => "learn",
+        }
+    }
+}
 
 /// The whole app on a fresh in-memory account with the browser's clock.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_context(AppState::with_browser_clock());
+    let state = AppState::with_browser_clock();
+    provide_context(state);
+    let workspace = Workspace::new();
+    provide_context(workspace);
+    let section = RwSignal::new(Section::Data);
+    provide_context(section);
+    super::perf::install(state);
     view! {
         <header class="app-header">
             <div class="header-inner">
@@ -24,9 +79,76 @@ pub fn App() -> impl IntoView {
                 </p>
             </div>
         </header>
-        <main class="app-main">
-            <TablesPanel />
-            <super::teach::LearnSection />
-        </main>
+        <div class="app-layout">
+            <aside class="app-side">
+                <TablesPanel />
+            </aside>
+            <main class="app-main">
+                <Nav section=section />
+                <SectionPanel section=section />
+            </main>
+        </div>
+    }
+}
+
+/// The section tabs; the batch tab shows how many operations are staged.
+#[component]
+fn Nav(section: RwSignal<Section>) -> impl IntoView {
+    let workspace = Workspace::expect();
+    view! {
+        <nav class="app-nav" aria-label="Sections">
+            {Section::ALL
+                .into_iter()
+                .map(|s| {
+                    let badge = move || {
+                        let n = workspace.batch.with(Vec::len);
+                        (s == Section::Batch && n > 0).then(|| view! { <span class="badge">{n}</span> })
+                    };
+                    view! {
+                        <button
+                            type="button"
+                            id=format!("nav-{}", s.id())
+                            class="nav-tab"
+                            aria-current=move || (section.get() == s).then_some("page")
+                            on:click=move |_| section.set(s)
+                        >
+                            {s.label()}
+                            {badge}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </nav>
+    }
+}
+
+/// Every section's panel, the current one shown: the others stay mounted (hidden) so a
+/// query's results or a half-typed entity survive switching sections.
+#[component]
+fn SectionPanel(section: RwSignal<Section>) -> impl IntoView {
+    Section::ALL
+        .into_iter()
+        .map(|s| {
+            view! {
+                <div
+                    class="section"
+                    id=format!("section-{}", s.id())
+                    aria-labelledby=format!("nav-{}", s.id())
+                    hidden=move || section.get() != s
+                >
+                    {panel(s)}
+                </div>
+            }
+        })
+        .collect_view()
+}
+
+/// The panel of one section.
+fn panel(section: Section) -> AnyView {
+    match section {
+        Section::Data => view! { <DataPanel /> }.into_any(),
+        Section::Query => view! { <QueryPanel /> }.into_any(),
+        Section::Batch => view! { <BatchPanel /> }.into_any(),
+        Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

@@ -1,8 +1,9 @@
-//! The tables panel: create a table, list every table with its counts, delete one after an
-//! inline confirmation.
+//! The tables panel: create a table, list every table with its counts, select the one to work
+//! on, delete one after an inline confirmation.
 
 use super::error_notice::ErrorNotice;
 use super::state::AppState;
+use super::workspace::Workspace;
 use crate::engine::{Error, TableInfo};
 use leptos::html;
 use leptos::prelude::*;
@@ -11,6 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn TablesPanel() -> impl IntoView {
     let state = AppState::expect();
+    let workspace = Workspace::expect();
     let name = RwSignal::new(String::new());
     let error = RwSignal::new(None::<Error>);
     // What the last successful action did, announced politely to screen readers.
@@ -27,6 +29,7 @@ pub fn TablesPanel() -> impl IntoView {
                 name.set(String::new());
                 error.set(None);
                 status.set(format!("Created table {table}."));
+                workspace.table.set(Some(table));
             }
             Err(e) => {
                 error.set(Some(e));
@@ -40,6 +43,9 @@ pub fn TablesPanel() -> impl IntoView {
             Ok(()) => {
                 error.set(None);
                 status.set(format!("Deleted table {table}."));
+                if workspace.table.get_untracked().as_deref() == Some(table.as_str()) {
+                    workspace.table.set(None);
+                }
             }
             Err(e) => error.set(Some(e)),
         }
@@ -112,7 +118,20 @@ fn TableRow(
     pending_delete: RwSignal<Option<String>>,
     on_delete: Callback<String>,
 ) -> impl IntoView {
+    let workspace = Workspace::expect();
     let name = info.name.clone();
+    let is_selected = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            workspace
+                .table
+                .with(|t| t.as_deref() == Some(name.as_str()))
+        })
+    };
+    let select = {
+        let name = name.clone();
+        move |_| workspace.table.set(Some(name.clone()))
+    };
     let delete_label = format!("Delete table {name}");
     let question_label = format!("Delete table {name}?");
     let counts = format!(
@@ -162,11 +181,17 @@ fn TableRow(
     };
 
     view! {
-        <li class="table-row" data-table=name.clone()>
-            <div class="table-facts">
+        <li class="table-row" class:selected=move || is_selected.get() data-table=name.clone()>
+            <button
+                type="button"
+                class="table-facts"
+                aria-pressed=move || if is_selected.get() { "true" } else { "false" }
+                title="Work on this table"
+                on:click=select
+            >
                 <span class="table-name">{name.clone()}</span>
                 <span class="table-counts">{counts}</span>
-            </div>
+            </button>
             <Show
                 when=move || confirming.get()
                 fallback=move || {

@@ -1,0 +1,260 @@
+//! The batch stager: operations staged from the editor or typed by hand, reordered or removed,
+//! checked against SPEC §4 before commit, and committed atomically.
+
+use super::error_notice::ErrorNotice;
+use super::model;
+use super::state::AppState;
+use super::workspace::{Staged, Workspace};
+use crate::engine::{BatchRequest, Error, RawEntity, Request};
+use leptos::prelude::*;
+
+/// Stage, order, check and commit a batch on the selected table.
+#[component]
+pub fn BatchPanel() -> impl IntoView {
+    let state = AppState::expect();
+    let workspace = Workspace::expect();
+    let batch = workspace.batch;
+    let error = RwSignal::new(None::<Error>);
+    let failure = RwSignal::new(None::<String>);
+    let status = RwSignal::new(String::new());
+    let problems = Memo::new(move |_| {
+        batch.with(|b| model::check_batch(&b.iter().map(|s| s.op.clone()).collect::<Vec<_>>()))
+    });
+
+    let staged_ids = Memo::new(move |_| batch.with(|b| b.iter().map(|s| s.id).collect::<Vec<_>>()));
+    let commit = move |_| {
+        status.set(String::new());
+        failure.set(None);
+        let Some(table) = workspace.table.get_untracked() else {
+            failure.set(Some("Select a table first.".into()));
+            return;
+        };
+        if !problems.get_untracked().is_empty() {
+            return;
+        }
+        let operations: Vec<BatchRequest> =
+            batch.with_untracked(|b| b.iter().map(|s| s.op.clone()).collect());
+        let response = state.write(&Request::Batch { table, operations });
+        match response.error {
+            Some(e) => {
+                let which = match model::failed_index(&e.message) {
+                    Some(i) => format!("Operation {i} failed"),
+                    None => "The batch failed".to_string(),
+                };
+                failure.set(Some(format!(
+                    "{which}: nothing was applied — a batch is atomic, so every operation was rolled back."
+                )));
+                error.set(Some(e));
+            }
+            None => {
+                error.set(None);
+                let statuses: Vec<String> = response
+                    .results
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|r| r.status.to_string())
+                    .collect();
+                status.set(format!(
+                    "{} — committed {} operations atomically (statuses {}).",
+                    response.status,
+                    statuses.len(),
+                    statuses.join(", ")
+                ));
+                batch.set(Vec::new());
+            }
+        }
+    };
+
+    view! {
+        <section class="panel batch-panel" aria-labelledby="batch-heading">
+            <h2 id="batch-heading">
+                {move || match workspace.table.get() {
+                    Some(t) => format!("Batch on {t}"),
+                    None => "Batch".to_string(),
+                }}
+            </h2>
+            <p class="hint">
+                "An entity group transaction: one partition, at most 100 operations, each entity once, at most 4 MiB. It runs in order and atomically: on the first failure nothing is applied."
+            </p>
+            <p class="placeholder" hidden=move || !batch.with(Vec::is_empty)>
+                "Nothing staged. Use \"Add to batch\" in the entity editor, or stage an operation by hand below."
+            </p>
+                <ol class="staged-list" aria-label="Staged operations" hidden=move || batch.with(Vec::is_empty)>
+                    {move || {
+                        staged_ids
+                            .get()
+                            .into_iter()
+                            .filter_map(|id| batch.with(|b| b.iter().find(|s| s.id == id).cloned()))
+                            .map(|staged| view! { <StagedRow staged=staged /> })
+                            .collect_view()
+                    }}
+                </ol>
+            <ul
+                class="form-problems batch-problems"
+                role="alert"
+                hidden=move || problems.with(Vec::is_empty) || batch.with(Vec::is_empty)
+            >
+                {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            </ul>
+            <div class="editor-actions">
+                <button
+                    type="button"
+                    class="primary commit-batch"
+                    prop:disabled=move || !problems.with(Vec::is_empty)
+                    on:click=commit
+                >
+                    {move || format!("Commit {} operations", batch.with(Vec::len))}
+                </button>
+                <button
+                    type="button"
+                    class="clear-batch"
+                    on:click=move |_| {
+                        batch.set(Vec::new());
+                        failure.set(None);
+                        error.set(None);
+                    }
+                >
+                    "Clear"
+                </button>
+            </div>
+            {move || failure.get().map(|f| view! { <p class="batch-failure" role="alert">{f}</p> })}
+            <ErrorNotice error=error />
+            <p class="status batch-status" aria-live="polite">{move || status.get()}</p>
+            <ByHand />
+        </section>
+    }
+}
+
+/// One staged operation with its move and remove buttons.
+#[component]
+fn StagedRow(staged: Staged) -> impl IntoView {
+    let batch = Workspace::expect().batch;
+    let id = staged.id;
+    let (pk, rk) = model::batch_keys(&staged.op);
+    let name = model::batch_op_name(&staged.op);
+    let index = move || batch.with(|b| b.iter().position(|s| s.id == id).unwrap_or(0));
+    let len = move || batch.with(Vec::len);
+    let shift = move |up: bool| {
+        batch.update(|b| {
+            if let Some(i) = b.iter().position(|s| s.id == id) {
+                let j = if up { i.checked_sub(1) } else { Some(i + 1) };
+                if let Some(j) = j.filter(|j| *j < b.len()) {
+                    b.swap(i, j);
+                }
+            }
+        });
+        // The list re-rendered: keep the keyboard on the moved operation's button.
+        let (this, other) = if up {
+            ("move-up", "move-down")
+        } else {
+            ("move-down", "move-up")
+        };
+        super::data_panel::focus_first(vec![
+            format!("[data-staged-id=\"{id}\"] .{this}:not(:disabled)"),
+            format!("[data-staged-id=\"{id}\"] .{other}"),
+        ]);
+    };
+    let label = format!("{name} ({pk}, {rk})");
+    view! {
+        <li class="staged" data-op=name data-staged-id=id>
+            <span class="staged-index">{index}</span>
+            <span class="staged-op">{name}</span>
+            <span class="staged-keys">{format!("PartitionKey {:?}, RowKey {:?}", pk, rk)}</span>
+            <span class="staged-buttons">
+                <button
+                    type="button"
+                    class="move-up"
+                    aria-label=format!("Move {label} up")
+                    prop:disabled=move || index() == 0
+                    on:click=move |_| shift(true)
+                >
+                    "↑"
+                </button>
+                <button
+                    type="button"
+                    class="move-down"
+                    aria-label=format!("Move {label} down")
+                    prop:disabled=move || { index() + 1 >= len() }
+                    on:click=move |_| shift(false)
+                >
+                    "↓"
+                </button>
+                <button
+                    type="button"
+                    class="delete remove-staged"
+                    aria-label=format!("Remove {label}")
+                    on:click=move |_| batch.update(|b| b.retain(|s| s.id != id))
+                >
+                    "Remove"
+                </button>
+            </span>
+        </li>
+    }
+}
+
+/// Stages an operation typed by hand: the operation and the entity's JSON.
+#[component]
+fn ByHand() -> impl IntoView {
+    let workspace = Workspace::expect();
+    let op = RwSignal::new("insert".to_string());
+    let text = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let stage = move |_| match staged_by_hand(&op.get_untracked(), &text.get_untracked()) {
+        Ok(request) => {
+            workspace.stage(request);
+            problem.set(None);
+        }
+        Err(e) => problem.set(Some(e)),
+    };
+    view! {
+        <details class="by-hand">
+            <summary>"Stage an operation by hand"</summary>
+            <div class="field">
+                <label for="hand-op">"Operation"</label>
+                <select id="hand-op" on:change=move |ev| op.set(event_target_value(&ev))>
+                    {["insert", "replace", "merge", "upsert-replace", "upsert-merge", "delete"]
+                        .into_iter()
+                        .map(|o| view! { <option value=o>{o}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            <div class="field">
+                <label for="hand-json">"Entity (service JSON; for delete, PartitionKey and RowKey, optionally odata.etag)"</label>
+                <textarea
+                    id="hand-json"
+                    rows="4"
+                    spellcheck="false"
+                    placeholder="{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Age\":30}"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                ></textarea>
+            </div>
+            <button type="button" class="stage-by-hand" on:click=stage>"Stage"</button>
+            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+        </details>
+    }
+}
+
+fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
+    let entity = RawEntity::parse(text)
+        .map_err(|e| format!("Not a JSON object: {}", e.detail.unwrap_or(e.message)))?;
+    let (pk, rk, etag) = model::keys_of(&entity);
+    Ok(match op {
+        "replace" => BatchRequest::Replace {
+            entity,
+            if_match: etag,
+        },
+        "merge" => BatchRequest::Merge {
+            entity,
+            if_match: etag,
+        },
+        "upsert-replace" => BatchRequest::UpsertReplace { entity },
+        "upsert-merge" => BatchRequest::UpsertMerge { entity },
+        "delete" => BatchRequest::Delete {
+            partition_key: pk,
+            row_key: rk,
+            if_match: etag,
+        },
+        _ => BatchRequest::Insert { entity },
+    })
+}

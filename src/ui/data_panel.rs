@@ -1,0 +1,265 @@
+//! The selected table's entities: the grid, paged by continuation tokens, the chosen entity's
+//! JSON with a copy button, and the entity editor.
+
+use super::editor::Editor;
+use super::entity_grid::{Column, EntityGrid};
+use super::error_notice::ErrorNotice;
+use super::model;
+use super::state::AppState;
+use super::workspace::{Draft, Workspace, WriteOp};
+use crate::engine::{Continuation, Error, RawEntity, Request};
+use leptos::prelude::*;
+
+/// Entities per page of the grid (the service's largest page).
+const PAGE: u32 = 1000;
+
+/// Grid, entity view and editor for the selected table.
+#[component]
+pub fn DataPanel() -> impl IntoView {
+    let state = AppState::expect();
+    let workspace = Workspace::expect();
+    let entities = RwSignal::new(Vec::<RawEntity>::new());
+    let next = RwSignal::new(None::<Continuation>);
+    let pages = RwSignal::new(0_usize);
+    let error = RwSignal::new(None::<Error>);
+    let selected = RwSignal::new(None::<usize>);
+    let render_ms = RwSignal::new(None::<f64>);
+
+    let columns = Memo::new(move |_| {
+        let table = workspace.table.get();
+        state
+            .describe_tables()
+            .into_iter()
+            .find(|t| Some(&t.name) == table.as_ref())
+            .map(|t| {
+                t.columns
+                    .into_iter()
+                    .map(|c| Column {
+                        name: c.name,
+                        types: c
+                            .types
+                            .iter()
+                            .map(|t| t.short_name())
+                            .collect::<Vec<_>>()
+                            .join(" | "),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    });
+
+    let load = move |continuation: Option<Continuation>| {
+        let Some(table) = workspace.table.get_untracked() else {
+            return;
+        };
+        let started = now();
+        let response = state.read(&Request::Query {
+            table,
+            filter: None,
+            select: None,
+            top: Some(PAGE),
+            continuation: continuation.clone(),
+            page_budget: None,
+            trace: false,
+        });
+        match response.error {
+            Some(e) => error.set(Some(e)),
+            None => {
+                error.set(None);
+                let page = response.entities.unwrap_or_default();
+                if continuation.is_none() {
+                    entities.set(page);
+                    pages.set(1);
+                } else {
+                    entities.update(|all| all.extend(page));
+                    pages.update(|p| *p += 1);
+                }
+                next.set(response.continuation);
+            }
+        }
+        after_paint(move || render_ms.set(Some(now() - started)));
+    };
+    // The first page again whenever the table or its contents change.
+    Effect::new(move |_| {
+        workspace.table.track();
+        state.revision();
+        selected.set(None);
+        untrack(|| load(None));
+    });
+
+    let chosen = move || {
+        selected
+            .get()
+            .and_then(|i| entities.with(|all| all.get(i).cloned()))
+    };
+
+    view! {
+        <section class="panel data-panel" aria-labelledby="data-heading">
+            <h2 id="data-heading">
+                {move || match workspace.table.get() {
+                    Some(t) => format!("Entities in {t}"),
+                    None => "Entities".to_string(),
+                }}
+            </h2>
+            <p class="placeholder" hidden=move || workspace.table.with(Option::is_some)>
+                "Select or create a table to see its entities."
+            </p>
+            <div hidden=move || workspace.table.with(Option::is_none)>
+                <ErrorNotice error=error />
+                <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>
+                    "No entities yet. Add one with the editor below."
+                </p>
+                <div hidden=move || entities.with(Vec::is_empty)>
+                    <EntityGrid
+                        entities=entities
+                        columns=columns
+                        selected=selected
+                        label="Entities of the selected table"
+                    />
+                </div>
+                <div class="grid-footer">
+                    <span class="grid-count" data-testid="grid-count">
+                        {move || {
+                            let n = entities.with(Vec::len);
+                            let p = pages.get();
+                            format!("{n} entities loaded in {p} page{}", if p == 1 { "" } else { "s" })
+                        }}
+                    </span>
+                    <span class="render-time">
+                        {move || render_ms.get().map(|ms| format!("rendered in {} ms", ms.round() as i64))}
+                    </span>
+                    {move || {
+                        next.get()
+                            .map(|c| {
+                                let token = token_text(&c);
+                                view! {
+                                    <span class="token" title="Continuation token">{token}</span>
+                                    <button
+                                        type="button"
+                                        class="load-more"
+                                        on:click=move |_| load(next.get_untracked())
+                                    >
+                                        "Load more"
+                                    </button>
+                                }
+                            })
+                    }}
+                </div>
+                {move || chosen().map(|raw| view! { <EntityView raw=raw /> })}
+            </div>
+        </section>
+        <Editor />
+    }
+}
+
+/// The chosen entity in the service's JSON form, with copy and the editor's actions.
+#[component]
+fn EntityView(raw: RawEntity) -> impl IntoView {
+    let workspace = Workspace::expect();
+    let text = model::pretty_json(&raw);
+    let (pk, rk, etag) = model::keys_of(&raw);
+    let copied = RwSignal::new(String::new());
+    let copy = {
+        let text = text.clone();
+        move |_| copy_text(text.clone(), copied)
+    };
+    let load = move |op: WriteOp, duplicate: bool| {
+        let properties = workspace.with_ids(|ids| model::drafts_of(&raw, ids));
+        workspace.draft.set(Draft {
+            partition_key: pk.clone(),
+            row_key: rk.clone(),
+            properties,
+            op,
+            etag: if duplicate {
+                String::new()
+            } else {
+                etag.clone().unwrap_or_default()
+            },
+            any_etag: false,
+            duplicate_of: duplicate.then(|| (pk.clone(), rk.clone())),
+        });
+        focus("#editor-heading");
+    };
+    let edit = {
+        let load = load.clone();
+        move |_| load(WriteOp::Replace, false)
+    };
+    let duplicate = {
+        let load = load.clone();
+        move |_| load(WriteOp::Insert, true)
+    };
+    let delete = move |_| load(WriteOp::Delete, false);
+    view! {
+        <div class="entity-view">
+            <div class="entity-actions">
+                <button type="button" class="copy-json" on:click=copy>"Copy JSON"</button>
+                <button type="button" class="edit-entity" on:click=edit>"Edit"</button>
+                <button type="button" class="duplicate-entity" on:click=duplicate>"Duplicate"</button>
+                <button type="button" class="delete delete-entity" on:click=delete>"Delete…"</button>
+                <span class="status" aria-live="polite">{move || copied.get()}</span>
+            </div>
+            <pre class="entity-json" tabindex="0" aria-label="Entity JSON">{text}</pre>
+        </div>
+    }
+}
+
+/// `NextPartitionKey='…' NextRowKey='…'`, as the service's headers would carry it.
+pub fn token_text(c: &Continuation) -> String {
+    format!(
+        "NextPartitionKey={} NextRowKey={}",
+        model::quote(&c.next_partition_key),
+        model::quote(&c.next_row_key)
+    )
+}
+
+/// Copies `text` with the async clipboard API and says whether it worked.
+pub fn copy_text(text: String, status: RwSignal<String>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => status.set("Copied.".into()),
+            Err(_) => {
+                status.set("The browser refused the clipboard; select the text instead.".into())
+            }
+        }
+    });
+}
+
+/// Milliseconds from the page's time origin.
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Runs `f` after the next frame has been painted.
+pub fn after_paint(f: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
+}
+
+/// Moves focus to the element `selector` matches, if any.
+pub fn focus(selector: &'static str) {
+    focus_first(vec![selector.to_string()]);
+}
+
+/// After the next frame, moves focus to the first element one of `selectors` matches.
+pub fn focus_first(selectors: Vec<String>) {
+    request_animation_frame(move || {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let el = selectors
+            .iter()
+            .find_map(|s| document.query_selector(s).ok().flatten());
+        if let Some(el) = el {
+            use wasm_bindgen::JsCast;
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    });
+}

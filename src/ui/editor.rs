@@ -1,0 +1,474 @@
+//! The entity editor: keys, typed properties, the write to send (chosen explicitly), the ETag
+//! sent as If-Match, and "add to batch" instead of running.
+
+use super::error_notice::ErrorNotice;
+use super::model::{self, BinaryEncoding, PropertyDraft};
+use super::state::AppState;
+use super::workspace::{Draft, Workspace, WriteOp};
+use crate::engine::{BatchRequest, EdmType, Error, RawEntity, Request};
+use leptos::prelude::*;
+
+/// The editor for [`Workspace::draft`].
+#[component]
+pub fn Editor() -> impl IntoView {
+    let state = AppState::expect();
+    let workspace = Workspace::expect();
+    let draft = workspace.draft;
+    let error = RwSignal::new(None::<Error>);
+    let problems = RwSignal::new(Vec::<String>::new());
+    let status = RwSignal::new(String::new());
+    // Set by the first attempt: from then on empty values show their problem too.
+    let attempted = RwSignal::new(false);
+
+    let run = move |_| {
+        attempted.set(true);
+        status.set(String::new());
+        let Some(table) = workspace.table.get_untracked() else {
+            problems.set(vec!["Select a table first.".into()]);
+            return;
+        };
+        let d = draft.get_untracked();
+        let request = match request_for(&table, &d) {
+            Ok(r) => r,
+            Err(p) => {
+                problems.set(p);
+                error.set(None);
+                return;
+            }
+        };
+        problems.set(Vec::new());
+        let response = state.write(&request);
+        match response.error {
+            Some(e) => error.set(Some(e)),
+            None => {
+                error.set(None);
+                let etag = response.etag.unwrap_or_default();
+                status.set(match d.op {
+                    WriteOp::Delete => format!("{} — deleted.", response.status),
+                    op => format!("{} — {} succeeded. ETag {etag}", response.status, op.name()),
+                });
+                draft.update(|d| {
+                    d.duplicate_of = None;
+                    if d.op != WriteOp::Delete {
+                        d.etag = etag;
+                    }
+                });
+            }
+        }
+    };
+    let stage = move |_| {
+        attempted.set(true);
+        let d = draft.get_untracked();
+        match batch_request_for(&d) {
+            Ok(op) => {
+                problems.set(Vec::new());
+                workspace.stage(op);
+                let n = workspace.batch.with_untracked(Vec::len);
+                status.set(format!(
+                    "Staged {} of ({}, {}) as batch operation {}.",
+                    d.op.name(),
+                    d.partition_key,
+                    d.row_key,
+                    n - 1
+                ));
+            }
+            Err(p) => problems.set(p),
+        }
+    };
+    let clear = move |_| {
+        draft.set(Draft::default());
+        error.set(None);
+        problems.set(Vec::new());
+        status.set(String::new());
+        attempted.set(false);
+    };
+    let add_property = move |_| {
+        let p = workspace.blank_property();
+        draft.update(|d| d.properties.push(p));
+    };
+    let op = move || draft.with(|d| d.op);
+    // The rows re-render only when a property is added or removed, not on every keystroke.
+    let property_ids =
+        Memo::new(move |_| draft.with(|d| d.properties.iter().map(|p| p.id).collect::<Vec<_>>()));
+
+    view! {
+        <section class="panel editor" aria-labelledby="editor-heading">
+            <h2 id="editor-heading" tabindex="-1">"Entity editor"</h2>
+            {move || {
+                draft
+                    .with(|d| d.duplicate_of.clone())
+                    .map(|(pk, rk)| {
+                        view! {
+                            <p class="hint duplicate-note">
+                                {format!(
+                                    "Duplicating ({pk}, {rk}): change PartitionKey or RowKey, then insert.",
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            <div class="key-fields">
+                <TextField
+                    id="entity-pk"
+                    label="PartitionKey"
+                    value=Signal::derive(move || draft.with(|d| d.partition_key.clone()))
+                    on_input=Callback::new(move |v| draft.update(|d| d.partition_key = v))
+                />
+                <TextField
+                    id="entity-rk"
+                    label="RowKey"
+                    value=Signal::derive(move || draft.with(|d| d.row_key.clone()))
+                    on_input=Callback::new(move |v| draft.update(|d| d.row_key = v))
+                />
+            </div>
+                <fieldset class="properties" hidden=move || op() == WriteOp::Delete>
+                    <legend>"Properties"</legend>
+                    {move || {
+                        property_ids
+                            .get()
+                            .into_iter()
+                            .map(|id| view! { <PropertyRow id=id attempted=attempted /> })
+                            .collect_view()
+                    }}
+                    <button type="button" class="add-property" on:click=add_property>
+                        "+ Add property"
+                    </button>
+                </fieldset>
+            <fieldset class="write-op">
+                <legend>"Write"</legend>
+                <div class="op-choices" role="radiogroup" aria-label="Operation">
+                    {WriteOp::ALL
+                        .into_iter()
+                        .map(|o| {
+                            view! {
+                                <label class="op-choice">
+                                    <input
+                                        type="radio"
+                                        name="write-op"
+                                        value=o.name()
+                                        prop:checked=move || op() == o
+                                        on:change=move |_| draft.update(|d| d.op = o)
+                                    />
+                                    {o.name()}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                    <div class="etag-row" hidden=move || !op().uses_etag()>
+                        <label for="entity-etag">"If-Match (ETag)"</label>
+                        <div class="field-row">
+                            <input
+                                id="entity-etag"
+                                type="text"
+                                spellcheck="false"
+                                autocomplete="off"
+                                placeholder="W/\"datetime'…'\""
+                                prop:value=move || draft.with(|d| d.etag.clone())
+                                prop:disabled=move || draft.with(|d| d.any_etag)
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    draft.update(|d| d.etag = v)
+                                }
+                            />
+                            <label class="inline-check">
+                                <input
+                                    type="checkbox"
+                                    id="entity-any-etag"
+                                    prop:checked=move || draft.with(|d| d.any_etag)
+                                    on:change=move |ev| {
+                                        let v = event_target_checked(&ev);
+                                        draft.update(|d| d.any_etag = v)
+                                    }
+                                />
+                                "Any (*)"
+                            </label>
+                        </div>
+                        <p class="hint">
+                            "Sent as If-Match: a stale ETag fails with 412; * matches any version."
+                        </p>
+                    </div>
+            </fieldset>
+            <div class="editor-actions">
+                <button type="button" class="primary run-write" on:click=run>
+                    {move || format!("Run {}", op().name())}
+                </button>
+                <button type="button" class="stage-write" on:click=stage>"Add to batch"</button>
+                <button type="button" class="clear-editor" on:click=clear>"Clear"</button>
+            </div>
+            <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
+                {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            </ul>
+            <ErrorNotice error=error />
+            <p class="status editor-status" aria-live="polite">{move || status.get()}</p>
+        </section>
+    }
+}
+
+/// A labelled single-line text input.
+#[component]
+fn TextField(
+    id: &'static str,
+    label: &'static str,
+    #[prop(into)] value: Signal<String>,
+    on_input: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                spellcheck="false"
+                autocomplete="off"
+                autocapitalize="off"
+                prop:value=value
+                on:input=move |ev| on_input.run(event_target_value(&ev))
+            />
+        </div>
+    }
+}
+
+/// One property: name, type, typed value, and its problem when it has one.
+#[component]
+fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
+    let draft = Workspace::expect().draft;
+    let get = move || draft.with(|d| d.properties.iter().find(|p| p.id == id).cloned());
+    let set = move |f: &dyn Fn(&mut PropertyDraft)| {
+        draft.update(|d| {
+            if let Some(p) = d.properties.iter_mut().find(|p| p.id == id) {
+                f(p);
+            }
+        })
+    };
+    let edm = move || get().map(|p| p.edm).unwrap_or(EdmType::String);
+    let problem = move || {
+        get().and_then(|p| {
+            let shown = attempted.get() || !p.text.is_empty() || !p.name.is_empty();
+            shown.then(|| p.problem()).flatten()
+        })
+    };
+    let name_id = format!("prop-name-{id}");
+    let value_id = format!("prop-value-{id}");
+    let error_id = format!("prop-error-{id}");
+    let generate = move |_| {
+        if let Some(uuid) = random_uuid() {
+            set(&|p| p.text = uuid.clone());
+        }
+    };
+    let value_input = {
+        let value_id = value_id.clone();
+        let error_id = error_id.clone();
+        move || {
+            let value = move || get().map(|p| p.text).unwrap_or_default();
+            let on_input = move |ev: leptos::ev::Event| {
+                let v = event_target_value(&ev);
+                set(&|p| p.text = v.clone());
+            };
+            match edm() {
+                EdmType::Boolean => view! {
+                    <select
+                        id=value_id.clone()
+                        class="prop-value"
+                        prop:value=value
+                        on:change=on_input
+                    >
+                        <option value="">"choose…"</option>
+                        <option value="true">"true"</option>
+                        <option value="false">"false"</option>
+                    </select>
+                }
+                .into_any(),
+                t => view! {
+                    <input
+                        id=value_id.clone()
+                        class="prop-value"
+                        type="text"
+                        spellcheck="false"
+                        autocomplete="off"
+                        inputmode=if matches!(t, EdmType::Int32 | EdmType::Int64) { "numeric" } else { "text" }
+                        placeholder=placeholder(t)
+                        aria-describedby=error_id.clone()
+                        aria-invalid=move || if problem().is_some() { "true" } else { "false" }
+                        prop:value=value
+                        on:input=on_input
+                    />
+                }
+                .into_any(),
+            }
+        }
+    };
+    view! {
+        <div class="property-row" data-property-id=id>
+            <div class="field prop-name-field">
+                <label for=name_id.clone()>"Name"</label>
+                <input
+                    id=name_id.clone()
+                    class="prop-name"
+                    type="text"
+                    spellcheck="false"
+                    autocomplete="off"
+                    prop:value=move || get().map(|p| p.name).unwrap_or_default()
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        set(&|p| p.name = v.clone())
+                    }
+                />
+            </div>
+            <div class="field prop-type-field">
+                <label for=format!("prop-type-{id}")>"Type"</label>
+                <select
+                    id=format!("prop-type-{id}")
+                    class="prop-type"
+                    prop:value=move || edm().short_name()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        let t = EdmType::from_odata_name(&format!("Edm.{v}")).unwrap_or(EdmType::String);
+                        set(&|p| p.edm = t)
+                    }
+                >
+                    {EdmType::ALL
+                        .into_iter()
+                        .map(|t| view! { <option value=t.short_name()>{t.short_name()}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            <div class="field prop-value-field">
+                <label for=value_id.clone()>"Value"</label>
+                <div class="value-row">
+                    {value_input}
+                        <button
+                            type="button"
+                            class="generate-guid"
+                            hidden=move || edm() != EdmType::Guid
+                            on:click=generate
+                        >
+                            "New Guid"
+                        </button>
+                        <select
+                            class="binary-encoding"
+                            hidden=move || edm() != EdmType::Binary
+                            aria-label="Binary encoding"
+                            on:change=move |ev| {
+                                let hex = event_target_value(&ev) == "hex";
+                                set(&|p| {
+                                    let old = p.binary;
+                                    p.binary = if hex { BinaryEncoding::Hex } else { BinaryEncoding::Base64 };
+                                    if let Ok(v) = model::parse_typed(EdmType::Binary, &p.text, old) {
+                                        p.text = model::edit_text(&v, p.binary);
+                                    }
+                                })
+                            }
+                        >
+                            <option value="base64">"base64"</option>
+                            <option value="hex">"hex"</option>
+                        </select>
+                </div>
+            </div>
+            <button
+                type="button"
+                class="remove-property"
+                aria-label="Remove property"
+                on:click=move |_| draft.update(|d| d.properties.retain(|p| p.id != id))
+            >
+                "×"
+            </button>
+            <p class="field-error" id=error_id.clone()>{problem}</p>
+        </div>
+    }
+}
+
+fn placeholder(t: EdmType) -> &'static str {
+    match t {
+        EdmType::String => "text",
+        EdmType::Int32 => "e.g. 42",
+        EdmType::Int64 => "e.g. 9223372036854775807",
+        EdmType::Double => "e.g. 4.5, NaN, Infinity",
+        EdmType::Boolean => "true or false",
+        EdmType::DateTime => "2024-01-01T12:00:00.1234567Z",
+        EdmType::Guid => "c9da6455-213d-42c9-9a79-3e9149a57833",
+        EdmType::Binary => "AQID (base64) or 010203 (hex)",
+    }
+}
+
+/// A fresh Guid from the browser's crypto.randomUUID.
+fn random_uuid() -> Option<String> {
+    Some(web_sys::window()?.crypto().ok()?.random_uuid())
+}
+
+/// If-Match for the draft: `*`, its ETag, or none.
+fn if_match(d: &Draft) -> Option<String> {
+    if d.any_etag {
+        Some("*".into())
+    } else if d.etag.trim().is_empty() {
+        None
+    } else {
+        Some(d.etag.trim().to_string())
+    }
+}
+
+/// The entity, after the checks the editor makes before sending anything.
+fn entity_for(d: &Draft) -> Result<RawEntity, Vec<String>> {
+    if let Some((pk, rk)) = &d.duplicate_of {
+        if *pk == d.partition_key && *rk == d.row_key {
+            return Err(vec![
+                "A duplicate needs new keys: change PartitionKey or RowKey.".into(),
+            ]);
+        }
+    }
+    model::build_entity(&d.partition_key, &d.row_key, &d.properties)
+}
+
+/// The request the draft describes.
+fn request_for(table: &str, d: &Draft) -> Result<Request, Vec<String>> {
+    let table = table.to_string();
+    if d.op == WriteOp::Delete {
+        return Ok(Request::Delete {
+            table,
+            partition_key: d.partition_key.clone(),
+            row_key: d.row_key.clone(),
+            if_match: if_match(d),
+        });
+    }
+    let entity = entity_for(d)?;
+    Ok(match d.op {
+        WriteOp::Insert => Request::Insert { table, entity },
+        WriteOp::UpsertReplace => Request::UpsertReplace { table, entity },
+        WriteOp::UpsertMerge => Request::UpsertMerge { table, entity },
+        WriteOp::Replace => Request::Replace {
+            table,
+            entity,
+            if_match: if_match(d),
+        },
+        WriteOp::Merge | WriteOp::Delete => Request::Merge {
+            table,
+            entity,
+            if_match: if_match(d),
+        },
+    })
+}
+
+/// The batch operation the draft describes.
+fn batch_request_for(d: &Draft) -> Result<BatchRequest, Vec<String>> {
+    if d.op == WriteOp::Delete {
+        return Ok(BatchRequest::Delete {
+            partition_key: d.partition_key.clone(),
+            row_key: d.row_key.clone(),
+            if_match: if_match(d),
+        });
+    }
+    let entity = entity_for(d)?;
+    Ok(match d.op {
+        WriteOp::Insert => BatchRequest::Insert { entity },
+        WriteOp::UpsertReplace => BatchRequest::UpsertReplace { entity },
+        WriteOp::UpsertMerge => BatchRequest::UpsertMerge { entity },
+        WriteOp::Replace => BatchRequest::Replace {
+            entity,
+            if_match: if_match(d),
+        },
+        WriteOp::Merge | WriteOp::Delete => BatchRequest::Merge {
+            entity,
+            if_match: if_match(d),
+        },
+    })
+}

@@ -1,0 +1,67 @@
+//! A test-only hook for the performance measurements: with `?perf=1` in the URL the page
+//! exposes `window.__tablescopeFill(table, partitions, rowsPerPartition)`, which inserts
+//! `partitions × rowsPerPartition` entities through `Request::Batch` of 100 (the service's
+//! largest batch) and returns how many were written. Without the parameter nothing is exposed.
+
+use super::state::AppState;
+use crate::engine::{BatchRequest, RawEntity, Request, MAX_OPERATIONS};
+use serde_json::{json, Value as Json};
+use wasm_bindgen::prelude::*;
+
+/// Installs the hook when the page's URL asks for it.
+pub fn install(state: AppState) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    if !search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| p == "perf=1")
+    {
+        return;
+    }
+    let fill = Closure::<dyn Fn(String, u32, u32) -> u32>::new(
+        move |table: String, partitions: u32, rows: u32| fill(state, &table, partitions, rows),
+    );
+    let _ = js_sys::Reflect::set(
+        &window,
+        &JsValue::from_str("__tablescopeFill"),
+        fill.as_ref(),
+    );
+    // The hook lives as long as the page.
+    fill.forget();
+}
+
+/// Writes the entities in batches of 100 per partition; returns how many were written.
+fn fill(state: AppState, table: &str, partitions: u32, rows: u32) -> u32 {
+    let mut written = 0;
+    for p in 0..partitions {
+        let pk = format!("p{p:04}");
+        let mut operations = Vec::with_capacity(MAX_OPERATIONS);
+        for r in 0..rows {
+            let entity: Json = json!({
+                "PartitionKey": pk,
+                "RowKey": format!("r{r:06}"),
+                "Number": r,
+                "Label": format!("entity {r} of {pk}"),
+            });
+            if let Json::Object(map) = entity {
+                operations.push(BatchRequest::Insert {
+                    entity: RawEntity::from(map),
+                });
+            }
+            if operations.len() == MAX_OPERATIONS || r + 1 == rows {
+                let n = operations.len() as u32;
+                let response = state.write(&Request::Batch {
+                    table: table.to_string(),
+                    operations: std::mem::take(&mut operations),
+                });
+                if response.is_success() {
+                    written += n;
+                }
+            }
+        }
+    }
+    written
+}

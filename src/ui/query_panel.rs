@@ -1,0 +1,519 @@
+//! The query panel: a builder for point, partition and table queries kept in sync with the raw
+//! `$filter` (both ways, where the filter allows it), `$select`, `$top`, the page budget, and
+//! runs page by page with each continuation token shown.
+
+use super::data_panel::{after_paint, now};
+use super::entity_grid::{columns_of, EntityGrid};
+use super::error_notice::ErrorNotice;
+use super::model::{self, Builder, BuilderKind, Condition};
+use super::results::{History, Run, RunPage, ScanMeter};
+use super::state::AppState;
+use super::workspace::Workspace;
+use crate::engine::filter::{self, CmpOp};
+use crate::engine::{Continuation, EdmType, Error, RawEntity, Request};
+use leptos::prelude::*;
+
+/// The default page budget: entities one page may scan (models the service's 5 s per page).
+const DEFAULT_BUDGET: &str = "10000";
+
+const OPS: [CmpOp; 6] = [
+    CmpOp::Eq,
+    CmpOp::Ne,
+    CmpOp::Gt,
+    CmpOp::Ge,
+    CmpOp::Lt,
+    CmpOp::Le,
+];
+
+/// Builder, raw editor, options, runs and their figures.
+#[component]
+pub fn QueryPanel() -> impl IntoView {
+    let state = AppState::expect();
+    let workspace = Workspace::expect();
+    let raw = workspace.filter;
+    let builder = RwSignal::new(Builder::default());
+    let expressible = RwSignal::new(true);
+    let builder_problem = RwSignal::new(None::<String>);
+    let select = RwSignal::new(String::new());
+    let top = RwSignal::new(String::new());
+    let budget = RwSignal::new(DEFAULT_BUDGET.to_string());
+    let error = RwSignal::new(None::<Error>);
+    let problems = RwSignal::new(Vec::<String>::new());
+    let history = RwSignal::new(Vec::<Run>::new());
+    let current = RwSignal::new(None::<u64>);
+    let entities = RwSignal::new(Vec::<RawEntity>::new());
+    let next = RwSignal::new(None::<Continuation>);
+    let selected_row = RwSignal::new(None::<usize>);
+
+    // Builder → raw text.
+    let edit_builder = move |f: &dyn Fn(&mut Builder)| {
+        builder.update(|b| f(b));
+        match builder.with_untracked(Builder::filter) {
+            Ok(text) => {
+                raw.set(text);
+                expressible.set(true);
+                builder_problem.set(None);
+            }
+            Err(e) => builder_problem.set(Some(e)),
+        }
+    };
+    // Raw text → builder, when the filter has the builder's shape.
+    let load_filter = move |text: String| {
+        let parsed = workspace.with_ids(|ids| Builder::from_filter(&text, ids));
+        raw.set(text);
+        builder_problem.set(None);
+        match parsed {
+            Some(b) => {
+                builder.set(b);
+                expressible.set(true);
+            }
+            None => expressible.set(false),
+        }
+    };
+
+    let syntax = move || raw.with(|t| filter::parse(t).err());
+
+    let run_page = move |continuation: Option<Continuation>| {
+        let Some(table) = workspace.table.get_untracked() else {
+            problems.set(vec!["Select a table first.".into()]);
+            return;
+        };
+        let mut p = Vec::new();
+        let top_value = parse_opt::<u32>(&top.get_untracked(), "$top", &mut p);
+        let budget_value = parse_opt::<u64>(&budget.get_untracked(), "Page budget", &mut p);
+        problems.set(p.clone());
+        if !p.is_empty() {
+            return;
+        }
+        let filter_text = raw.get_untracked();
+        let select_list: Vec<String> = select
+            .get_untracked()
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let started = now();
+        let response = state.read(&Request::Query {
+            table: table.clone(),
+            filter: (!filter_text.trim().is_empty()).then(|| filter_text.clone()),
+            select: (!select_list.is_empty()).then_some(select_list),
+            top: top_value,
+            continuation: continuation.clone(),
+            page_budget: budget_value,
+            trace: false,
+        });
+        if let Some(e) = response.error {
+            error.set(Some(e));
+            return;
+        }
+        error.set(None);
+        let stats = response.stats;
+        let page = RunPage {
+            scanned: stats.map_or(0, |s| s.scanned),
+            returned: stats.map_or(0, |s| s.returned),
+            partitions: stats.map_or(0, |s| s.partitions),
+            token: response
+                .continuation
+                .as_ref()
+                .map(super::data_panel::token_text),
+        };
+        let kind = stats
+            .map(|s| s.kind.label().to_string())
+            .unwrap_or_default();
+        let page_entities = response.entities.unwrap_or_default();
+        match (continuation, current.get_untracked()) {
+            (Some(_), Some(id)) => history.update(|h| {
+                if let Some(run) = h.iter_mut().find(|r| r.id == id) {
+                    run.pages.push(page);
+                }
+            }),
+            _ => {
+                let id = workspace.next_id();
+                history.update(|h| {
+                    h.push(Run {
+                        id,
+                        table,
+                        filter: filter_text,
+                        kind,
+                        explain: response.explain,
+                        pages: vec![page],
+                        render_ms: None,
+                    })
+                });
+                current.set(Some(id));
+            }
+        }
+        selected_row.set(None);
+        entities.set(page_entities);
+        next.set(response.continuation);
+        let id = current.get_untracked();
+        after_paint(move || {
+            let ms = now() - started;
+            history.update(|h| {
+                if let Some(run) = h.iter_mut().find(|r| Some(r.id) == id) {
+                    run.render_ms = Some(ms);
+                }
+            })
+        });
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            run_page(None);
+        }
+    };
+    let load_rewrite = Callback::new(move |text: String| {
+        load_filter(text);
+        super::data_panel::focus("#raw-filter");
+    });
+    let current_run = move || {
+        let id = current.get();
+        history.with(|h| h.iter().find(|r| Some(r.id) == id).cloned())
+    };
+    let kind = move || builder.with(|b| b.kind);
+    // The rows re-render only when a condition is added or removed, not on every keystroke.
+    let condition_ids =
+        Memo::new(move |_| builder.with(|b| b.conditions.iter().map(|c| c.id).collect::<Vec<_>>()));
+
+    view! {
+        <section class="panel query-panel" aria-labelledby="query-heading" on:keydown=on_key>
+            <h2 id="query-heading">
+                {move || match workspace.table.get() {
+                    Some(t) => format!("Query {t}"),
+                    None => "Query".to_string(),
+                }}
+            </h2>
+            <fieldset class="builder">
+                <legend>"Builder"</legend>
+                <div class="kind-choices" role="radiogroup" aria-label="Query kind">
+                    {[
+                        (BuilderKind::Point, "Point", "one entity by PartitionKey and RowKey"),
+                        (BuilderKind::Partition, "Partition", "one partition, optionally a RowKey prefix"),
+                        (BuilderKind::Table, "Table", "conditions on any properties"),
+                    ]
+                        .into_iter()
+                        .map(|(k, name, title)| {
+                            view! {
+                                <label class="op-choice" title=title>
+                                    <input
+                                        type="radio"
+                                        name="query-kind"
+                                        value=name
+                                        prop:checked=move || kind() == k
+                                        on:change=move |_| edit_builder(&|b| b.kind = k)
+                                    />
+                                    {name}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <div class="key-fields">
+                        <div class="field" hidden=move || kind() == BuilderKind::Table>
+                            <label for="q-pk">"PartitionKey eq"</label>
+                            <input
+                                id="q-pk"
+                                type="text"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=move || builder.with(|b| b.partition_key.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    edit_builder(&|b| b.partition_key = v.clone())
+                                }
+                            />
+                        </div>
+                        <div class="field" hidden=move || kind() != BuilderKind::Point>
+                            <label for="q-rk">"RowKey eq"</label>
+                            <input
+                                id="q-rk"
+                                type="text"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=move || builder.with(|b| b.row_key.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    edit_builder(&|b| b.row_key = v.clone())
+                                }
+                            />
+                        </div>
+                        <div class="field" hidden=move || kind() != BuilderKind::Partition>
+                            <label for="q-prefix">"RowKey starts with"</label>
+                            <input
+                                id="q-prefix"
+                                type="text"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=move || builder.with(|b| b.row_prefix.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    edit_builder(&|b| b.row_prefix = v.clone())
+                                }
+                            />
+                        </div>
+                </div>
+                    <div class="conditions" hidden=move || kind() == BuilderKind::Point>
+                        {move || {
+                            condition_ids
+                                .get()
+                                .into_iter()
+                                .map(|id| {
+                                    let edit = Callback::new(move |f: ConditionEdit| {
+                                        edit_builder(&|b| {
+                                            if let Some(c) = b.conditions.iter_mut().find(|c| c.id == id) {
+                                                f.apply(c);
+                                            }
+                                            if matches!(f, ConditionEdit::Remove) {
+                                                b.conditions.retain(|c| c.id != id);
+                                            }
+                                        })
+                                    });
+                                    view! { <ConditionRow id=id builder=builder edit=edit /> }
+                                })
+                                .collect_view()
+                        }}
+                        <button
+                            type="button"
+                            class="add-condition"
+                            on:click=move |_| {
+                                let id = workspace.next_id();
+                                edit_builder(&|b| b.conditions.push(Condition {
+                                    id,
+                                    property: String::new(),
+                                    op: CmpOp::Eq,
+                                    edm: EdmType::String,
+                                    text: String::new(),
+                                }))
+                            }
+                        >
+                            "+ Condition"
+                        </button>
+                    </div>
+                {move || builder_problem.get().map(|p| view! { <p class="field-error builder-problem">{p}</p> })}
+            </fieldset>
+
+            <div class="field raw-field">
+                <label for="raw-filter">"$filter"</label>
+                <textarea
+                    id="raw-filter"
+                    class="raw-filter"
+                    rows="3"
+                    spellcheck="false"
+                    autocomplete="off"
+                    autocapitalize="off"
+                    aria-describedby="raw-filter-hint"
+                    aria-invalid=move || if syntax().is_some() { "true" } else { "false" }
+                    prop:value=move || raw.get()
+                    on:input=move |ev| load_filter(event_target_value(&ev))
+                ></textarea>
+                {move || {
+                    syntax()
+                        .map(|e| {
+                            let (before, span, after) = raw.with(|t| model::split_at_error(t, e.position, e.length));
+                            let at_end = span.is_empty();
+                            view! {
+                                <div class="syntax-error" role="alert">
+                                    <pre class="syntax-mirror" aria-hidden="true">
+                                        <span>{before}</span>
+                                        <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
+                                        <span>{after}</span>
+                                    </pre>
+                                    <p class="syntax-message">{format!("Position {}: {}", e.position, e.message)}</p>
+                                </div>
+                            }
+                        })
+                }}
+                <p id="raw-filter-hint" class="hint">
+                    {move || {
+                        if expressible.get() {
+                            "Kept in sync with the builder. Ctrl+Enter (⌘+Enter) runs."
+                        } else {
+                            "This filter is not expressible in the builder (it uses or, not, or key ranges the builder does not write): the raw text is kept as written. Ctrl+Enter (⌘+Enter) runs."
+                        }
+                    }}
+                </p>
+            </div>
+            <div class="query-options">
+                <OptionField id="q-select" label="$select" placeholder="Name, Age" value=select />
+                <OptionField id="q-top" label="$top" placeholder="1000" value=top />
+                <OptionField id="q-budget" label="Page budget (entities scanned per page)" placeholder="unlimited" value=budget />
+            </div>
+            <p class="hint">
+                "The service stops a page after 5 s; Tablescope models that as a number of entities scanned per page, so a page can come back short or empty with a continuation token."
+            </p>
+            <div class="editor-actions">
+                <button type="button" class="primary run-query" on:click=move |_| run_page(None)>
+                    "Run query"
+                </button>
+                <button
+                    type="button"
+                    class="next-page"
+                    hidden=move || next.with(Option::is_none)
+                    on:click=move |_| run_page(next.get_untracked())
+                >
+                    "Next page"
+                </button>
+            </div>
+            <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
+                {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            </ul>
+            <ErrorNotice error=error />
+        </section>
+        {move || current_run().map(|run| view! { <ScanMeter run=run on_rewrite=load_rewrite /> })}
+            <section class="panel results" aria-label="Query results" hidden=move || current.get().is_none()>
+                <p class="results-count">
+                    {move || {
+                        let n = entities.with(Vec::len);
+                        let pages = current_run().map_or(0, |r| r.pages.len());
+                        format!("Page {pages}: {n} entities")
+                    }}
+                </p>
+                <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>"This page is empty."</p>
+                <div hidden=move || entities.with(Vec::is_empty)>
+                    <EntityGrid
+                        entities=entities
+                        columns=Signal::derive(move || entities.with(|e| columns_of(e)))
+                        selected=selected_row
+                        label="Query results"
+                    />
+                </div>
+                {move || {
+                    selected_row
+                        .get()
+                        .and_then(|i| entities.with(|e| e.get(i).cloned()))
+                        .map(|raw| view! { <pre class="entity-json" tabindex="0">{model::pretty_json(&raw)}</pre> })
+                }}
+            </section>
+        <History history=history />
+    }
+}
+
+/// A change to one builder condition.
+#[derive(Debug, Clone)]
+enum ConditionEdit {
+    Property(String),
+    Op(CmpOp),
+    Type(EdmType),
+    Text(String),
+    Remove,
+}
+
+impl ConditionEdit {
+    fn apply(&self, c: &mut Condition) {
+        match self {
+            ConditionEdit::Property(v) => c.property = v.clone(),
+            ConditionEdit::Op(o) => c.op = *o,
+            ConditionEdit::Type(t) => c.edm = *t,
+            ConditionEdit::Text(v) => c.text = v.clone(),
+            ConditionEdit::Remove => {}
+        }
+    }
+}
+
+/// One condition: property, operator, type, value.
+#[component]
+fn ConditionRow(
+    id: u64,
+    builder: RwSignal<Builder>,
+    edit: Callback<ConditionEdit>,
+) -> impl IntoView {
+    let get = move || builder.with(|b| b.conditions.iter().find(|c| c.id == id).cloned());
+    view! {
+        <div class="condition-row" data-condition-id=id>
+            <input
+                type="text"
+                class="cond-property"
+                aria-label="Property"
+                placeholder="Property"
+                spellcheck="false"
+                prop:value=move || get().map(|c| c.property).unwrap_or_default()
+                on:input=move |ev| edit.run(ConditionEdit::Property(event_target_value(&ev)))
+            />
+            <select
+                class="cond-op"
+                aria-label="Operator"
+                prop:value=move || get().map(|c| c.op.as_str()).unwrap_or("eq")
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    if let Some(op) = CmpOp::from_keyword(&v) {
+                        edit.run(ConditionEdit::Op(op));
+                    }
+                }
+            >
+                {OPS.into_iter().map(|o| view! { <option value=o.as_str()>{o.as_str()}</option> }).collect_view()}
+            </select>
+            <select
+                class="cond-type"
+                aria-label="Type"
+                prop:value=move || get().map(|c| c.edm.short_name()).unwrap_or("String")
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let t = EdmType::from_odata_name(&format!("Edm.{v}")).unwrap_or(EdmType::String);
+                    edit.run(ConditionEdit::Type(t));
+                }
+            >
+                {EdmType::ALL.into_iter().map(|t| view! { <option value=t.short_name()>{t.short_name()}</option> }).collect_view()}
+            </select>
+            <input
+                type="text"
+                class="cond-value"
+                aria-label="Value"
+                placeholder="Value (Binary as hex)"
+                spellcheck="false"
+                prop:value=move || get().map(|c| c.text).unwrap_or_default()
+                on:input=move |ev| edit.run(ConditionEdit::Text(event_target_value(&ev)))
+            />
+            <button
+                type="button"
+                class="remove-condition"
+                aria-label="Remove condition"
+                on:click=move |_| edit.run(ConditionEdit::Remove)
+            >
+                "×"
+            </button>
+        </div>
+    }
+}
+
+/// A labelled option input bound to `value`.
+#[component]
+fn OptionField(
+    id: &'static str,
+    label: &'static str,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                spellcheck="false"
+                autocomplete="off"
+                placeholder=placeholder
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+        </div>
+    }
+}
+
+/// An optional number field: `None` when blank; a problem when not a number.
+fn parse_opt<T: std::str::FromStr>(
+    text: &str,
+    what: &str,
+    problems: &mut Vec<String>,
+) -> Option<T> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    match t.parse() {
+        Ok(v) => Some(v),
+        Err(_) => {
+            problems.push(format!("{what} must be a whole number (or blank)."));
+            None
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! What the learner is working on, shared by the panels: the selected table, the entity in
+//! the editor, the staged batch, and the query editor's text. One `Copy` value in context.
+
+use super::model::{BinaryEncoding, PropertyDraft};
+use crate::engine::{BatchRequest, EdmType};
+use leptos::prelude::*;
+
+/// The write the editor sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WriteOp {
+    #[default]
+    Insert,
+    Replace,
+    Merge,
+    UpsertReplace,
+    UpsertMerge,
+    Delete,
+}
+
+impl WriteOp {
+    pub const ALL: [WriteOp; 6] = [
+        WriteOp::Insert,
+        WriteOp::Replace,
+        WriteOp::Merge,
+        WriteOp::UpsertReplace,
+        WriteOp::UpsertMerge,
+        WriteOp::Delete,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WriteOp::Insert => "insert",
+            WriteOp::Replace => "replace",
+            WriteOp::Merge => "merge",
+            WriteOp::UpsertReplace => "upsert-replace",
+            WriteOp::UpsertMerge => "upsert-merge",
+            WriteOp::Delete => "delete",
+        }
+    }
+
+    /// Replace, merge and delete send If-Match.
+    pub fn uses_etag(self) -> bool {
+        matches!(self, WriteOp::Replace | WriteOp::Merge | WriteOp::Delete)
+    }
+}
+
+/// The entity being edited.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Draft {
+    pub partition_key: String,
+    pub row_key: String,
+    pub properties: Vec<PropertyDraft>,
+    pub op: WriteOp,
+    /// The ETag sent as If-Match (replace, merge, delete).
+    pub etag: String,
+    /// Send `*` instead of the ETag.
+    pub any_etag: bool,
+    /// Set when duplicating: the keys the copy must not keep.
+    pub duplicate_of: Option<(String, String)>,
+}
+
+/// A staged batch operation with a stable id for keyed lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Staged {
+    pub id: u64,
+    pub op: BatchRequest,
+}
+
+/// The shared working state.
+#[derive(Clone, Copy)]
+pub struct Workspace {
+    pub table: RwSignal<Option<String>>,
+    pub draft: RwSignal<Draft>,
+    pub batch: RwSignal<Vec<Staged>>,
+    /// The raw `$filter` in the query editor (advice rewrites load into it).
+    pub filter: RwSignal<String>,
+    /// Ids for drafts, conditions and staged operations.
+    next_id: StoredValue<u64>,
+}
+
+impl Workspace {
+    pub fn new() -> Self {
+        Workspace {
+            table: RwSignal::new(None),
+            draft: RwSignal::new(Draft::default()),
+            batch: RwSignal::new(Vec::new()),
+            filter: RwSignal::new(String::new()),
+            next_id: StoredValue::new(0),
+        }
+    }
+
+    pub fn expect() -> Self {
+        expect_context::<Workspace>()
+    }
+
+    pub fn next_id(&self) -> u64 {
+        let mut id = 0;
+        self.next_id.update_value(|n| {
+            *n += 1;
+            id = *n;
+        });
+        id
+    }
+
+    /// Runs `f` with the id counter (for the model's functions that take `&mut u64`).
+    pub fn with_ids<T>(&self, f: impl FnOnce(&mut u64) -> T) -> T {
+        let mut n = self.next_id.get_value();
+        let out = f(&mut n);
+        self.next_id.set_value(n);
+        out
+    }
+
+    /// A blank property row for the editor.
+    pub fn blank_property(&self) -> PropertyDraft {
+        PropertyDraft {
+            id: self.next_id(),
+            name: String::new(),
+            edm: EdmType::String,
+            text: String::new(),
+            binary: BinaryEncoding::Base64,
+        }
+    }
+
+    pub fn stage(&self, op: BatchRequest) {
+        let id = self.next_id();
+        self.batch.update(|b| b.push(Staged { id, op }));
+    }
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
