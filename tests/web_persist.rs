@@ -620,6 +620,29 @@ async fn a_session_can_go_on_past_a_damaged_record() {
     Persist::delete(&ns).await.unwrap();
 }
 
+/// When another tab deletes (or upgrades) the database, this connection steps aside: it closes
+/// so the other tab is not blocked, and its later saves say why they failed.
+#[wasm_bindgen_test]
+async fn a_connection_steps_aside_for_another_tabs_upgrade() {
+    let ns = namespace("versionchange");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Before");
+    save(&mut p, &mut a).await;
+
+    // Deleting waits for every connection to close; p's version-change handler closes it.
+    Persist::delete(&ns).await.unwrap();
+    create(&mut a, "After");
+    let changes = a.take_changes();
+    assert_eq!(p.save(&a, changes).await, Err(PersistError::Blocked));
+    assert!(PersistError::Blocked.to_string().contains("reload"));
+    drop(p);
+
+    let (p2, b) = reload(&ns).await;
+    assert_eq!(b.tables().count(), 0, "the database was deleted");
+    drop_db(p2).await;
+}
+
 fn now() -> f64 {
     web_sys::window().unwrap().performance().unwrap().now()
 }
