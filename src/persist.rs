@@ -320,9 +320,12 @@ impl Drop for Persist {
     }
 }
 
+/// An open that fails means storage is unavailable, except when the database is newer than
+/// this code (a newer Tablescope in another tab upgraded it): then reloading is the answer.
 fn open_error(e: idb::Error) -> PersistError {
+    let newer = matches!(&e, idb::Error::DomException(d) if d.name() == "VersionError");
     match PersistError::from(e) {
-        PersistError::Other(detail) => PersistError::Unavailable(detail),
+        PersistError::Other(detail) if !newer => PersistError::Unavailable(detail),
         other => other,
     }
 }

@@ -643,6 +643,27 @@ async fn a_connection_steps_aside_for_another_tabs_upgrade() {
     drop_db(p2).await;
 }
 
+#[wasm_bindgen_test]
+async fn a_database_from_a_newer_tablescope_is_not_opened() {
+    let ns = namespace("newer");
+    let factory = idb::Factory::new().unwrap();
+    let db = factory
+        .open(&format!("tablescope-{ns}"), Some(7))
+        .unwrap()
+        .await
+        .unwrap();
+    db.close();
+    let error = match Persist::open(&ns).await {
+        Ok(_) => panic!("opened a newer database"),
+        Err(e) => e,
+    };
+    assert!(
+        matches!(&error, PersistError::Other(m) if m.contains("newer")),
+        "{error:?}"
+    );
+    Persist::delete(&ns).await.unwrap();
+}
+
 fn now() -> f64 {
     web_sys::window().unwrap().performance().unwrap().now()
 }
