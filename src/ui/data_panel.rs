@@ -122,7 +122,11 @@ pub fn DataPanel() -> impl IntoView {
                         {move || {
                             let n = entities.with(Vec::len);
                             let p = pages.get();
-                            format!("{n} entities loaded in {p} page{}", if p == 1 { "" } else { "s" })
+                            format!(
+                                "{n} entit{} loaded in {p} page{}",
+                                if n == 1 { "y" } else { "ies" },
+                                if p == 1 { "" } else { "s" }
+                            )
                         }}
                     </span>
                     <span class="render-time">
@@ -165,6 +169,7 @@ fn EntityView(raw: RawEntity) -> impl IntoView {
     };
     let load = move |op: WriteOp, duplicate: bool| {
         let properties = workspace.with_ids(|ids| model::drafts_of(&raw, ids));
+        workspace.loaded.update(|n| *n += 1);
         workspace.draft.set(Draft {
             partition_key: pk.clone(),
             row_key: rk.clone(),

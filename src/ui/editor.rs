@@ -20,6 +20,17 @@ pub fn Editor() -> impl IntoView {
     // Set by the first attempt: from then on empty values show their problem too.
     let attempted = RwSignal::new(false);
 
+    // An entity loaded from the grid starts with a clean slate.
+    Effect::new(move |previous: Option<u64>| {
+        let n = workspace.loaded.get();
+        if previous.is_some() {
+            error.set(None);
+            problems.set(Vec::new());
+            status.set(String::new());
+            attempted.set(false);
+        }
+        n
+    });
     let run = move |_| {
         attempted.set(true);
         status.set(String::new());

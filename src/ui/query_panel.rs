@@ -336,10 +336,10 @@ pub fn QueryPanel() -> impl IntoView {
             <div class="query-options">
                 <OptionField id="q-select" label="$select" placeholder="Name, Age" value=select />
                 <OptionField id="q-top" label="$top" placeholder="1000" value=top />
-                <OptionField id="q-budget" label="Page budget (entities scanned per page)" placeholder="unlimited" value=budget />
+                <OptionField id="q-budget" label="Page budget" placeholder="unlimited" value=budget />
             </div>
             <p class="hint">
-                "The service stops a page after 5 s; Tablescope models that as a number of entities scanned per page, so a page can come back short or empty with a continuation token."
+                "Page budget: entities one page may scan. The service stops a page after 5 s; Tablescope models that as a number of entities scanned, so a page can come back short or empty with a continuation token."
             </p>
             <div class="editor-actions">
                 <button type="button" class="primary run-query" on:click=move |_| run_page(None)>
@@ -365,7 +365,7 @@ pub fn QueryPanel() -> impl IntoView {
                     {move || {
                         let n = entities.with(Vec::len);
                         let pages = current_run().map_or(0, |r| r.pages.len());
-                        format!("Page {pages}: {n} entities")
+                        format!("Page {pages}: {n} entit{}", if n == 1 { "y" } else { "ies" })
                     }}
                 </p>
                 <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>"This page is empty."</p>

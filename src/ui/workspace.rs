@@ -72,6 +72,9 @@ pub struct Workspace {
     pub table: RwSignal<Option<String>>,
     pub draft: RwSignal<Draft>,
     pub batch: RwSignal<Vec<Staged>>,
+    /// Bumped when an entity is loaded into the editor from outside it (the editor then
+    /// clears its last result).
+    pub loaded: RwSignal<u64>,
     /// The raw `$filter` in the query editor (advice rewrites load into it).
     pub filter: RwSignal<String>,
     /// Ids for drafts, conditions and staged operations.
@@ -84,6 +87,7 @@ impl Workspace {
             table: RwSignal::new(None),
             draft: RwSignal::new(Draft::default()),
             batch: RwSignal::new(Vec::new()),
+            loaded: RwSignal::new(0),
             filter: RwSignal::new(String::new()),
             next_id: StoredValue::new(0),
         }

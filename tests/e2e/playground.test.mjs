@@ -319,11 +319,11 @@ test('a failing batch shows the failing index and applies nothing', async () => 
     (await notice.locator('.error-service').textContent()).trim(),
     '409 EntityAlreadyExists: 2:The specified entity already exists.',
   );
+  await screenshot(page, 'playground-batch-desktop');
   // Nothing applied: still one entity.
   assert.equal(await page.locator('[data-table="Batches"] .table-counts').textContent(), '1 entity · 1 partition');
   await section(page, 'data');
   assert.equal(await page.locator('.data-panel .grid-row').count(), 1);
-  await screenshot(page, 'playground-batch-desktop');
   assertClean(page);
   await page.context().close();
 });
