@@ -34,5 +34,8 @@ pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.
 pub fn mount() {
+    if teach::mount_embed() {
+        return;
+    }
     leptos::mount::mount_to_body(App);
 }

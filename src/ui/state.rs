@@ -60,6 +60,19 @@ impl AppState {
         response
     }
 
+    /// Runs `f` on the whole account as a write: what it changed is persisted and views
+    /// re-read. For whole-account operations such as share links (export, import a
+    /// snapshot). `None` only while the page tears down.
+    pub fn with_account<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
+        let result = self.account.try_update_value(|a| {
+            let result = f(a);
+            crate::persist::record(a);
+            result
+        });
+        self.revision.update(|r| *r += 1);
+        result
+    }
+
     /// The current revision (subscribes the caller).
     pub fn revision(&self) -> u64 {
         self.revision.get()

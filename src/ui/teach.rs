@@ -5,16 +5,20 @@
 //! Scenarios run on their own account (the scenario [`Runner`](crate::engine::scenario::Runner)'s),
 //! never on the user's sandbox account.
 
+pub mod embed;
 mod fetch;
 mod markdown;
 mod partition_map;
 mod player;
+pub mod share;
 mod simulator;
 pub mod steps;
 
+pub use embed::mount_embed;
 pub use markdown::Markdown;
 pub use partition_map::{layout, rows_of, MapData, MapRows, PartitionMap};
 pub use player::ScenarioPlayer;
+pub use share::SharePanel;
 pub use simulator::SimulatorPanel;
 
 use leptos::prelude::*;
@@ -89,6 +93,7 @@ pub fn LearnSection() -> impl IntoView {
     view! {
         <LearnPanel />
         <SimulatorPanel />
+        <SharePanel />
     }
 }
 
@@ -101,6 +106,25 @@ pub fn LearnPanel() -> impl IntoView {
     spawn_local(async move {
         let result = scenario_index().await;
         index.try_set(Some(result));
+    });
+    // Preloaded: a shared scenario (`#share=s.…`) or a built-in one (`?scenario=file.json`,
+    // the embed's "open in the full playground" link).
+    spawn_local(async move {
+        match share::decode(&share::page_fragment()).await {
+            Some(Ok((share::Kind::Scenario, text))) => {
+                loaded.try_set(Some(("shared".into(), Ok(text))));
+                share::clear_fragment();
+            }
+            Some(Err(e)) => {
+                loaded.try_set(Some(("shared".into(), Err(e))));
+            }
+            _ => {
+                if let Some(file) = embed::query_param("scenario") {
+                    let text = scenario_text(&file).await;
+                    loaded.try_set(Some((file, text)));
+                }
+            }
+        }
     });
     let load = move |file: String| {
         spawn_local(async move {

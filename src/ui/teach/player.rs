@@ -222,7 +222,7 @@ pub fn ScenarioPlayer(
     text: String,
 ) -> impl IntoView {
     match scenario::parse(&text) {
-        Ok(parsed) => view! { <Player scenario=parsed /> }.into_any(),
+        Ok(parsed) => view! { <Player scenario=parsed text=text.clone() /> }.into_any(),
         Err(message) => view! {
             <div class="error-notice" role="alert">
                 <p>"This scenario cannot be read: " {message}</p>
@@ -233,7 +233,25 @@ pub fn ScenarioPlayer(
 }
 
 #[component]
-fn Player(scenario: scenario::Scenario) -> impl IntoView {
+fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
+    let share_link = RwSignal::new(None::<String>);
+    let share = move |_| {
+        let text = text.clone();
+        leptos::task::spawn_local(async move {
+            let link = match super::share::encode(super::share::Kind::Scenario, &text).await {
+                Ok(fragment) => {
+                    let url = format!("{}#{fragment}", super::share::page_base());
+                    if url.len() > super::share::MAX_LINK {
+                        "This scenario is too long for a link: share its file instead.".into()
+                    } else {
+                        url
+                    }
+                }
+                Err(e) => format!("No link: {e}"),
+            };
+            share_link.try_set(Some(link));
+        });
+    };
     let name = scenario.name.clone();
     let description = scenario.description.clone();
     let total = scenario.steps.len();
@@ -284,10 +302,28 @@ fn Player(scenario: scenario::Scenario) -> impl IntoView {
                 <button type="button" class="reset" on:click=reset>
                     "Reset"
                 </button>
-                <span class="player-progress" role="status" data-failed=failed>
+                <button type="button" class="share-scenario" on:click=share>
+                    "Share"
+                </button>
+                <span class="player-progress" aria-live="polite" data-failed=failed>
                     {progress}
                 </span>
             </div>
+            {move || {
+                share_link
+                    .get()
+                    .map(|url| {
+                        view! {
+                            <input
+                                class="share-link"
+                                type="text"
+                                readonly
+                                aria-label="Scenario share link"
+                                prop:value=url
+                            />
+                        }
+                    })
+            }}
             <ol class="steps">
                 {move || {
                     steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
