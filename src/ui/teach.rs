@@ -7,7 +7,7 @@
 
 pub mod embed;
 mod fetch;
-mod markdown;
+pub mod markdown;
 mod partition_map;
 mod player;
 pub mod share;

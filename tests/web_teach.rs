@@ -1,0 +1,181 @@
+#![cfg(target_arch = "wasm32")]
+//! The Learn section's pure parts in the browser build: the player's hand-built requests
+//! agree with the engine's runner on every shipped scenario, the partition map's layout,
+//! and the Markdown subset.
+
+use tablescope::engine::scenario::{self, Runner};
+use tablescope::ui::teach::markdown::{blocks, inlines, Block, Inline};
+use tablescope::ui::teach::{layout, parse_index, steps};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SCENARIOS: [(&str, &str); 9] = [
+    ("employees", include_str!("../www/scenarios/employees.json")),
+    (
+        "query-kinds",
+        include_str!("../www/scenarios/query-kinds.json"),
+    ),
+    (
+        "compound-keys",
+        include_str!("../www/scenarios/compound-keys.json"),
+    ),
+    (
+        "batch-update",
+        include_str!("../www/scenarios/batch-update.json"),
+    ),
+    (
+        "intra-partition-index",
+        include_str!("../www/scenarios/intra-partition-index.json"),
+    ),
+    (
+        "index-entities",
+        include_str!("../www/scenarios/index-entities.json"),
+    ),
+    ("log-tail", include_str!("../www/scenarios/log-tail.json")),
+    (
+        "hot-partition",
+        include_str!("../www/scenarios/hot-partition.json"),
+    ),
+    (
+        "empty-pages",
+        include_str!("../www/scenarios/empty-pages.json"),
+    ),
+];
+
+#[wasm_bindgen_test]
+fn hand_built_requests_match_the_engine_runner_on_every_scenario() {
+    for (name, text) in SCENARIOS {
+        let parsed = scenario::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let engine = scenario::run(parsed.clone());
+        let mut mine = Runner::new(parsed);
+        while steps::run_next(&mut mine).is_some() {}
+        assert_eq!(mine.outcomes.len(), engine.steps.len(), "{name}");
+        for (a, b) in mine.outcomes.iter().zip(&engine.steps) {
+            assert_eq!(a.request, b.request, "{name} step {}", a.index);
+            assert_eq!(
+                a.response.status, b.response.status,
+                "{name} step {}",
+                a.index
+            );
+            assert_eq!(
+                a.response.stats, b.response.stats,
+                "{name} step {}",
+                a.index
+            );
+            assert_eq!(a.failures, b.failures, "{name} step {}", a.index);
+            assert!(
+                a.failures.is_empty(),
+                "{name} step {}: {:?}",
+                a.index,
+                a.failures
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn an_unknown_field_is_an_error_not_ignored() {
+    let text = r#"{"format":1,"steps":[{"op":"createTable","table":"T","colour":"red"}]}"#;
+    let mut runner = Runner::new(scenario::parse(text).unwrap());
+    let outcome = steps::run_next(&mut runner).unwrap();
+    assert_eq!(outcome.request, None);
+    assert_eq!(outcome.failures.len(), 1);
+    assert_eq!(outcome.failures[0].actual, "unknown field `colour`");
+}
+
+fn keys(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(p, r)| (p.to_string(), r.to_string()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn the_map_marks_each_entity_at_its_place() {
+    let rows = vec![
+        ("A".to_string(), vec!["1".into(), "2".into(), "3".into()]),
+        ("B".to_string(), vec!["1".into(), "2".into()]),
+    ];
+    let scanned = keys(&[("A", "2"), ("A", "3"), ("B", "1")]);
+    let returned = keys(&[("A", "3")]);
+    let map = layout(&rows, &scanned, &returned);
+    assert_eq!(
+        (map.bucket, map.entities, map.scanned, map.returned),
+        (1, 5, 3, 1)
+    );
+    let states: Vec<Vec<&str>> = map
+        .partitions
+        .iter()
+        .map(|p| p.cells.iter().map(|c| c.state()).collect())
+        .collect();
+    assert_eq!(
+        states,
+        [
+            vec!["untouched", "scanned", "returned"],
+            vec!["scanned", "untouched"]
+        ]
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_large_table_is_drawn_in_buckets() {
+    let rows = vec![(
+        "P".to_string(),
+        (0..100_000).map(|i| format!("{i:06}")).collect::<Vec<_>>(),
+    )];
+    let scanned: Vec<(String, String)> = (0..10_000)
+        .map(|i| ("P".to_string(), format!("{i:06}")))
+        .collect();
+    let returned = keys(&[("P", "000005")]);
+    let map = layout(&rows, &scanned, &returned);
+    assert_eq!(map.bucket, 67, "100,000 entities in at most 1,500 cells");
+    let cells = &map.partitions[0].cells;
+    assert_eq!(cells.len(), 1_493);
+    assert_eq!(cells[0].state(), "returned");
+    assert_eq!(cells[1].state(), "scanned");
+    assert_eq!(cells[1].percent(), 100);
+    assert_eq!(
+        cells[149].state(),
+        "scanned",
+        "entities 9,983..10,049: 17 of 67 scanned"
+    );
+    assert_eq!(cells[149].percent(), 25);
+    assert_eq!(cells[150].state(), "untouched");
+    assert_eq!((map.scanned, map.returned), (10_000, 1));
+}
+
+#[wasm_bindgen_test]
+fn markdown_is_a_small_subset_of_text_runs() {
+    assert_eq!(
+        inlines("a `b` **c** <i>d</i> **e"),
+        vec![
+            Inline::Text("a ".into()),
+            Inline::Code("b".into()),
+            Inline::Text(" ".into()),
+            Inline::Bold("c".into()),
+            Inline::Text(" <i>d</i> **e".into()),
+        ]
+    );
+    assert_eq!(
+        blocks("One\nline.\n\n* x\n* y"),
+        vec![
+            Block::Paragraph(vec![Inline::Text("One line.".into())]),
+            Block::List(vec![
+                vec![Inline::Text("x".into())],
+                vec![Inline::Text("y".into())]
+            ]),
+        ]
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_scenario_index_lists_every_file() {
+    let entries = parse_index(include_str!("../www/scenarios/index.json")).unwrap();
+    let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
+    let shipped: Vec<String> = SCENARIOS.iter().map(|(n, _)| format!("{n}.json")).collect();
+    assert_eq!(files, shipped);
+    assert!(tablescope::ui::teach::is_scenario_file("query-kinds.json"));
+    assert!(!tablescope::ui::teach::is_scenario_file("../secret.json"));
+    assert!(!tablescope::ui::teach::is_scenario_file("https://x/y.json"));
+}
