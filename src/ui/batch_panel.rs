@@ -16,6 +16,8 @@ pub fn BatchPanel() -> impl IntoView {
     let batch = workspace.batch;
     let error = RwSignal::new(None::<Error>);
     let failure = RwSignal::new(None::<String>);
+    // The index the service named in its error: that row is marked in the list.
+    let failed_at = RwSignal::new(None::<usize>);
     let status = RwSignal::new(String::new());
     let problems = Memo::new(move |_| {
         batch.with(|b| model::check_batch(&b.iter().map(|s| s.op.clone()).collect::<Vec<_>>()))
@@ -25,6 +27,7 @@ pub fn BatchPanel() -> impl IntoView {
     let commit = move |_| {
         status.set(String::new());
         failure.set(None);
+        failed_at.set(None);
         let Some(table) = workspace.table.get_untracked() else {
             failure.set(Some("Select a table first.".into()));
             return;
@@ -37,6 +40,7 @@ pub fn BatchPanel() -> impl IntoView {
         let response = state.write(&Request::Batch { table, operations });
         match response.error {
             Some(e) => {
+                failed_at.set(model::failed_index(&e.message));
                 let which = match model::failed_index(&e.message) {
                     Some(i) => format!("Operation {i} failed"),
                     None => "The batch failed".to_string(),
@@ -85,7 +89,7 @@ pub fn BatchPanel() -> impl IntoView {
                             .get()
                             .into_iter()
                             .filter_map(|id| batch.with(|b| b.iter().find(|s| s.id == id).cloned()))
-                            .map(|staged| view! { <StagedRow staged=staged /> })
+                            .map(|staged| view! { <StagedRow staged=staged failed_at=failed_at /> })
                             .collect_view()
                     }}
                 </ol>
@@ -111,6 +115,7 @@ pub fn BatchPanel() -> impl IntoView {
                     on:click=move |_| {
                         batch.set(Vec::new());
                         failure.set(None);
+                        failed_at.set(None);
                         error.set(None);
                     }
                 >
@@ -127,7 +132,11 @@ pub fn BatchPanel() -> impl IntoView {
 
 /// One staged operation with its move and remove buttons.
 #[component]
-fn StagedRow(staged: Staged) -> impl IntoView {
+fn StagedRow(
+    staged: Staged,
+    /// The index of the operation the last commit failed on.
+    failed_at: RwSignal<Option<usize>>,
+) -> impl IntoView {
     let batch = Workspace::expect().batch;
     let id = staged.id;
     let (pk, rk) = model::batch_keys(&staged.op);
@@ -156,10 +165,15 @@ fn StagedRow(staged: Staged) -> impl IntoView {
     };
     let label = format!("{name} ({pk}, {rk})");
     view! {
-        <li class="staged" data-op=name data-staged-id=id>
+        <li
+            class="staged"
+            class:failed=move || failed_at.get() == Some(index())
+            data-op=name
+            data-staged-id=id
+        >
             <span class="staged-index">{index}</span>
             <span class="staged-op">{name}</span>
-            <span class="staged-keys">{format!("PartitionKey {:?}, RowKey {:?}", pk, rk)}</span>
+            <span class="staged-keys">{format!("PartitionKey {}, RowKey {}", model::quote(&pk), model::quote(&rk))}</span>
             <span class="staged-buttons">
                 <button
                     type="button"

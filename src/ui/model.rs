@@ -451,14 +451,16 @@ pub fn check_batch(ops: &[BatchRequest]) -> Vec<String> {
         let keys = batch_keys(op);
         if keys.0 != first_pk {
             problems.push(format!(
-                "Operation {i} is in partition {:?}, operation 0 in {:?}: a batch acts on one partition.",
-                keys.0, first_pk
+                "Operation {i} is in partition {}, operation 0 in {}: a batch acts on one partition.",
+                quote(&keys.0),
+                quote(&first_pk)
             ));
         }
         if seen.contains(&keys) {
             problems.push(format!(
-                "Operation {i} repeats the entity ({:?}, {:?}): each entity at most once.",
-                keys.0, keys.1
+                "Operation {i} repeats the entity ({}, {}): each entity at most once.",
+                quote(&keys.0),
+                quote(&keys.1)
             ));
         }
         if matches!(op, BatchRequest::Get { .. }) && ops.len() > 1 {

@@ -5,7 +5,7 @@
 
 use super::state::AppState;
 use crate::engine::{BatchRequest, RawEntity, Request, MAX_OPERATIONS};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use wasm_bindgen::prelude::*;
 
 /// Installs the hook when the page's URL asks for it.
@@ -40,17 +40,13 @@ fn fill(state: AppState, table: &str, partitions: u32, rows: u32) -> u32 {
         let pk = format!("p{p:04}");
         let mut operations = Vec::with_capacity(MAX_OPERATIONS);
         for r in 0..rows {
-            let entity: Json = json!({
-                "PartitionKey": pk,
-                "RowKey": format!("r{r:06}"),
-                "Number": r,
-                "Label": format!("entity {r} of {pk}"),
-            });
-            if let Json::Object(map) = entity {
-                operations.push(BatchRequest::Insert {
-                    entity: RawEntity::from(map),
-                });
-            }
+            let entity = RawEntity(vec![
+                ("PartitionKey".into(), Json::String(pk.clone())),
+                ("RowKey".into(), Json::String(format!("r{r:06}"))),
+                ("Number".into(), Json::from(r)),
+                ("Label".into(), Json::String(format!("entity {r} of {pk}"))),
+            ]);
+            operations.push(BatchRequest::Insert { entity });
             if operations.len() == MAX_OPERATIONS || r + 1 == rows {
                 let n = operations.len() as u32;
                 let response = state.write(&Request::Batch {

@@ -126,8 +126,11 @@ test('the eight types are written through the editor and read back exactly', asy
   assert.equal(await page.locator('.editor .error-notice').count(), 0);
 
   await section(page, 'data');
-  await page.locator('.data-panel .grid-row').first().click();
-  const json = JSON.parse(await page.locator('.entity-json').textContent());
+  // Rows are reachable by keyboard: focus the row, Enter opens its JSON.
+  await page.locator('.data-panel .grid-row').first().focus();
+  await page.keyboard.press('Enter');
+  const jsonText = await page.locator('.entity-json').textContent();
+  const json = JSON.parse(jsonText);
   assert.equal(json.PartitionKey, 'types');
   assert.equal(json.RowKey, 'all');
   assert.equal(json.S, 'héllo, wörld');
@@ -143,6 +146,14 @@ test('the eight types are written through the editor and read back exactly', asy
   assert.equal(json.G, guid);
   assert.equal(json['Y@odata.type'], 'Edm.Binary');
   assert.equal(json.Y, Buffer.from([0x00, 0xff, 0x10]).toString('base64'));
+
+  // Copy puts exactly the shown JSON on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: new URL(env.url).origin,
+  });
+  await page.locator('.copy-json').click();
+  await page.locator('.entity-actions .status', { hasText: 'Copied.' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), jsonText);
 
   // The grid's header shows each column's type (columns in name order after the keys); the
   // cells show the values as text.
@@ -309,11 +320,12 @@ test('a failing batch shows the failing index and applies nothing', async () => 
   await page.locator('.staged').nth(1).locator('.move-up').focus();
   await page.keyboard.press('Enter');
   const keys = await page.locator('.staged-keys').allTextContents();
-  assert.deepEqual(keys.map((k) => k.match(/RowKey "(.*)"/)[1]), ['c', 'b', 'a']);
+  assert.deepEqual(keys.map((k) => k.match(/RowKey '(.*)'/)[1]), ['c', 'b', 'a']);
 
   await page.locator('.commit-batch').click();
   await page.locator('.batch-failure').waitFor();
   assert.match(await page.locator('.batch-failure').textContent(), /Operation 2 failed: nothing was applied/);
+  assert.equal(await page.locator('.staged.failed .staged-index').textContent(), '2');
   const notice = page.locator('.batch-panel .error-notice[data-code="EntityAlreadyExists"]');
   assert.equal(
     (await notice.locator('.error-service').textContent()).trim(),
