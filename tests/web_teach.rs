@@ -148,13 +148,15 @@ fn a_large_table_is_drawn_in_buckets() {
 #[wasm_bindgen_test]
 fn markdown_is_a_small_subset_of_text_runs() {
     assert_eq!(
-        inlines("a `b` **c** <i>d</i> **e"),
+        inlines("a `b` **c** <i>d</i> *f* 2 * 3 **e"),
         vec![
             Inline::Text("a ".into()),
             Inline::Code("b".into()),
             Inline::Text(" ".into()),
             Inline::Bold("c".into()),
-            Inline::Text(" <i>d</i> **e".into()),
+            Inline::Text(" <i>d</i> ".into()),
+            Inline::Emphasis("f".into()),
+            Inline::Text(" 2 * 3 **e".into()),
         ]
     );
     assert_eq!(

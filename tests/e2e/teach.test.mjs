@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DESKTOP, PHONE, REPO, assertClean, openPage, screenshot, start } from './lib.mjs';
+import { DESKTOP, PHONE, REPO, assertClean, openPage, start } from './lib.mjs';
 
 let env;
 before(async () => {
@@ -40,7 +40,7 @@ async function runScenario(page, file) {
 
 /** The figure `field` of step `index` (0-based) as text. */
 async function figure(player, index, field) {
-  return (await player.locator(`.step[data-index="${index}"] .figure[data-field="${field}"] dd`).textContent()).trim();
+  return (await player.locator(`.step[data-index="${index}"] .fig[data-field="${field}"] dd`).textContent()).trim();
 }
 
 test('every shipped scenario runs with every expectation green', async () => {
@@ -95,8 +95,10 @@ test('query-kinds: the table scan shows scanned 40, and the partition map marks 
   assert.equal(await scan.locator('.map-cell[data-state="scanned"]').count(), 8 - steps[s].expect.count);
   assert.equal(await scan.locator('.map-cell[data-state="untouched"]').count(), 32);
 
-  await player.locator(`.step[data-index="${i}"]`).scrollIntoViewIfNeeded();
-  await screenshot(page, 'teach-desktop-learn');
+  // The viewport, not the full page (a run of all steps is thousands of pixels tall).
+  await page.locator('.learn-panel').scrollIntoViewIfNeeded();
+  await page.locator('#learn-heading').evaluate((e) => e.scrollIntoView());
+  await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-desktop-learn.png') });
   await player.locator(`.step[data-index="${i}"]`).screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-desktop-partition-map.png') });
   assertClean(page);
   await page.context().close();
@@ -128,7 +130,7 @@ test('the simulator throttles the hot partition and not the spread design', asyn
   await sim.locator('#sim-spike').fill('0');
   await sim.getByRole('button', { name: 'Simulate' }).click();
   const total = async (side, field) =>
-    Number((await sim.locator(`.sim-design[data-design="${side}"] .figure[data-field="${field}"] dd`).textContent()).replace(/[^0-9]/g, ''));
+    Number((await sim.locator(`.sim-design[data-design="${side}"] .fig[data-field="${field}"] dd`).textContent()).replace(/[^0-9]/g, ''));
   assert.match(await sim.locator('.sim-design[data-design="a"] h3').textContent(), /date/);
   assert.match(await sim.locator('.sim-design[data-design="b"] h3').textContent(), /hash % 10/);
   assert.equal(await total('a', 'offered'), 50_000);
@@ -159,7 +161,11 @@ test('screenshots of Learn, the partition map and the simulator at 360 px', asyn
   await player.locator('.step .partition-map').first().waitFor();
   const noOverflow = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   assert.ok(noOverflow, 'nothing overflows the 360 px viewport');
-  await screenshot(page, 'teach-phone-learn');
+  await page.locator('#learn-heading').evaluate((e) => e.scrollIntoView());
+  await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-learn.png') });
+  const i = 12;
+  await player.locator(`.step[data-index="${i}"]`).evaluate((e) => e.scrollIntoView());
+  await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-partition-map.png') });
   await page.locator('.simulator-panel').screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-simulator.png') });
   assertClean(page);
   await page.context().close();

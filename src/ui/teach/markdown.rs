@@ -1,5 +1,6 @@
 //! A tiny Markdown subset for scenario descriptions and notes, rendered as text nodes only:
-//! paragraphs (blank-line separated), bullet lists (`* ` or `- `), `code` and **bold**.
+//! paragraphs (blank-line separated), bullet lists (`* ` or `- `), `code`, **bold** and
+//! *emphasis*.
 //! Anything else stays literal text; nothing is ever parsed as HTML.
 
 use leptos::prelude::*;
@@ -10,6 +11,7 @@ pub enum Inline {
     Text(String),
     Code(String),
     Bold(String),
+    Emphasis(String),
 }
 
 /// A paragraph or a bullet list.
@@ -58,7 +60,8 @@ pub fn blocks(text: &str) -> Vec<Block> {
     out
 }
 
-/// Splits one line into text, `code` and **bold** runs. An unclosed marker stays literal.
+/// Splits one line into text, `code`, **bold** and *emphasis* runs. An unclosed marker
+/// stays literal.
 pub fn inlines(text: &str) -> Vec<Inline> {
     let mut out = Vec::new();
     let mut plain = String::new();
@@ -77,6 +80,17 @@ pub fn inlines(text: &str) -> Vec<Inline> {
                 flush(&mut plain, &mut out);
                 out.push(Inline::Bold(after[..end].to_string()));
                 rest = &after[end + 2..];
+                continue;
+            }
+        }
+        if let Some(after) = rest
+            .strip_prefix('*')
+            .filter(|a| !a.starts_with([' ', '*']))
+        {
+            if let Some(end) = after.find('*').filter(|&e| e > 0) {
+                flush(&mut plain, &mut out);
+                out.push(Inline::Emphasis(after[..end].to_string()));
+                rest = &after[end + 1..];
                 continue;
             }
         }
@@ -102,6 +116,7 @@ fn inline_views(runs: Vec<Inline>) -> impl IntoView {
             Inline::Text(t) => view! { <span>{t}</span> }.into_any(),
             Inline::Code(t) => view! { <code>{t}</code> }.into_any(),
             Inline::Bold(t) => view! { <strong>{t}</strong> }.into_any(),
+            Inline::Emphasis(t) => view! { <em>{t}</em> }.into_any(),
         })
         .collect_view()
 }

@@ -223,12 +223,18 @@ pub fn PartitionMap(
                 <figcaption>
                     <strong class="map-summary">{summary}</strong>
                     <span class="map-legend">
-                        <span class="swatch returned"></span>
-                        "returned "
-                        <span class="swatch scanned"></span>
-                        "scanned, filtered out "
-                        <span class="swatch untouched"></span>
-                        "not read"
+                        <span class="legend-item">
+                            <span class="swatch returned"></span>
+                            "returned"
+                        </span>
+                        <span class="legend-item">
+                            <span class="swatch scanned"></span>
+                            "scanned, filtered out"
+                        </span>
+                        <span class="legend-item">
+                            <span class="swatch untouched"></span>
+                            "not read"
+                        </span>
                     </span>
                     <span class="map-unit">{unit}</span>
                 </figcaption>

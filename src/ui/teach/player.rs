@@ -350,7 +350,7 @@ fn StepCard(v: StepView) -> impl IntoView {
     let figure = |label: &'static str, field: &'static str, value: Option<String>| {
         value.map(|value| {
             view! {
-                <div class="figure" data-field=field>
+                <div class="fig" data-field=field>
                     <dt>{label}</dt>
                     <dd>{value}</dd>
                 </div>
@@ -405,7 +405,7 @@ fn StepCard(v: StepView) -> impl IntoView {
                 <code class="step-headline">{v.headline.clone()}</code>
             </div>
             {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
-            <dl class="figures">
+            <dl class="step-figures">
                 {figure("status", "status", Some(status_text))}
                 {figure("kind", "kind", v.kind.map(str::to_string))}
                 {figure("scanned", "scanned", v.scanned.map(|s| s.to_string()))}

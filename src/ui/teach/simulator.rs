@@ -201,7 +201,7 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
     let healthy = report.throttled_responses == 0;
     let total = |label: &'static str, field: &'static str, value: String| {
         view! {
-            <div class="figure" data-field=field>
+            <div class="fig" data-field=field>
                 <dt>{label}</dt>
                 <dd>{value}</dd>
             </div>
@@ -211,7 +211,7 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
     view! {
         <div class="sim-design" data-design=side data-healthy=healthy.to_string()>
             <h3>{report.design.clone()}</h3>
-            <dl class="figures sim-totals">
+            <dl class="step-figures sim-totals">
                 {total("offered", "offered", c(report.offered))}
                 {total("succeeded", "succeeded", c(report.succeeded))}
                 {total("throttled (503)", "throttled", c(report.throttled_responses))}
