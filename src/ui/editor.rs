@@ -360,6 +360,12 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                             class="binary-encoding"
                             hidden=move || edm() != EdmType::Binary
                             aria-label="Binary encoding"
+                            prop:value=move || {
+                                match get().map(|p| p.binary) {
+                                    Some(BinaryEncoding::Hex) => "hex",
+                                    _ => "base64",
+                                }
+                            }
                             on:change=move |ev| {
                                 let hex = event_target_value(&ev) == "hex";
                                 set(&|p| {
