@@ -188,13 +188,25 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
     let b = RwSignal::new(None::<u64>);
     let find =
         move |id: Option<u64>| history.with(|h| h.iter().find(|r| Some(r.id) == id).cloned());
-    let options = move || {
+    // Until the learner picks, compare the run before the latest (A) with the latest (B).
+    let nth_last = move |n: usize| {
+        history.with(|h| h.len().checked_sub(n).and_then(|i| h.get(i)).map(|r| r.id))
+    };
+    let chosen_a = move || a.get().or_else(|| nth_last(2));
+    let chosen_b = move || b.get().or_else(|| nth_last(1));
+    // The options, the chosen run marked `selected` (set as each option is created, so it
+    // holds even though the list re-renders after every run).
+    let options = move |chosen: Option<u64>| {
         history.with(|h| {
             h.iter()
                 .enumerate()
                 .map(|(i, r)| {
                     let label = format!("#{} {} — {}", i + 1, r.kind, short(&r.filter));
-                    view! { <option value=r.id.to_string()>{label}</option> }
+                    view! {
+                        <option value=r.id.to_string() selected=chosen == Some(r.id)>
+                            {label}
+                        </option>
+                    }
                 })
                 .collect_view()
         })
@@ -210,14 +222,14 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                         <label for="compare-a">"Compare"</label>
                         <select id="compare-a" on:change=pick(a)>
                             <option value="">"choose a run…"</option>
-                            {options}
+                            {move || options(chosen_a())}
                         </select>
                     </div>
                     <div class="field">
                         <label for="compare-b">"with"</label>
                         <select id="compare-b" on:change=pick(b)>
                             <option value="">"choose a run…"</option>
-                            {options}
+                            {move || options(chosen_b())}
                         </select>
                     </div>
                 </div>
@@ -232,7 +244,7 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                         </thead>
                         <tbody>
                             {move || {
-                                let (ra, rb) = (find(a.get()), find(b.get()));
+                                let (ra, rb) = (find(chosen_a()), find(chosen_b()));
                                 let row = |name: &'static str, f: &dyn Fn(&Run) -> String| {
                                     let va = ra.as_ref().map(f).unwrap_or_default();
                                     let vb = rb.as_ref().map(f).unwrap_or_default();
