@@ -172,6 +172,8 @@ test('the embed works in an iframe and leaves the sandbox alone', async () => {
   await page.locator('.table-row[data-table="Mine"]').waitFor();
   await page.waitForTimeout(500);
   const before = await sandboxState(page);
+  const databases = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
+  const namesBefore = await databases();
 
   await page.goto(`${env.url}embed-example.html`);
   const frame = page.frameLocator('#lesson');
@@ -187,6 +189,7 @@ test('the embed works in an iframe and leaves the sandbox alone', async () => {
   await frame.locator('.embed-reset').click();
   await page.waitForFunction(() =>
     document.querySelector('#lesson').contentDocument.querySelectorAll('.step').length === 0);
+  assert.deepEqual(await databases(), namesBefore, 'the embed opens no database of its own');
   await page.locator('#lesson').screenshot({ path: new URL('./screenshots/teach-desktop-embed.png', import.meta.url).pathname });
 
   // Back in the app: the scenario's table is not among the user's, the sandbox is unchanged.
