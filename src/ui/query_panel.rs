@@ -73,37 +73,57 @@ pub fn QueryPanel() -> impl IntoView {
 
     let syntax = move || raw.with(|t| filter::parse(t).err());
 
+    // The first page's request: "Next page" continues exactly this query, even if the
+    // editor has changed since.
+    let last_query = StoredValue::new(None::<Request>);
     let run_page = move |continuation: Option<Continuation>| {
-        let Some(table) = workspace.table.get_untracked() else {
-            problems.set(vec!["Select a table first.".into()]);
-            return;
+        let request = match continuation.clone() {
+            Some(c) => match last_query.get_value() {
+                Some(Request::Query {
+                    table,
+                    filter,
+                    select,
+                    top,
+                    page_budget,
+                    trace,
+                    ..
+                }) => Request::Query {
+                    table,
+                    filter,
+                    select,
+                    top,
+                    continuation: Some(c),
+                    page_budget,
+                    trace,
+                },
+                _ => return,
+            },
+            None => match first_page_request(workspace, raw, select, top, budget) {
+                Ok(r) => {
+                    last_query.set_value(Some(r.clone()));
+                    r
+                }
+                Err(p) => {
+                    problems.set(p);
+                    return;
+                }
+            },
         };
-        let mut p = Vec::new();
-        let top_value = parse_opt::<u32>(&top.get_untracked(), "$top", &mut p);
-        let budget_value = parse_opt::<u64>(&budget.get_untracked(), "Page budget", &mut p);
-        problems.set(p.clone());
-        if !p.is_empty() {
-            return;
-        }
-        let filter_text = raw.get_untracked();
-        let select_list: Vec<String> = select
-            .get_untracked()
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
+        problems.set(Vec::new());
+        let (table, filter_text) = match &request {
+            Request::Query { table, filter, .. } => {
+                (table.clone(), filter.clone().unwrap_or_default())
+            }
+            _ => return,
+        };
         let started = now();
-        let response = state.read(&Request::Query {
-            table: table.clone(),
-            filter: (!filter_text.trim().is_empty()).then(|| filter_text.clone()),
-            select: (!select_list.is_empty()).then_some(select_list),
-            top: top_value,
-            continuation: continuation.clone(),
-            page_budget: budget_value,
-            trace: false,
-        });
+        let response = state.read(&request);
         if let Some(e) = response.error {
             error.set(Some(e));
+            if continuation.is_none() {
+                // The shown pages belong to an earlier query: do not continue it with this one.
+                next.set(None);
+            }
             return;
         }
         error.set(None);
@@ -497,6 +517,41 @@ fn OptionField(
             />
         </div>
     }
+}
+
+/// The request for a query's first page from the editor's fields, or what is wrong with them.
+fn first_page_request(
+    workspace: Workspace,
+    raw: RwSignal<String>,
+    select: RwSignal<String>,
+    top: RwSignal<String>,
+    budget: RwSignal<String>,
+) -> Result<Request, Vec<String>> {
+    let Some(table) = workspace.table.get_untracked() else {
+        return Err(vec!["Select a table first.".into()]);
+    };
+    let mut p = Vec::new();
+    let top_value = parse_opt::<u32>(&top.get_untracked(), "$top", &mut p);
+    let budget_value = parse_opt::<u64>(&budget.get_untracked(), "Page budget", &mut p);
+    if !p.is_empty() {
+        return Err(p);
+    }
+    let filter_text = raw.get_untracked();
+    let select_list: Vec<String> = select
+        .get_untracked()
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    Ok(Request::Query {
+        table,
+        filter: (!filter_text.trim().is_empty()).then_some(filter_text),
+        select: (!select_list.is_empty()).then_some(select_list),
+        top: top_value,
+        continuation: None,
+        page_budget: budget_value,
+        trace: false,
+    })
 }
 
 /// An optional number field: `None` when blank; a problem when not a number.
