@@ -37,5 +37,10 @@ pub fn mount() {
     if teach::mount_embed() {
         return;
     }
-    leptos::mount::mount_to_body(App);
+    // The saved tables load first, so nothing on the page can race the load. Leptos'
+    // executor starts with the mount, so the load runs on wasm-bindgen's.
+    wasm_bindgen_futures::spawn_local(async {
+        state::load_saved_tables().await;
+        leptos::mount::mount_to_body(App);
+    });
 }

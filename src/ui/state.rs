@@ -3,6 +3,28 @@
 use crate::engine::{Account, DateTime, Error, Request, Response, TableInfo};
 use leptos::prelude::*;
 
+thread_local! {
+    /// The account [`load_saved_tables`] loaded, until the app takes it.
+    static SAVED: std::cell::RefCell<Option<Account>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Loads the tables saved in this browser (IndexedDB, namespace `sandbox`) for the app mounted
+/// next, and from then on saves every write (`crate::persist::attach`; [`AppState::write`]
+/// hands each write's changes to `crate::persist::record`). When storage fails, the app runs
+/// in memory and the reason goes to the console.
+pub async fn load_saved_tables() {
+    let report = |e: crate::persist::PersistError| leptos::logging::warn!("{e}");
+    match crate::persist::attach(crate::persist::SANDBOX, browser_account(), report).await {
+        Ok(account) => SAVED.with(|s| *s.borrow_mut() = Some(account)),
+        Err(e) => leptos::logging::warn!("{e}"),
+    }
+}
+
+fn browser_account() -> Account {
+    let clock = || DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN);
+    Account::new(Box::new(clock))
+}
+
 /// The one piece of state every panel shares, provided through context.
 ///
 /// Invariant: `revision` is bumped after every request that changed the account, and every
@@ -22,11 +44,11 @@ impl AppState {
         }
     }
 
-    /// An empty account whose Timestamps come from the browser's clock.
+    /// The saved tables when [`load_saved_tables`] ran before the app mounted, else an empty
+    /// account; Timestamps come from the browser's clock.
     pub fn with_browser_clock() -> Self {
-        let clock =
-            || DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN);
-        Self::new(Account::new(Box::new(clock)))
+        let saved = SAVED.with(|s| s.borrow_mut().take());
+        Self::new(saved.unwrap_or_else(browser_account))
     }
 
     /// The state provided by the enclosing [`App`](super::App).
