@@ -11,9 +11,10 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 step "cargo test (native: engine, conformance, doc tests)"
 cargo test --locked --no-fail-fast
 
-step "cargo test --target wasm32-unknown-unknown (tests/web_*.rs in headless Chromium)"
-# Only tests/web_*.rs are wasm tests; every other test file is native-only.
-cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --test 'web_*'
+step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs in headless Chromium)"
+# Only the lib's wasm tests (persistence planner and decoder) and tests/web_*.rs are wasm
+# tests; every other test file is native-only.
+cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test 'web_*'
 
 step "trunk build --release"
 trunk build index.html --release
