@@ -20,6 +20,7 @@ mod data_panel;
 mod editor;
 mod entity_grid;
 mod error_notice;
+mod fields;
 pub mod model;
 mod perf;
 mod query_panel;

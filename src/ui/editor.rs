@@ -2,6 +2,7 @@
 //! sent as If-Match, and "add to batch" instead of running.
 
 use super::error_notice::ErrorNotice;
+use super::fields::TextField;
 use super::model::{self, BinaryEncoding, PropertyDraft};
 use super::state::AppState;
 use super::workspace::{Draft, Workspace, WriteOp};
@@ -213,30 +214,6 @@ pub fn Editor() -> impl IntoView {
             <ErrorNotice error=error />
             <p class="status editor-status" aria-live="polite">{move || status.get()}</p>
         </section>
-    }
-}
-
-/// A labelled single-line text input.
-#[component]
-fn TextField(
-    id: &'static str,
-    label: &'static str,
-    #[prop(into)] value: Signal<String>,
-    on_input: Callback<String>,
-) -> impl IntoView {
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                spellcheck="false"
-                autocomplete="off"
-                autocapitalize="off"
-                prop:value=value
-                on:input=move |ev| on_input.run(event_target_value(&ev))
-            />
-        </div>
     }
 }
 

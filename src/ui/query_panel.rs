@@ -5,6 +5,7 @@
 use super::data_panel::{after_paint, now};
 use super::entity_grid::{columns_of, EntityGrid};
 use super::error_notice::ErrorNotice;
+use super::fields::TextField;
 use super::model::{self, Builder, BuilderKind, Condition};
 use super::results::{History, Run, RunPage, ScanMeter};
 use super::state::AppState;
@@ -13,17 +14,11 @@ use crate::engine::filter::{self, CmpOp};
 use crate::engine::{Continuation, EdmType, Error, RawEntity, Request};
 use leptos::prelude::*;
 
+mod condition_row;
+use condition_row::{ConditionEdit, ConditionRow};
+
 /// The default page budget: entities one page may scan (models the service's 5 s per page).
 const DEFAULT_BUDGET: &str = "10000";
-
-const OPS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Gt,
-    CmpOp::Ge,
-    CmpOp::Lt,
-    CmpOp::Le,
-];
 
 /// Builder, raw editor, options, runs and their figures.
 #[component]
@@ -229,48 +224,27 @@ pub fn QueryPanel() -> impl IntoView {
                         .collect_view()}
                 </div>
                 <div class="key-fields">
-                        <div class="field" hidden=move || kind() == BuilderKind::Table>
-                            <label for="q-pk">"PartitionKey eq"</label>
-                            <input
-                                id="q-pk"
-                                type="text"
-                                spellcheck="false"
-                                autocomplete="off"
-                                prop:value=move || builder.with(|b| b.partition_key.clone())
-                                on:input=move |ev| {
-                                    let v = event_target_value(&ev);
-                                    edit_builder(&|b| b.partition_key = v.clone())
-                                }
-                            />
-                        </div>
-                        <div class="field" hidden=move || kind() != BuilderKind::Point>
-                            <label for="q-rk">"RowKey eq"</label>
-                            <input
-                                id="q-rk"
-                                type="text"
-                                spellcheck="false"
-                                autocomplete="off"
-                                prop:value=move || builder.with(|b| b.row_key.clone())
-                                on:input=move |ev| {
-                                    let v = event_target_value(&ev);
-                                    edit_builder(&|b| b.row_key = v.clone())
-                                }
-                            />
-                        </div>
-                        <div class="field" hidden=move || kind() != BuilderKind::Partition>
-                            <label for="q-prefix">"RowKey starts with"</label>
-                            <input
-                                id="q-prefix"
-                                type="text"
-                                spellcheck="false"
-                                autocomplete="off"
-                                prop:value=move || builder.with(|b| b.row_prefix.clone())
-                                on:input=move |ev| {
-                                    let v = event_target_value(&ev);
-                                    edit_builder(&|b| b.row_prefix = v.clone())
-                                }
-                            />
-                        </div>
+                        <TextField
+                            id="q-pk"
+                            label="PartitionKey eq"
+                            hidden=Signal::derive(move || kind() == BuilderKind::Table)
+                            value=Signal::derive(move || builder.with(|b| b.partition_key.clone()))
+                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.partition_key = v.clone()))
+                        />
+                        <TextField
+                            id="q-rk"
+                            label="RowKey eq"
+                            hidden=Signal::derive(move || kind() != BuilderKind::Point)
+                            value=Signal::derive(move || builder.with(|b| b.row_key.clone()))
+                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_key = v.clone()))
+                        />
+                        <TextField
+                            id="q-prefix"
+                            label="RowKey starts with"
+                            hidden=Signal::derive(move || kind() != BuilderKind::Partition)
+                            value=Signal::derive(move || builder.with(|b| b.row_prefix.clone()))
+                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_prefix = v.clone()))
+                        />
                 </div>
                     <div class="conditions" hidden=move || kind() == BuilderKind::Point>
                         {move || {
@@ -354,9 +328,9 @@ pub fn QueryPanel() -> impl IntoView {
                 </p>
             </div>
             <div class="query-options">
-                <OptionField id="q-select" label="$select" placeholder="Name, Age" value=select />
-                <OptionField id="q-top" label="$top" placeholder="1000" value=top />
-                <OptionField id="q-budget" label="Page budget" placeholder="unlimited" value=budget />
+                <TextField id="q-select" label="$select" placeholder="Name, Age" value=select on_input=Callback::new(move |v| select.set(v)) />
+                <TextField id="q-top" label="$top" placeholder="1000" value=top on_input=Callback::new(move |v| top.set(v)) />
+                <TextField id="q-budget" label="Page budget" placeholder="unlimited" value=budget on_input=Callback::new(move |v| budget.set(v)) />
             </div>
             <p class="hint">
                 "Page budget: entities one page may scan. The service stops a page after 5 s; Tablescope models that as a number of entities scanned, so a page can come back short or empty with a continuation token."
@@ -405,117 +379,6 @@ pub fn QueryPanel() -> impl IntoView {
                 }}
             </section>
         <History history=history />
-    }
-}
-
-/// A change to one builder condition.
-#[derive(Debug, Clone)]
-enum ConditionEdit {
-    Property(String),
-    Op(CmpOp),
-    Type(EdmType),
-    Text(String),
-    Remove,
-}
-
-impl ConditionEdit {
-    fn apply(&self, c: &mut Condition) {
-        match self {
-            ConditionEdit::Property(v) => c.property = v.clone(),
-            ConditionEdit::Op(o) => c.op = *o,
-            ConditionEdit::Type(t) => c.edm = *t,
-            ConditionEdit::Text(v) => c.text = v.clone(),
-            ConditionEdit::Remove => {}
-        }
-    }
-}
-
-/// One condition: property, operator, type, value.
-#[component]
-fn ConditionRow(
-    id: u64,
-    builder: RwSignal<Builder>,
-    edit: Callback<ConditionEdit>,
-) -> impl IntoView {
-    let get = move || builder.with(|b| b.conditions.iter().find(|c| c.id == id).cloned());
-    view! {
-        <div class="condition-row" data-condition-id=id>
-            <input
-                type="text"
-                class="cond-property"
-                aria-label="Property"
-                placeholder="Property"
-                spellcheck="false"
-                prop:value=move || get().map(|c| c.property).unwrap_or_default()
-                on:input=move |ev| edit.run(ConditionEdit::Property(event_target_value(&ev)))
-            />
-            <select
-                class="cond-op"
-                aria-label="Operator"
-                prop:value=move || get().map(|c| c.op.as_str()).unwrap_or("eq")
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some(op) = CmpOp::from_keyword(&v) {
-                        edit.run(ConditionEdit::Op(op));
-                    }
-                }
-            >
-                {OPS.into_iter().map(|o| view! { <option value=o.as_str()>{o.as_str()}</option> }).collect_view()}
-            </select>
-            <select
-                class="cond-type"
-                aria-label="Type"
-                prop:value=move || get().map(|c| c.edm.short_name()).unwrap_or("String")
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    let t = EdmType::from_odata_name(&format!("Edm.{v}")).unwrap_or(EdmType::String);
-                    edit.run(ConditionEdit::Type(t));
-                }
-            >
-                {EdmType::ALL.into_iter().map(|t| view! { <option value=t.short_name()>{t.short_name()}</option> }).collect_view()}
-            </select>
-            <input
-                type="text"
-                class="cond-value"
-                aria-label="Value"
-                placeholder="Value (Binary as hex)"
-                spellcheck="false"
-                prop:value=move || get().map(|c| c.text).unwrap_or_default()
-                on:input=move |ev| edit.run(ConditionEdit::Text(event_target_value(&ev)))
-            />
-            <button
-                type="button"
-                class="remove-condition"
-                aria-label="Remove condition"
-                on:click=move |_| edit.run(ConditionEdit::Remove)
-            >
-                "×"
-            </button>
-        </div>
-    }
-}
-
-/// A labelled option input bound to `value`.
-#[component]
-fn OptionField(
-    id: &'static str,
-    label: &'static str,
-    placeholder: &'static str,
-    value: RwSignal<String>,
-) -> impl IntoView {
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                spellcheck="false"
-                autocomplete="off"
-                placeholder=placeholder
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
-            />
-        </div>
     }
 }
 

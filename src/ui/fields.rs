@@ -1,0 +1,33 @@
+//! Small form pieces shared by the panels.
+
+use leptos::prelude::*;
+
+/// A labelled single-line text input: no spell check, autocomplete or capitalisation (keys,
+/// filters and numbers are typed here, not prose).
+#[component]
+pub fn TextField(
+    id: &'static str,
+    label: &'static str,
+    #[prop(into)] value: Signal<String>,
+    on_input: Callback<String>,
+    #[prop(optional)] placeholder: Option<&'static str>,
+    /// Hides the field (it keeps its value) while true.
+    #[prop(into, default = Signal::stored(false))]
+    hidden: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <div class="field" hidden=move || hidden.get()>
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                spellcheck="false"
+                autocomplete="off"
+                autocapitalize="off"
+                placeholder=placeholder
+                prop:value=value
+                on:input=move |ev| on_input.run(event_target_value(&ev))
+            />
+        </div>
+    }
+}

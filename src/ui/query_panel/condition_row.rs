@@ -1,0 +1,93 @@
+//! One condition row of the query builder: property, operator, type and value.
+
+use crate::engine::filter::CmpOp;
+use crate::engine::EdmType;
+use crate::ui::model::{Builder, Condition};
+use leptos::prelude::*;
+
+/// A change to one builder condition.
+#[derive(Debug, Clone)]
+pub(super) enum ConditionEdit {
+    Property(String),
+    Op(CmpOp),
+    Type(EdmType),
+    Text(String),
+    Remove,
+}
+
+impl ConditionEdit {
+    pub(super) fn apply(&self, c: &mut Condition) {
+        match self {
+            ConditionEdit::Property(v) => c.property = v.clone(),
+            ConditionEdit::Op(o) => c.op = *o,
+            ConditionEdit::Type(t) => c.edm = *t,
+            ConditionEdit::Text(v) => c.text = v.clone(),
+            ConditionEdit::Remove => {}
+        }
+    }
+}
+
+/// One condition: property, operator, type, value.
+#[component]
+pub(super) fn ConditionRow(
+    id: u64,
+    builder: RwSignal<Builder>,
+    edit: Callback<ConditionEdit>,
+) -> impl IntoView {
+    let get = move || builder.with(|b| b.conditions.iter().find(|c| c.id == id).cloned());
+    view! {
+        <div class="condition-row" data-condition-id=id>
+            <input
+                type="text"
+                class="cond-property"
+                aria-label="Property"
+                placeholder="Property"
+                spellcheck="false"
+                prop:value=move || get().map(|c| c.property).unwrap_or_default()
+                on:input=move |ev| edit.run(ConditionEdit::Property(event_target_value(&ev)))
+            />
+            <select
+                class="cond-op"
+                aria-label="Operator"
+                prop:value=move || get().map(|c| c.op.as_str()).unwrap_or("eq")
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    if let Some(op) = CmpOp::from_keyword(&v) {
+                        edit.run(ConditionEdit::Op(op));
+                    }
+                }
+            >
+                {CmpOp::ALL.into_iter().map(|o| view! { <option value=o.as_str()>{o.as_str()}</option> }).collect_view()}
+            </select>
+            <select
+                class="cond-type"
+                aria-label="Type"
+                prop:value=move || get().map(|c| c.edm.short_name()).unwrap_or("String")
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    let t = EdmType::from_odata_name(&format!("Edm.{v}")).unwrap_or(EdmType::String);
+                    edit.run(ConditionEdit::Type(t));
+                }
+            >
+                {EdmType::ALL.into_iter().map(|t| view! { <option value=t.short_name()>{t.short_name()}</option> }).collect_view()}
+            </select>
+            <input
+                type="text"
+                class="cond-value"
+                aria-label="Value"
+                placeholder="Value (Binary as hex)"
+                spellcheck="false"
+                prop:value=move || get().map(|c| c.text).unwrap_or_default()
+                on:input=move |ev| edit.run(ConditionEdit::Text(event_target_value(&ev)))
+            />
+            <button
+                type="button"
+                class="remove-condition"
+                aria-label="Remove condition"
+                on:click=move |_| edit.run(ConditionEdit::Remove)
+            >
+                "×"
+            </button>
+        </div>
+    }
+}
