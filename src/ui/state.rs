@@ -64,6 +64,14 @@ impl AppState {
             .unwrap_or_else(disposed)
     }
 
+    /// Runs `f` on the account without writing, and subscribes the caller to later writes
+    /// (for views that draw the stored keys, such as the partition map). `None` only while
+    /// the page tears down.
+    pub fn inspect<R>(&self, f: impl FnOnce(&Account) -> R) -> Option<R> {
+        self.revision.track();
+        self.account.try_with_value(f)
+    }
+
     /// Runs a request that may write. A success bumps the revision so views re-read.
     pub fn write(&self, request: &Request) -> Response {
         let response = self
