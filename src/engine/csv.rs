@@ -1,0 +1,404 @@
+//! A table as typed CSV, the form Azure Storage Explorer exports and imports.
+//!
+//! ```text
+//! PartitionKey,RowKey,Timestamp,Age,Age@type,Name,Name@type
+//! Sales,001,2024-01-02T03:04:05.1234567Z,42,Edm.Int32,"Smith, Jo",Edm.String
+//! ```
+//! Each property is a pair of columns, `Name` and `Name@type`; columns follow the order in which
+//! properties first appear. A missing property leaves both cells empty; an empty string is an
+//! empty value with `Edm.String`. Fields are quoted as RFC 4180 says (a field holding `,`, `"`,
+//! CR or LF is quoted, `"` doubled), records end with CRLF.
+//!
+//! Values are written so they read back to the same value: Int64 in full, Double with every
+//! digit (`NaN`, `Infinity`, `-Infinity` as the service spells them), DateTime with seven
+//! fractional digits, Binary as base64, Guid hyphenated.
+//!
+//! Reading is lenient where Storage Explorer's own files vary: a type cell may say `Edm.Int32`
+//! or `Int32` (any case); a value without a type (an empty type cell, or a column without an
+//! `@type` column) is a String; the Timestamp column is optional, and LF line ends and a UTF-8
+//! BOM are accepted. Everything else is refused with the line and column at fault, and a failed
+//! import changes nothing.
+
+use super::account::Account;
+use super::datetime::DateTime;
+use super::entity::Entity;
+use super::json::RawEntity;
+use super::snapshot::TableSnapshot;
+use super::validate;
+use super::value::{format_double, EdmType, Guid, Value};
+use base64::Engine as _;
+use std::collections::HashSet;
+use std::fmt;
+
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+const TYPE_SUFFIX: &str = "@type";
+
+/// Why a CSV file cannot be imported: where (1-based line of the record, column name) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvError {
+    /// The line the record starts on; 0 when the problem is not in one record.
+    pub line: usize,
+    /// The column at fault, when there is one.
+    pub column: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}", self.line)?;
+            if let Some(c) = &self.column {
+                write!(f, ", column {c}")?;
+            }
+            f.write_str(": ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CsvError {}
+
+fn fail(line: usize, column: Option<&str>, message: impl Into<String>) -> CsvError {
+    CsvError {
+        line,
+        column: column.map(str::to_string),
+        message: message.into(),
+    }
+}
+
+/// Writes entities as typed CSV (see the module docs).
+pub fn encode<'a>(entities: impl IntoIterator<Item = &'a Entity> + Clone) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for e in entities.clone() {
+        for (name, _) in &e.properties {
+            if !names.contains(&&**name) {
+                names.push(name);
+            }
+        }
+    }
+    let mut out = String::from("PartitionKey,RowKey,Timestamp");
+    for name in &names {
+        out.push(',');
+        push_field(&mut out, name);
+        out.push(',');
+        push_field(&mut out, &format!("{name}{TYPE_SUFFIX}"));
+    }
+    out.push_str("\r\n");
+    for e in entities {
+        push_field(&mut out, &e.partition_key);
+        out.push(',');
+        push_field(&mut out, &e.row_key);
+        out.push(',');
+        if let Some(t) = e.timestamp {
+            out.push_str(&t.to_string_7());
+        }
+        for name in &names {
+            out.push(',');
+            if let Some(v) = e.get(name) {
+                push_field(&mut out, &value_text(v));
+                out.push(',');
+                out.push_str(v.edm_type().odata_name());
+            } else {
+                out.push(',');
+            }
+        }
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// A value's text in a CSV cell.
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::DateTime(t) => t.to_string_7(),
+        Value::Double(d) => format_double(*d),
+        other => other.display_text(),
+    }
+}
+
+fn push_field(out: &mut String, text: &str) {
+    if text.contains([',', '"', '\r', '\n']) {
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// Splits RFC 4180 text into records of fields, each with the line it starts on.
+pub fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut line = 1;
+    while chars.peek().is_some() {
+        let start = line;
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        loop {
+            match chars.next() {
+                None => {
+                    fields.push(std::mem::take(&mut field));
+                    break;
+                }
+                Some('"') if field.is_empty() => loop {
+                    match chars.next() {
+                        None => return Err(fail(start, None, "a quoted field is never closed")),
+                        Some('"') if chars.peek() == Some(&'"') => {
+                            chars.next();
+                            field.push('"');
+                        }
+                        Some('"') => match chars.peek() {
+                            None | Some(',' | '\r' | '\n') => break,
+                            Some(_) => {
+                                return Err(fail(
+                                    line,
+                                    None,
+                                    "a quote inside a quoted field must be doubled (\"\")",
+                                ))
+                            }
+                        },
+                        Some(c) => {
+                            line += usize::from(c == '\n');
+                            field.push(c);
+                        }
+                    }
+                },
+                Some(',') => fields.push(std::mem::take(&mut field)),
+                Some('\r') if chars.peek() == Some(&'\n') => {}
+                Some('\n') => {
+                    line += 1;
+                    fields.push(std::mem::take(&mut field));
+                    break;
+                }
+                Some('"') => {
+                    return Err(fail(
+                        line,
+                        None,
+                        "a quote in an unquoted field; quote the field and double the quote",
+                    ))
+                }
+                Some(c) => field.push(c),
+            }
+        }
+        // A blank line (such as the one after the last CRLF) is not a record.
+        if !(fields.len() == 1 && fields.first().is_some_and(String::is_empty)) {
+            out.push((start, fields));
+        }
+    }
+    Ok(out)
+}
+
+/// One property's pair of columns.
+struct Column {
+    name: String,
+    value: usize,
+    kind: Option<usize>,
+}
+
+/// Reads typed CSV into entities (Timestamp kept when the file has one), checking every key,
+/// type and limit; the first problem fails the whole file.
+pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
+    let mut rows = records(text)?.into_iter();
+    let (_, header) = rows
+        .next()
+        .ok_or_else(|| fail(0, None, "the file is empty; expected a header line"))?;
+    let find = |name: &str| header.iter().position(|h| h == name);
+    let pk = find("PartitionKey")
+        .ok_or_else(|| fail(1, None, "the header has no PartitionKey column"))?;
+    let rk = find("RowKey").ok_or_else(|| fail(1, None, "the header has no RowKey column"))?;
+    let ts = find("Timestamp");
+    let mut columns = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, h) in header.iter().enumerate() {
+        if !seen.insert(h.as_str()) {
+            return Err(fail(1, Some(h), "this column appears twice in the header"));
+        }
+        if Some(i) == ts || i == pk || i == rk {
+            continue;
+        }
+        if let Some(base) = h.strip_suffix(TYPE_SUFFIX) {
+            if find(base).is_none() {
+                return Err(fail(
+                    1,
+                    Some(h),
+                    format!("no column {base} for this type column"),
+                ));
+            }
+            continue;
+        }
+        validate::property_name(h).map_err(|e| fail(1, Some(h), error_text(&e)))?;
+        columns.push(Column {
+            name: h.clone(),
+            value: i,
+            kind: find(&format!("{h}{TYPE_SUFFIX}")),
+        });
+    }
+    let mut keys = HashSet::new();
+    let mut entities = Vec::new();
+    for (line, fields) in rows {
+        if fields.len() != header.len() {
+            return Err(fail(
+                line,
+                None,
+                format!(
+                    "{} fields, but the header has {} columns",
+                    fields.len(),
+                    header.len()
+                ),
+            ));
+        }
+        let cell = |i: usize| fields.get(i).map_or("", String::as_str);
+        let mut entity = Entity::new(cell(pk), cell(rk));
+        if let Some(t) = ts.filter(|&t| !cell(t).is_empty()) {
+            entity.timestamp = Some(DateTime::parse(cell(t)).map_err(|_| {
+                fail(
+                    line,
+                    Some("Timestamp"),
+                    format!("'{}' is not a date and time", cell(t)),
+                )
+            })?);
+        }
+        for c in &columns {
+            let text = cell(c.value);
+            let kind = c.kind.map_or("", cell);
+            let at = |m: String| fail(line, Some(&c.name), m);
+            let edm = if kind.is_empty() {
+                if text.is_empty() {
+                    continue;
+                }
+                EdmType::String
+            } else {
+                parse_type(kind).ok_or_else(|| at(format!("unknown type '{kind}'")))?
+            };
+            let value = parse_value(edm, text)
+                .ok_or_else(|| at(format!("'{text}' is not a valid {}", edm.odata_name())))?;
+            entity.properties.push((c.name.as_str().into(), value));
+        }
+        validate::entity(&entity).map_err(|e| fail(line, None, error_text(&e)))?;
+        if !keys.insert((entity.partition_key.clone(), entity.row_key.clone())) {
+            return Err(fail(
+                line,
+                None,
+                format!(
+                    "PartitionKey '{}' RowKey '{}' appears twice in the file",
+                    entity.partition_key, entity.row_key
+                ),
+            ));
+        }
+        entities.push(entity);
+    }
+    Ok(entities)
+}
+
+fn error_text(e: &super::error::Error) -> String {
+    match &e.detail {
+        Some(d) => format!("{}: {d}", e.code),
+        None => format!("{}: {}", e.code, e.message),
+    }
+}
+
+/// `Edm.Int64` or `Int64`, any case.
+fn parse_type(text: &str) -> Option<EdmType> {
+    let short = match text.get(..4) {
+        Some(prefix) if prefix.eq_ignore_ascii_case("Edm.") => text.get(4..).unwrap_or(""),
+        _ => text,
+    };
+    EdmType::ALL
+        .into_iter()
+        .find(|t| t.short_name().eq_ignore_ascii_case(short))
+}
+
+fn parse_value(edm: EdmType, text: &str) -> Option<Value> {
+    Some(match edm {
+        EdmType::String => Value::string(text),
+        EdmType::Int32 => Value::Int32(text.parse().ok()?),
+        EdmType::Int64 => Value::Int64(text.parse().ok()?),
+        EdmType::Double => Value::Double(match text {
+            "NaN" => f64::NAN,
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            _ if text
+                .bytes()
+                .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E') =>
+            {
+                return None
+            }
+            _ => text.parse().ok()?,
+        }),
+        EdmType::Boolean => Value::Boolean(match text.to_ascii_lowercase().as_str() {
+            "true" => true,
+            "false" => false,
+            _ => return None,
+        }),
+        EdmType::DateTime => Value::DateTime(DateTime::parse(text).ok()?),
+        EdmType::Guid => Value::Guid(Guid::parse(text)?),
+        EdmType::Binary => Value::Binary(B64.decode(text).ok()?.into()),
+    })
+}
+
+impl Account {
+    /// The table as typed CSV, entities in key order.
+    pub fn export_csv(&self, table: &str) -> super::error::Result<String> {
+        let t = self.table(table)?;
+        let entities: Vec<Entity> = t
+            .partitions()
+            .iter()
+            .flat_map(|(pk, p)| {
+                p.rows
+                    .iter()
+                    .map(move |(rk, s)| super::table::to_entity(pk.as_str(), rk.as_str(), s))
+            })
+            .collect();
+        Ok(encode(&entities))
+    }
+
+    /// Imports typed CSV into `table` (created when missing): entities whose keys are already
+    /// in the table are replaced, the others added, and Timestamps in the file are kept.
+    /// Returns how many entities the file held. All or nothing: on any error nothing changes.
+    pub fn import_csv(&mut self, table: &str, text: &str) -> Result<usize, CsvError> {
+        validate::table_name(table)
+            .map_err(|e| fail(0, None, format!("table name '{table}': {}", error_text(&e))))?;
+        let entities = decode(text)?;
+        let count = entities.len();
+        let mut snapshot = self.export();
+        let index = match snapshot
+            .tables
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(table))
+        {
+            Some(i) => i,
+            None => {
+                snapshot.tables.push(TableSnapshot {
+                    name: table.to_string(),
+                    entities: Vec::new(),
+                });
+                snapshot.tables.len() - 1
+            }
+        };
+        if let Some(t) = snapshot.tables.get_mut(index) {
+            let new_keys: HashSet<(&str, &str)> = entities
+                .iter()
+                .map(|e| (e.partition_key.as_str(), e.row_key.as_str()))
+                .collect();
+            t.entities.retain(|raw| !new_keys.contains(&raw_keys(raw)));
+            t.entities
+                .extend(entities.iter().map(RawEntity::from_entity));
+        }
+        self.import(&snapshot)
+            .map_err(|e| fail(0, None, error_text(&e)))?;
+        Ok(count)
+    }
+}
+
+fn raw_keys(raw: &RawEntity) -> (&str, &str) {
+    let get = |name: &str| {
+        raw.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_str())
+            .unwrap_or("")
+    };
+    (get("PartitionKey"), get("RowKey"))
+}
