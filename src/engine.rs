@@ -22,6 +22,7 @@ mod api;
 mod batch;
 mod changes;
 mod clock;
+pub mod csv;
 mod datetime;
 mod entity;
 mod error;
