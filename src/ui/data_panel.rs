@@ -156,9 +156,18 @@ pub fn DataPanel() -> impl IntoView {
     }
 }
 
-/// The chosen entity in the service's JSON form, with copy and the editor's actions.
+/// The chosen entity in the service's JSON form, with copy and the editor's actions. Used by
+/// the Entities section and by the query results; the editor lives in the Entities section,
+/// so loading an entity into it switches there.
 #[component]
-fn EntityView(raw: RawEntity) -> impl IntoView {
+pub fn EntityView(
+    raw: RawEntity,
+    /// The entity is a `$select` projection: it can be copied, but not edited (the editor
+    /// would get only the selected properties, and a replace would drop the others).
+    #[prop(optional)]
+    projected: bool,
+) -> impl IntoView {
+    let section = use_context::<RwSignal<super::app::Section>>();
     let workspace = Workspace::expect();
     let text = model::pretty_json(&raw);
     let (pk, rk, etag) = model::keys_of(&raw);
@@ -183,6 +192,9 @@ fn EntityView(raw: RawEntity) -> impl IntoView {
             any_etag: false,
             duplicate_of: duplicate.then(|| (pk.clone(), rk.clone())),
         });
+        if let Some(section) = section {
+            section.set(super::app::Section::Data);
+        }
         focus("#editor-heading");
     };
     let edit = {
@@ -198,9 +210,10 @@ fn EntityView(raw: RawEntity) -> impl IntoView {
         <div class="entity-view">
             <div class="entity-actions">
                 <button type="button" class="copy-json" on:click=copy>"Copy JSON"</button>
-                <button type="button" class="edit-entity" on:click=edit>"Edit"</button>
-                <button type="button" class="duplicate-entity" on:click=duplicate>"Duplicate"</button>
-                <button type="button" class="delete delete-entity" on:click=delete>"Delete…"</button>
+                <button type="button" class="edit-entity" on:click=edit hidden=projected>"Edit"</button>
+                <button type="button" class="duplicate-entity" on:click=duplicate hidden=projected>"Duplicate"</button>
+                <button type="button" class="delete delete-entity" on:click=delete hidden=projected>"Delete…"</button>
+                <span class="muted projected-note" hidden=!projected>"A $select projection: run without $select to edit it."</span>
                 <span class="status" aria-live="polite">{move || copied.get()}</span>
             </div>
             <pre class="entity-json" tabindex="0" aria-label="Entity JSON">{text}</pre>

@@ -2,7 +2,7 @@
 //! `$filter` (both ways, where the filter allows it), `$select`, `$top`, the page budget, and
 //! runs page by page with each continuation token shown.
 
-use super::data_panel::{after_paint, now};
+use super::data_panel::{after_paint, now, EntityView};
 use super::entity_grid::{columns_of, EntityGrid};
 use super::error_notice::ErrorNotice;
 use super::fields::TextField;
@@ -15,7 +15,9 @@ use crate::engine::{Continuation, EdmType, Error, RawEntity, Request};
 use leptos::prelude::*;
 
 mod condition_row;
+mod run_map;
 use condition_row::{ConditionEdit, ConditionRow};
+use run_map::{page_keys, table_rows, RunMap, RunTrace};
 
 /// The default page budget: entities one page may scan (models the service's 5 s per page).
 const DEFAULT_BUDGET: &str = "10000";
@@ -39,6 +41,8 @@ pub fn QueryPanel() -> impl IntoView {
     let entities = RwSignal::new(Vec::<RawEntity>::new());
     let next = RwSignal::new(None::<Continuation>);
     let selected_row = RwSignal::new(None::<usize>);
+    let map_enabled = RwSignal::new(true);
+    let run_trace = RwSignal::new(None::<RunTrace>);
 
     // Builder → raw text.
     let edit_builder = move |f: &dyn Fn(&mut Builder)| {
@@ -72,7 +76,7 @@ pub fn QueryPanel() -> impl IntoView {
     // editor has changed since.
     let last_query = StoredValue::new(None::<Request>);
     let run_page = move |continuation: Option<Continuation>| {
-        let request = match continuation.clone() {
+        let mut request = match continuation.clone() {
             Some(c) => match last_query.get_value() {
                 Some(Request::Query {
                     table,
@@ -105,6 +109,10 @@ pub fn QueryPanel() -> impl IntoView {
             },
         };
         problems.set(Vec::new());
+        let traced = map_enabled.get_untracked();
+        if let Request::Query { trace, .. } = &mut request {
+            *trace = traced;
+        }
         let (table, filter_text) = match &request {
             Request::Query { table, filter, .. } => {
                 (table.clone(), filter.clone().unwrap_or_default())
@@ -122,6 +130,25 @@ pub fn QueryPanel() -> impl IntoView {
             return;
         }
         error.set(None);
+        // The map's keys, before the page's entities move into the grid.
+        let map_page = traced.then(|| {
+            let returned = page_keys(|r| state.read(r), &request, &response);
+            let rows = state.inspect(|a| table_rows(a, &table)).unwrap_or_default();
+            (rows, returned)
+        });
+        let first_page = continuation.is_none();
+        run_trace.update(|t| match map_page {
+            Some((rows, returned)) => {
+                let mut trace = if first_page {
+                    RunTrace::default()
+                } else {
+                    t.take().unwrap_or_default()
+                };
+                trace.add_page(rows, &response, returned);
+                *t = Some(trace);
+            }
+            None => *t = None,
+        });
         let stats = response.stats;
         let page = RunPage {
             scanned: stats.map_or(0, |s| s.scanned),
@@ -354,6 +381,9 @@ pub fn QueryPanel() -> impl IntoView {
             <ErrorNotice error=error />
         </section>
         {move || current_run().map(|run| view! { <ScanMeter run=run on_rewrite=load_rewrite /> })}
+        <div hidden=move || current.get().is_none()>
+            <RunMap enabled=map_enabled trace=run_trace />
+        </div>
             <section class="panel results" aria-label="Query results" hidden=move || current.get().is_none()>
                 <p class="results-count">
                     {move || {
@@ -375,7 +405,13 @@ pub fn QueryPanel() -> impl IntoView {
                     selected_row
                         .get()
                         .and_then(|i| entities.with(|e| e.get(i).cloned()))
-                        .map(|raw| view! { <pre class="entity-json" tabindex="0">{model::pretty_json(&raw)}</pre> })
+                        .map(|raw| {
+                            let projected = matches!(
+                                last_query.get_value(),
+                                Some(Request::Query { select: Some(_), .. })
+                            );
+                            view! { <EntityView raw=raw projected=projected /> }
+                        })
                 }}
             </section>
         <History history=history />
