@@ -5,9 +5,42 @@
 // - fetch (same origin, GET): stale-while-revalidate: answer from the cache at once when it
 //   can, and refresh the cached copy from the network in the background.
 // - activate: drop caches of older versions of this worker.
+// - when a fresh app shell arrives (a navigation refreshed from the network), cache the hashed
+//   files it names and delete those of older builds, so they do not pile up. The files of the
+//   shell just served from the cache are kept too: that page may still be loading them.
+//   Invariant: the cache holds the hashed files of at most two builds, the newest and the
+//   one last served.
 // Nothing is fetched from any other origin.
 
 const CACHE = 'tablescope-v1';
+
+// Trunk names every built file `<name>-<16 hex digits>[_bg].<ext>`.
+const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
+
+/** The same-origin files an app shell's HTML names, as absolute URLs. */
+function assetsOf(html) {
+  const assets = new Set();
+  for (const m of html.matchAll(/(?:href|src)=["']?([^"' >]+\.(?:js|wasm|css|svg|json))/g)) {
+    const url = new URL(m[1], self.registration.scope);
+    if (url.origin === self.location.origin) assets.add(url.href);
+  }
+  assets.add(new URL('scenarios/index.json', self.registration.scope).href);
+  return assets;
+}
+
+/**
+ * Caches what the shell `html` names, and deletes the hashed files named neither by it nor by
+ * `servedHtml` (the shell the open page came from, or '').
+ */
+async function adoptShell(cache, html, servedHtml = '') {
+  const assets = assetsOf(html);
+  await Promise.all([...assets].map((url) => cache.add(url).catch(() => undefined)));
+  const keep = new Set([...assets, ...assetsOf(servedHtml)]);
+  const stale = (await cache.keys()).filter(
+    (request) => HASHED.test(new URL(request.url).pathname) && !keep.has(request.url),
+  );
+  await Promise.all(stale.map((request) => cache.delete(request)));
+}
 
 async function precache() {
   const cache = await caches.open(CACHE);
@@ -15,13 +48,7 @@ async function precache() {
   if (!response.ok) return;
   const html = await response.clone().text();
   await cache.put(new URL('./', self.registration.scope).href, response);
-  const assets = new Set();
-  for (const m of html.matchAll(/(?:href|src)=["']?([^"' >]+\.(?:js|wasm|css|svg|json))/g)) {
-    const url = new URL(m[1], self.registration.scope);
-    if (url.origin === self.location.origin) assets.add(url.href);
-  }
-  assets.add(new URL('scenarios/index.json', self.registration.scope).href);
-  await Promise.all([...assets].map((url) => cache.add(url).catch(() => undefined)));
+  await adoptShell(cache, html);
 }
 
 self.addEventListener('install', (event) => {
@@ -46,17 +73,21 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(
     caches.open(CACHE).then(async (cache) => {
       const cached = await cache.match(key);
-      const network = fetch(request)
-        .then((response) => {
-          if (response.ok) cache.put(key, response.clone());
-          return response;
+      const served = cached && request.mode === 'navigate' ? cached.clone() : null;
+      const network = fetch(request);
+      // Refreshing the cache never delays the answer; both copies are taken at once, before
+      // the page can read the body.
+      const refreshed = network
+        .then(async (response) => {
+          if (!response.ok) return;
+          const copy = response.clone();
+          const shell = request.mode === 'navigate' ? response.clone() : null;
+          await cache.put(key, copy);
+          if (shell) await adoptShell(cache, await shell.text(), served ? await served.text() : '');
         })
-        .catch(() => cached ?? Response.error());
-      if (cached) {
-        event.waitUntil(network.then(() => undefined, () => undefined));
-        return cached;
-      }
-      return network;
+        .catch(() => undefined);
+      event.waitUntil(refreshed);
+      return cached ?? network.catch(() => Response.error());
     }),
   );
 });

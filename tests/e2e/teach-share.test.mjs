@@ -211,8 +211,22 @@ test('the embed page alone, on a phone', async () => {
   assert.equal(await player.locator('.step[data-verdict="failed"]').count(), 0);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   await page.screenshot({ path: new URL('./screenshots/teach-phone-embed.png', import.meta.url).pathname });
+  // Share from inside the embed: the link opens the full playground (no ?embed=1, which would
+  // ignore the fragment), and the scenario is there.
+  await player.locator('.share-scenario').click();
+  const url = await player.locator('.share-link').inputValue();
+  assert.ok(url.startsWith(`${env.url}#share=s.`), url);
+  assert.equal(await player.getAttribute('data-scenario'), 'Hot partition: the append-only trap');
   assertClean(page);
   await page.context().close();
+  const shared = await openPage(env.browser, url);
+  await mounted(shared);
+  await openSection(shared);
+  const opened = shared.locator('.scenario-player');
+  await opened.waitFor({ timeout: 15_000 });
+  assert.equal(await opened.getAttribute('data-scenario'), 'Hot partition: the append-only trap');
+  assertClean(shared);
+  await shared.context().close();
 });
 
 test('the app reloads while offline once the service worker is active', async () => {
@@ -225,6 +239,27 @@ test('the app reloads while offline once the service worker is active', async ()
   await page.reload();
   await mounted(page);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+
+  // A file of an older build in the cache is dropped once a fresh shell arrives; the current
+  // build's files stay.
+  const stale = `${env.url}tablescope-0123456789abcdef_bg.wasm`;
+  await page.evaluate(async (url) => {
+    const cache = await caches.open('tablescope-v1');
+    await cache.put(url, new Response('old build'));
+  }, stale);
+  await page.reload();
+  await mounted(page);
+  await page.waitForFunction(async (url) => {
+    const cache = await caches.open('tablescope-v1');
+    return (await cache.match(url)) === undefined;
+  }, stale, { timeout: 15_000, polling: 200 });
+  const cachedWasm = await page.evaluate(async () => {
+    const cache = await caches.open('tablescope-v1');
+    return (await cache.keys()).map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('.wasm'));
+  });
+  assert.equal(cachedWasm.length, 1, `one build's wasm cached: ${cachedWasm}`);
+  assert.match(cachedWasm[0], /^\/tablescope-[0-9a-f]{16}_bg\.wasm$/);
+
   await page.context().setOffline(true);
   page.problems = [];
   await page.reload();

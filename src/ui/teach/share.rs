@@ -89,15 +89,17 @@ async fn transform(bytes: &[u8], class: &str) -> Result<Vec<u8>, String> {
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-/// The page's address without its fragment, for building links.
+/// The full playground's address (origin and path, without query or fragment), for building
+/// share links. Dropping the query matters: a link made inside the docs embed
+/// (`?embed=1&scenario=…`) must open the playground, which reads the fragment, not another
+/// embed, which would ignore it.
 pub fn page_base() -> String {
-    let href = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
-    match href.split_once('#') {
-        Some((base, _)) => base.to_string(),
-        None => href,
-    }
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}")
 }
 
 /// The page's fragment (`#...`), or an empty string.
@@ -111,8 +113,9 @@ pub fn page_fragment() -> String {
 pub fn clear_fragment() {
     if let Some(w) = web_sys::window() {
         if let Ok(history) = w.history() {
-            let url = page_base();
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            let href = w.location().href().unwrap_or_default();
+            let url = href.split_once('#').map_or(href.as_str(), |(base, _)| base);
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(url));
         }
     }
 }
