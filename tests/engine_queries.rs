@@ -249,3 +249,99 @@ fn continuation_tokens_round_trip_non_ascii_keys() {
     // UTF-16 order: "it's" < "ä" < "日本" < "😀" (surrogates D83D sort after U+65E5).
     assert_eq!(seen, vec!["it's", "ä", "日本", "😀"]);
 }
+
+#[test]
+fn property_filters_follow_deletes_overwrites_and_merges() {
+    // The scan finds a filter's properties through the table's interned names: check that
+    // holds after a name's last carrier is deleted and the name comes back, after overwrites
+    // that change a property's type, and after merges.
+    let mut a = account_with("Emp");
+    insert(
+        &mut a,
+        "Emp",
+        r#"{"PartitionKey":"a","RowKey":"1","Age":3}"#,
+    );
+    let delete = |a: &mut Account, pk: &str, rk: &str| {
+        let r = a.execute(&Request::Delete {
+            table: "Emp".into(),
+            partition_key: pk.into(),
+            row_key: rk.into(),
+            if_match: Some("*".into()),
+        });
+        assert_eq!(r.status, 204);
+    };
+    delete(&mut a, "a", "1");
+    assert_eq!(
+        figures(&query(&mut a, "Emp", "Age eq 3")),
+        (0, 0, 0, QueryKind::TableScan)
+    );
+    insert(
+        &mut a,
+        "Emp",
+        r#"{"PartitionKey":"a","RowKey":"1","Age":3,"Name":"x"}"#,
+    );
+    insert(
+        &mut a,
+        "Emp",
+        r#"{"PartitionKey":"b","RowKey":"1","Name":"y","Age":3}"#,
+    );
+    insert(
+        &mut a,
+        "Emp",
+        r#"{"PartitionKey":"b","RowKey":"2","Age":"3"}"#,
+    );
+    let r = query(&mut a, "Emp", "Age eq 3");
+    assert_eq!(figures(&r), (3, 2, 2, QueryKind::TableScan));
+    assert_eq!(
+        keys(&r),
+        vec![("a".into(), "1".into()), ("b".into(), "1".into())]
+    );
+    let r = query(&mut a, "Emp", "Age eq 3 and Name eq 'y'");
+    assert_eq!(keys(&r), vec![("b".into(), "1".into())]);
+    assert_eq!(
+        keys(&query(&mut a, "Emp", "Age eq 3 and Nope eq 1")),
+        vec![]
+    );
+    assert_eq!(keys(&query(&mut a, "Emp", "Nope ne 1")), vec![]);
+    assert_eq!(keys(&query(&mut a, "Emp", "Age ne 3")).len(), 1);
+    // Overwrite with another type, then merge the old type back in.
+    let r = a.execute(&Request::UpsertReplace {
+        table: "Emp".into(),
+        entity: raw(r#"{"PartitionKey":"a","RowKey":"1","Age":"3"}"#),
+    });
+    assert_eq!(r.status, 204);
+    assert_eq!(
+        keys(&query(&mut a, "Emp", "Age eq '3'")),
+        vec![("a".into(), "1".into()), ("b".into(), "2".into())]
+    );
+    let r = a.execute(&Request::UpsertMerge {
+        table: "Emp".into(),
+        entity: raw(r#"{"PartitionKey":"b","RowKey":"2","Age":4,"Name":"z"}"#),
+    });
+    assert_eq!(r.status, 204);
+    assert_eq!(
+        keys(&query(&mut a, "Emp", "Age gt 3 and Name eq 'z' and true")),
+        vec![("b".into(), "2".into())]
+    );
+    assert_eq!(keys(&query(&mut a, "Emp", "Age gt 3 and false")), vec![]);
+}
+
+#[test]
+fn a_page_that_ends_at_a_partition_boundary_counts_only_scanned_partitions() {
+    let mut a = sample();
+    // Five rows per partition, Age 1..=5: a page of 5 matches ends exactly after partition a.
+    let r = query_with(&mut a, "Emp", "Age ge 1", Some(5), None, None);
+    assert_eq!(figures(&r), (5, 5, 1, QueryKind::TableScan));
+    assert_eq!(
+        r.continuation,
+        Some(Continuation {
+            next_partition_key: "b".into(),
+            next_row_key: "1".into()
+        })
+    );
+    let r = query_with(&mut a, "Emp", "Age ge 1", Some(5), r.continuation, None);
+    assert_eq!(figures(&r), (5, 5, 1, QueryKind::TableScan));
+    // A budget that runs out mid-partition counts that partition.
+    let r = query_with(&mut a, "Emp", "Age eq 9", None, None, Some(7));
+    assert_eq!(figures(&r), (7, 0, 2, QueryKind::TableScan));
+}

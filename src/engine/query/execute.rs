@@ -6,13 +6,15 @@
 //! or empty, and still carry a continuation.
 
 use super::plan::{Plan, QueryKind};
-use crate::engine::entity::Entity;
+use crate::engine::entity::{Entity, Property};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::filter::{self, Row};
+use crate::engine::filter::{self, CmpOp, Row};
 use crate::engine::key::Key;
 use crate::engine::table::{Stored, Table};
+use crate::engine::value::Value;
 use serde::{Deserialize, Serialize};
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// The service's largest page.
 pub const MAX_PAGE: u32 = 1000;
@@ -107,6 +109,7 @@ pub fn execute_page(
     if pk_range.is_empty() {
         return Ok(page);
     }
+    let check = Check::new(&page.plan.filter, table);
     'partitions: for (pk, partition) in
         table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref())
     {
@@ -119,27 +122,31 @@ pub fn execute_page(
         if rk_range.is_empty() {
             continue;
         }
-        let mut touched = false;
+        let pk_str = pk.as_str();
+        let scanned_before = page.stats.scanned;
         for (rk, stored) in partition.rows.range::<Key, _>(rk_range.as_refs()) {
             if page.stats.returned >= u64::from(limit) || page.stats.scanned >= budget {
                 page.continuation = Some(Continuation {
-                    next_partition_key: pk.as_str().to_string(),
+                    next_partition_key: pk_str.to_string(),
                     next_row_key: rk.as_str().to_string(),
                 });
-                break 'partitions;
+                break;
             }
             page.stats.scanned += 1;
-            if !touched {
-                touched = true;
-                page.stats.partitions += 1;
-            }
             if let Some(keys) = &mut page.scanned_keys {
-                keys.push((pk.as_str().to_string(), rk.as_str().to_string()));
+                keys.push((pk_str.to_string(), rk.as_str().to_string()));
             }
-            if matches(&page.plan, pk, rk, stored) {
-                page.entities.push(project(pk, rk, stored, select));
+            if check.matches(pk_str, rk, stored) {
+                page.entities.push(project(pk_str, rk, stored, select));
                 page.stats.returned += 1;
             }
+        }
+        // A partition counts once at least one of its entities was scanned.
+        if page.stats.scanned > scanned_before {
+            page.stats.partitions += 1;
+        }
+        if page.continuation.is_some() {
+            break 'partitions;
         }
     }
     Ok(page)
@@ -167,19 +174,89 @@ fn intern_names(e: &mut filter::Expr, table: &Table) {
     }
 }
 
-fn matches(plan: &Plan, pk: &Key, rk: &Key, stored: &Stored) -> bool {
-    let row = Row {
-        partition_key: pk.as_str(),
-        row_key: rk.as_str(),
-        timestamp: stored.timestamp,
-        properties: &stored.properties,
-    };
-    filter::eval(&plan.filter, &row)
+/// The filter in the form the scan loop checks fastest. A scan's filter is usually a few
+/// comparisons of user properties with literals joined by `and`; those are checked without
+/// walking the tree, without decoding the keys, and finding each property by pointer alone.
+enum Check<'p> {
+    /// One user property compared with a literal; the name is the table's interned one.
+    One(&'p Arc<str>, CmpOp, &'p Value),
+    /// Every term must hold (none for an empty filter); names interned as in `One`.
+    All(Vec<(&'p Arc<str>, CmpOp, &'p Value)>),
+    /// A term on a property no stored entity carries (or a `false` term): nothing matches.
+    Nothing,
+    /// Any other filter: the general evaluator.
+    General(&'p filter::Expr),
+}
+
+impl<'p> Check<'p> {
+    /// Expects the filter's names already [`intern_names`]d.
+    fn new(expr: &'p filter::Expr, table: &Table) -> Check<'p> {
+        use filter::{Expr, Target};
+        let mut terms = Vec::new();
+        for term in expr.conjuncts() {
+            match term {
+                Expr::Bool(true) => {}
+                Expr::Bool(false) => return Check::Nothing,
+                Expr::Compare {
+                    target: Target::Property(name),
+                    op,
+                    literal,
+                } => {
+                    // Interned means every stored entity carrying this name holds this very
+                    // allocation (the table's invariant); not interned means none carries it,
+                    // and a comparison on a missing property is false whatever the operator.
+                    match table.columns().get_key_value(name) {
+                        Some((interned, _)) if Arc::ptr_eq(interned, name) => {
+                            terms.push((name, *op, literal));
+                        }
+                        Some(_) => return Check::General(expr),
+                        None => return Check::Nothing,
+                    }
+                }
+                _ => return Check::General(expr),
+            }
+        }
+        match terms.as_slice() {
+            [(name, op, literal)] => Check::One(name, *op, literal),
+            _ => Check::All(terms),
+        }
+    }
+
+    #[inline]
+    fn matches(&self, pk: &str, rk: &Key, stored: &Stored) -> bool {
+        match self {
+            Check::One(name, op, literal) => {
+                filter::compare(interned_lookup(&stored.properties, name), *op, literal)
+            }
+            Check::All(terms) => terms.iter().all(|(name, op, literal)| {
+                filter::compare(interned_lookup(&stored.properties, name), *op, literal)
+            }),
+            Check::Nothing => false,
+            Check::General(expr) => {
+                let row = Row {
+                    partition_key: pk,
+                    row_key: rk.as_str(),
+                    timestamp: stored.timestamp,
+                    properties: &stored.properties,
+                };
+                filter::eval(expr, &row)
+            }
+        }
+    }
+}
+
+/// A stored property's value, by an interned name: pointer equality decides.
+#[inline]
+fn interned_lookup<'r>(properties: &'r [Property], name: &Arc<str>) -> Option<&'r Value> {
+    properties
+        .iter()
+        .find(|(n, _)| Arc::ptr_eq(n, name))
+        .map(|(_, v)| v)
 }
 
 /// The entity with only the selected properties (keys and Timestamp always kept: the JSON
 /// form decides which system properties to show).
-fn project(pk: &Key, rk: &Key, stored: &Stored, select: Option<&[String]>) -> Entity {
+fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> Entity {
     let properties = match select {
         None => stored.properties.to_vec(),
         Some(names) => stored
@@ -190,7 +267,7 @@ fn project(pk: &Key, rk: &Key, stored: &Stored, select: Option<&[String]>) -> En
             .collect(),
     };
     Entity {
-        partition_key: pk.as_str().to_string(),
+        partition_key: pk.to_string(),
         row_key: rk.as_str().to_string(),
         timestamp: Some(stored.timestamp),
         properties,
