@@ -35,9 +35,8 @@ pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.
 pub fn mount() {
-    if teach::mount_embed() {
-        return;
-    }
+    // Docs embeds (`?embed=1`) never get here: the page loads the lessons module instead
+    // (`pattern_script` in Trunk.toml).
     // The saved tables load first, so nothing on the page can race the load. Leptos'
     // executor starts with the mount, so the load runs on wasm-bindgen's.
     wasm_bindgen_futures::spawn_local(async {

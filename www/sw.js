@@ -1,7 +1,8 @@
 // Tablescope's service worker: the app works offline after one visit.
 //
-// - install: precache the app shell: './' and the hashed .js/.wasm/.css files that index.html
-//   names (Trunk writes new hashes on every build, so they are read from the page itself).
+// - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
+//   (Trunk writes new hashes on every build, so they are read from the page itself), the
+//   lessons module (learn.js, learn_bg.wasm) included: the start script names it.
 // - fetch (same origin, GET): stale-while-revalidate: answer from the cache at once when it
 //   can, and refresh the cached copy from the network in the background.
 // - activate: drop caches of older versions of this worker.
@@ -20,7 +21,8 @@ const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
   const assets = new Set();
-  for (const m of html.matchAll(/(?:href|src)=["']?([^"' >]+\.(?:js|wasm|css|svg|json))/g)) {
+  // Links (href=…) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
+  for (const m of html.matchAll(/(?:href=|src=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
     const url = new URL(m[1], self.registration.scope);
     if (url.origin === self.location.origin) assets.add(url.href);
   }
@@ -34,7 +36,13 @@ function assetsOf(html) {
  */
 async function adoptShell(cache, html, servedHtml = '') {
   const assets = assetsOf(html);
-  await Promise.all([...assets].map((url) => cache.add(url).catch(() => undefined)));
+  // Only what is missing: the rest is already cached and refreshed as the page requests it.
+  const missing = async (url) => (await cache.match(url)) === undefined;
+  await Promise.all(
+    [...assets].map(async (url) => {
+      if (await missing(url)) await cache.add(url).catch(() => undefined);
+    }),
+  );
   const keep = new Set([...assets, ...assetsOf(servedHtml)]);
   const stale = (await cache.keys()).filter(
     (request) => HASHED.test(new URL(request.url).pathname) && !keep.has(request.url),

@@ -7,6 +7,7 @@
 
 pub mod embed;
 mod fetch;
+pub mod lazy;
 pub mod markdown;
 mod partition_map;
 mod player;
@@ -87,14 +88,28 @@ pub async fn scenario_text(file: &str) -> Result<String, String> {
     fetch::text(&format!("{SCENARIO_DIR}{file}")).await
 }
 
-/// The Learn section: the scenario list, the player of the chosen one, and the simulator.
+/// The Learn section in the playground: the lessons (the scenario list, the player of the
+/// chosen one, and the simulator), loaded as their own module the first time the section is
+/// shown, and the workspace share panel, which works on the user's own tables and so stays
+/// in the playground.
 #[component]
 pub fn LearnSection() -> impl IntoView {
     view! {
-        <LearnPanel />
-        <SimulatorPanel />
+        <lazy::LessonsHost />
         <SharePanel />
     }
+}
+
+/// The lessons module's view (see `src/learn.rs`): mounts the scenario list, the player and
+/// the simulator into `host` for the page's lifetime.
+pub fn mount_learn(host: web_sys::HtmlElement) {
+    leptos::mount::mount_to(host, || {
+        view! {
+            <LearnPanel />
+            <SimulatorPanel />
+        }
+    })
+    .forget();
 }
 
 /// The built-in scenarios, each loadable in one click, and the player.

@@ -170,3 +170,56 @@ test('screenshots of Learn, the partition map and the simulator at 360 px', asyn
   assertClean(page);
   await page.context().close();
 });
+
+/** The paths of the wasm files `page` requests from now on. */
+function wasmRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.wasm')) seen.push(path);
+  });
+  return seen;
+}
+
+test('the lessons module loads on first use of Learn, and retries after a failed load', async () => {
+  const context = await env.browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  // No service worker in this context, so every request reaches page.route.
+  await context.route('**/sw.js', (route) => route.abort());
+  const wasm = wasmRequests(page);
+  await page.goto(env.url);
+  await page.locator('h1').waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(300);
+  assert.deepEqual(
+    wasm.map((p) => p.replace(/-[0-9a-f]{16}_bg/, '-<hash>_bg')),
+    ['/tablescope-<hash>_bg.wasm'],
+    'the playground alone at start',
+  );
+  // The first attempt fails (as when offline before the first visit): the section says so
+  // and offers to try again.
+  await page.route('**/learn_bg.wasm', (route) => route.abort());
+  await page.locator('#nav-learn').click();
+  const failed = page.locator('.lessons-failed');
+  await failed.waitFor({ timeout: 15_000 });
+  assert.match(await failed.textContent(), /The lessons could not be loaded/);
+  await page.unroute('**/learn_bg.wasm');
+  await failed.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('.scenario-load').first().waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('.lessons-failed').count(), 0);
+  assert.equal(await page.locator('.scenario-load').count(), index.scenarios.length);
+  assert.ok(wasm.includes('/learn_bg.wasm'));
+  // The share panel stays in the playground's own module, below the lessons.
+  await page.locator('.share-panel').waitFor();
+  await context.close();
+});
+
+test('a docs embed downloads the lessons module only', async () => {
+  const context = await env.browser.newContext({ viewport: PHONE });
+  const page = await context.newPage();
+  await context.route('**/sw.js', (route) => route.abort());
+  const wasm = wasmRequests(page);
+  await page.goto(`${env.url}?embed=1&scenario=compound-keys.json`);
+  await page.locator('.scenario-player').waitFor({ timeout: 15_000 });
+  assert.deepEqual(wasm, ['/learn_bg.wasm']);
+  await context.close();
+});

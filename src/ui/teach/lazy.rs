@@ -1,0 +1,150 @@
+//! The lessons as a module loaded on first use.
+//!
+//! The scenario player and the throughput simulator are built as their own wasm (the `learn`
+//! bin, `src/learn.rs`; Trunk writes `learn.js` and `learn_bg.wasm` without a hash and does not
+//! load them). The page's first download is then only the playground; the lessons arrive the
+//! first time the Learn section is shown, and mount into a host element here. The two modules
+//! share nothing at run time: the lessons run on their own scenario accounts, never on the
+//! user's, so nothing needs to cross between them.
+//!
+//! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
+
+use crate::ui::Section;
+use js_sys::{Function, Object, Promise, Reflect};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The lessons module's files, relative to the page.
+pub const LEARN_JS: &str = "learn.js";
+pub const LEARN_WASM: &str = "learn_bg.wasm";
+
+/// Where the lessons module stands.
+#[derive(Debug, Clone, PartialEq)]
+enum Load {
+    NotStarted,
+    Loading,
+    Mounted,
+    Failed(String),
+}
+
+/// Whether the page was opened to show a lesson: a scenario share link (`#share=s.…`) or a
+/// built-in scenario (`?scenario=…`, the embed's "open in the full playground").
+fn opened_for_a_lesson() -> bool {
+    super::share::page_fragment().starts_with("#share=s.")
+        || super::embed::query_param("scenario").is_some()
+}
+
+/// The host of the lessons: empty until the Learn section is first shown, then the scenario
+/// list, the player and the simulator, mounted by the lessons module.
+#[component]
+pub fn LessonsHost() -> impl IntoView {
+    let section = use_context::<RwSignal<Section>>();
+    let host = NodeRef::<leptos::html::Div>::new();
+    let load = RwSignal::new(Load::NotStarted);
+    if let Some(section) = section {
+        if opened_for_a_lesson() {
+            section.set(Section::Learn);
+        }
+    }
+    let start = move || {
+        load.set(Load::Loading);
+        spawn_local(async move {
+            let Some(element) = host.get_untracked() else {
+                load.try_set(Load::Failed("the page is closing".into()));
+                return;
+            };
+            let element: web_sys::HtmlElement = element.into();
+            let outcome = match mount_lessons(&element).await {
+                Ok(()) => Load::Mounted,
+                Err(e) => Load::Failed(e),
+            };
+            load.try_set(outcome);
+        });
+    };
+    Effect::new(move |_| {
+        let shown = section.is_none_or(|s| s.get() == Section::Learn);
+        if shown && load.get_untracked() == Load::NotStarted {
+            start();
+        }
+    });
+    view! {
+        {move || match load.get() {
+            Load::NotStarted | Load::Mounted => None,
+            Load::Loading => Some(
+                view! { <p class="panel hint lessons-loading" role="status">"Loading the lessons…"</p> }
+                    .into_any(),
+            ),
+            Load::Failed(e) => Some(
+                view! {
+                    <div class="panel error-notice lessons-failed" role="alert">
+                        <p>{format!("The lessons could not be loaded: {e}.")}</p>
+                        <button type="button" class="retry-lessons" on:click=move |_| start()>
+                            "Try again"
+                        </button>
+                    </div>
+                }
+                .into_any(),
+            ),
+        }}
+        <div class="lessons-host" node_ref=host></div>
+    }
+}
+
+/// Loads the lessons module (once per page) and mounts the lessons into `host`.
+async fn mount_lessons(host: &web_sys::HtmlElement) -> Result<(), String> {
+    let module = load_module().await?;
+    let mount = Reflect::get(&module, &JsValue::from_str("mount_learn"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or("the lessons module has no mount_learn")?;
+    mount.call1(&JsValue::NULL, host).map_err(describe)?;
+    Ok(())
+}
+
+/// Imports `learn.js` and instantiates `learn_bg.wasm`; the module's exports.
+async fn load_module() -> Result<JsValue, String> {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .ok_or("the page has no address")?;
+    let url = |file: &str| {
+        web_sys::Url::new_with_base(file, &base)
+            .map(|u| u.href())
+            .map_err(describe)
+    };
+    // `import()` is syntax, not a function: a tiny function made once wraps it.
+    let import = Function::new_with_args("url", "return import(url)");
+    let module =
+        await_promise(import.call1(&JsValue::NULL, &JsValue::from_str(&url(LEARN_JS)?))).await?;
+    let init = Reflect::get(&module, &JsValue::from_str("default"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or("the lessons module has no initializer")?;
+    let options = Object::new();
+    Reflect::set(
+        &options,
+        &JsValue::from_str("module_or_path"),
+        &JsValue::from_str(&url(LEARN_WASM)?),
+    )
+    .map_err(describe)?;
+    await_promise(init.call1(&JsValue::NULL, &options)).await?;
+    Ok(module)
+}
+
+async fn await_promise(value: Result<JsValue, JsValue>) -> Result<JsValue, String> {
+    let promise: Promise = value
+        .map_err(describe)?
+        .dyn_into()
+        .map_err(|_| "expected a promise".to_string())?;
+    JsFuture::from(promise).await.map_err(describe)
+}
+
+/// A thrown JavaScript value in words (an offline fetch says "Failed to fetch …").
+fn describe(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
