@@ -170,7 +170,9 @@ impl std::hash::Hash for Key {
 }
 
 impl Ord for Key {
-    #[inline]
+    // Inlined into the B-tree search, where it runs a couple of dozen times per lookup; the
+    // rare long-key tail stays out of line.
+    #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
         if self.head != other.head {
             return first_difference(self.head, other.head);
@@ -182,8 +184,14 @@ impl Ord for Key {
         if a.len() <= 8 || b.len() <= 8 {
             return a.len().cmp(&b.len());
         }
-        cmp_utf16_from(a, b, 8)
+        cmp_long_keys(a, b)
     }
+}
+
+/// Keys longer than eight bytes whose first eight agree.
+#[inline(never)]
+fn cmp_long_keys(a: &[u8], b: &[u8]) -> Ordering {
+    cmp_utf16_from(a, b, 8)
 }
 
 impl PartialOrd for Key {
