@@ -13,6 +13,7 @@ use crate::engine::key::Key;
 use crate::engine::table::{Stored, Table};
 use crate::engine::value::Value;
 use serde::{Deserialize, Serialize};
+use std::collections::btree_map;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -122,25 +123,36 @@ pub fn execute_page(
         if rk_range.is_empty() {
             continue;
         }
-        let pk_str = pk.as_str();
         let scanned_before = page.stats.scanned;
-        for (rk, stored) in partition.rows.range::<Key, _>(rk_range.as_refs()) {
-            if page.stats.returned >= u64::from(limit) || page.stats.scanned >= budget {
-                page.continuation = Some(Continuation {
-                    next_partition_key: pk_str.to_string(),
-                    next_row_key: rk.as_str().to_string(),
-                });
-                break;
+        let mut sink = Sink {
+            limit: u64::from(limit),
+            budget,
+            select,
+            entities: &mut page.entities,
+            stats: &mut page.stats,
+            scanned_keys: &mut page.scanned_keys,
+        };
+        // A whole partition (the usual case in a scan) walks the rows without range bounds.
+        let rows = if rk_range.is_bounded() {
+            Rows::Range(partition.rows.range::<Key, _>(rk_range.as_refs()))
+        } else {
+            Rows::All(partition.rows.iter())
+        };
+        // The single property comparison, untraced, gets a loop of its own with the check
+        // inlined.
+        page.continuation = match &check {
+            Check::One(name, op, literal) if !trace => {
+                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                    check_one(stored, name, *op, literal)
+                })
             }
-            page.stats.scanned += 1;
-            if let Some(keys) = &mut page.scanned_keys {
-                keys.push((pk_str.to_string(), rk.as_str().to_string()));
+            check => {
+                let pk_str = pk.as_str();
+                scan_rows::<true>(rows, pk, &mut sink, |rk, stored| {
+                    check.matches(pk_str, rk, stored)
+                })
             }
-            if check.matches(pk_str, rk, stored) {
-                page.entities.push(project(pk_str, rk, stored, select));
-                page.stats.returned += 1;
-            }
-        }
+        };
         // A partition counts once at least one of its entities was scanned.
         if page.stats.scanned > scanned_before {
             page.stats.partitions += 1;
@@ -150,6 +162,76 @@ pub fn execute_page(
         }
     }
     Ok(page)
+}
+
+/// Where a page's results go while a partition's rows are scanned.
+struct Sink<'s> {
+    limit: u64,
+    budget: u64,
+    select: Option<&'s [String]>,
+    entities: &'s mut Vec<Entity>,
+    stats: &'s mut QueryStats,
+    scanned_keys: &'s mut Option<Vec<(String, String)>>,
+}
+
+/// A partition's rows: all of them, or those within row key bounds.
+enum Rows<'t> {
+    All(btree_map::Iter<'t, Key, Stored>),
+    Range(btree_map::Range<'t, Key, Stored>),
+}
+
+impl<'t> Iterator for Rows<'t> {
+    type Item = (&'t Key, &'t Stored);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Rows::All(rows) => rows.next(),
+            Rows::Range(rows) => rows.next(),
+        }
+    }
+}
+
+/// Scans rows of partition `pk` in order, keeping those `matches` accepts; returns the
+/// continuation (the first row not scanned) if the page fills up or spends its budget before
+/// the rows run out. `TRACE` false skips recording scanned keys (the caller knows there is no
+/// trace).
+#[inline(always)]
+fn scan_rows<const TRACE: bool>(
+    rows: Rows,
+    pk: &Key,
+    sink: &mut Sink,
+    matches: impl Fn(&Key, &Stored) -> bool,
+) -> Option<Continuation> {
+    // The page stops at the first row met once the page is full or the budget spent: `stop`
+    // is the scanned count at which that happens (so each row tests one counter).
+    let mut stop = if sink.stats.returned >= sink.limit {
+        sink.stats.scanned
+    } else {
+        sink.budget
+    };
+    for (rk, stored) in rows {
+        if sink.stats.scanned >= stop {
+            return Some(Continuation {
+                next_partition_key: pk.as_str().to_string(),
+                next_row_key: rk.as_str().to_string(),
+            });
+        }
+        sink.stats.scanned += 1;
+        if TRACE {
+            if let Some(keys) = sink.scanned_keys {
+                keys.push((pk.as_str().to_string(), rk.as_str().to_string()));
+            }
+        }
+        if matches(rk, stored) {
+            sink.entities
+                .push(project(pk.as_str(), rk, stored, sink.select));
+            sink.stats.returned += 1;
+            if sink.stats.returned >= sink.limit {
+                stop = sink.stats.scanned;
+            }
+        }
+    }
+    None
 }
 
 /// Points the filter's property names at the table's own interned names, so the evaluator's
@@ -225,9 +307,7 @@ impl<'p> Check<'p> {
     #[inline]
     fn matches(&self, pk: &str, rk: &Key, stored: &Stored) -> bool {
         match self {
-            Check::One(name, op, literal) => {
-                filter::compare(interned_lookup(&stored.properties, name), *op, literal)
-            }
+            Check::One(name, op, literal) => check_one(stored, name, *op, literal),
             Check::All(terms) => terms.iter().all(|(name, op, literal)| {
                 filter::compare(interned_lookup(&stored.properties, name), *op, literal)
             }),
@@ -242,6 +322,16 @@ impl<'p> Check<'p> {
                 filter::eval(expr, &row)
             }
         }
+    }
+}
+
+/// `name op literal` on a stored entity, `name` interned; Int32 against Int32 (the usual
+/// bucket or counter filter) without the general comparison.
+#[inline(always)]
+fn check_one(stored: &Stored, name: &Arc<str>, op: CmpOp, literal: &Value) -> bool {
+    match (interned_lookup(&stored.properties, name), literal) {
+        (Some(Value::Int32(v)), Value::Int32(l)) => op.holds(v.cmp(l)),
+        (value, _) => filter::compare(value, op, literal),
     }
 }
 
