@@ -119,6 +119,22 @@ fn the_map_marks_each_entity_at_its_place() {
 }
 
 #[wasm_bindgen_test]
+fn row_keys_are_found_in_the_services_utf16_order() {
+    // UTF-16 puts a surrogate pair (U+1F600, 0xD83D…) before U+FF61; UTF-8 byte order puts it
+    // after. The rows come in the service's order, and each key must still be found.
+    let rows = vec![(
+        "P".to_string(),
+        vec!["a".into(), "\u{1F600}".into(), "\u{FF61}".into()],
+    )];
+    let scanned = keys(&[("P", "\u{1F600}"), ("P", "\u{FF61}")]);
+    let returned = keys(&[("P", "\u{FF61}")]);
+    let map = layout(&rows, &scanned, &returned);
+    let states: Vec<&str> = map.partitions[0].cells.iter().map(|c| c.state()).collect();
+    assert_eq!(states, ["untouched", "scanned", "returned"]);
+    assert_eq!((map.scanned, map.returned), (2, 1));
+}
+
+#[wasm_bindgen_test]
 fn a_large_table_is_drawn_in_buckets() {
     let rows = vec![(
         "P".to_string(),

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 mod condition_row;
 mod run_map;
 use condition_row::{ConditionEdit, ConditionRow};
-use run_map::{page_keys, table_rows, RunMap, RunTrace};
+use run_map::{RunMap, RunMapState};
 
 /// The default page budget: entities one page may scan (models the service's 5 s per page).
 const DEFAULT_BUDGET: &str = "10000";
@@ -41,8 +41,7 @@ pub fn QueryPanel() -> impl IntoView {
     let entities = RwSignal::new(Vec::<RawEntity>::new());
     let next = RwSignal::new(None::<Continuation>);
     let selected_row = RwSignal::new(None::<usize>);
-    let map_enabled = RwSignal::new(true);
-    let run_trace = RwSignal::new(None::<RunTrace>);
+    let run_map = RunMapState::new();
 
     // Builder → raw text.
     let edit_builder = move |f: &dyn Fn(&mut Builder)| {
@@ -109,7 +108,7 @@ pub fn QueryPanel() -> impl IntoView {
             },
         };
         problems.set(Vec::new());
-        let traced = map_enabled.get_untracked();
+        let traced = run_map.tracing();
         if let Request::Query { trace, .. } = &mut request {
             *trace = traced;
         }
@@ -130,25 +129,12 @@ pub fn QueryPanel() -> impl IntoView {
             return;
         }
         error.set(None);
-        // The map's keys, before the page's entities move into the grid.
-        let map_page = traced.then(|| {
-            let returned = page_keys(|r| state.read(r), &request, &response);
-            let rows = state.inspect(|a| table_rows(a, &table)).unwrap_or_default();
-            (rows, returned)
-        });
-        let first_page = continuation.is_none();
-        run_trace.update(|t| match map_page {
-            Some((rows, returned)) => {
-                let mut trace = if first_page {
-                    RunTrace::default()
-                } else {
-                    t.take().unwrap_or_default()
-                };
-                trace.add_page(rows, &response, returned);
-                *t = Some(trace);
-            }
-            None => *t = None,
-        });
+        // The map, before the page's entities move into the grid.
+        if traced {
+            run_map.record(state, &request, &response, continuation.is_none());
+        } else {
+            run_map.clear();
+        }
         let stats = response.stats;
         let page = RunPage {
             scanned: stats.map_or(0, |s| s.scanned),
@@ -382,7 +368,7 @@ pub fn QueryPanel() -> impl IntoView {
         </section>
         {move || current_run().map(|run| view! { <ScanMeter run=run on_rewrite=load_rewrite /> })}
         <div hidden=move || current.get().is_none()>
-            <RunMap enabled=map_enabled trace=run_trace />
+            <RunMap map=run_map />
         </div>
             <section class="panel results" aria-label="Query results" hidden=move || current.get().is_none()>
                 <p class="results-count">

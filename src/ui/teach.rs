@@ -17,7 +17,7 @@ pub mod steps;
 
 pub use embed::mount_embed;
 pub use markdown::Markdown;
-pub use partition_map::{layout, rows_of, MapData, MapRows, PartitionMap};
+pub use partition_map::{layout, rows_of, MapData, MapRows, MapView, PartitionMap};
 pub use player::{returned_keys, ScenarioPlayer};
 pub use share::SharePanel;
 pub use simulator::SimulatorPanel;

@@ -2,77 +2,115 @@
 //! scanned and which they returned, drawn over the table's partitions.
 //!
 //! Tracing records every scanned key, so it is opt-out: the learner can switch the map off
-//! for very large scans.
+//! for very large scans. Only the laid-out map (at most a few thousand cells) is reactive; the
+//! keys stay out of signals, so a 100,000-entity scan is not copied on every read.
 
-use crate::engine::{Account, Request, Response};
-use crate::ui::teach::{returned_keys, rows_of, MapRows, PartitionMap};
+use crate::engine::{Request, Response};
+use crate::ui::teach::{layout, returned_keys, rows_of, MapData, MapRows, MapView};
+use crate::ui::AppState;
 use leptos::prelude::*;
 
-/// What the map draws for one run: the table's keys when its latest page ran, and the keys
-/// scanned and returned over all its pages so far.
+/// The keys a run's pages scanned and returned so far.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunTrace {
-    pub rows: MapRows,
-    pub scanned: Vec<(String, String)>,
-    pub returned: Vec<(String, String)>,
+struct RunKeys {
+    scanned: Vec<(String, String)>,
+    returned: Vec<(String, String)>,
 }
 
-impl RunTrace {
-    /// Adds one page: `response` is the page as run (with `trace` on); `returned` are the
-    /// keys it returned.
-    pub fn add_page(
-        &mut self,
-        rows: MapRows,
-        response: &Response,
-        returned: Vec<(String, String)>,
-    ) {
-        self.rows = rows;
-        self.scanned
-            .extend(response.scanned_keys.iter().flatten().cloned());
-        self.returned.extend(returned);
+/// A table's keys as of one revision of the account.
+struct CachedRows {
+    table: String,
+    revision: u64,
+    rows: MapRows,
+}
+
+/// The map's state, shared by the query panel (which records pages) and [`RunMap`].
+#[derive(Clone, Copy)]
+pub struct RunMapState {
+    /// Whether runs record their scanned keys and the map is drawn.
+    pub enabled: RwSignal<bool>,
+    data: RwSignal<Option<MapData>>,
+    keys: StoredValue<RunKeys>,
+    /// Invariant: when set, `rows` are the keys of `table` at `revision`, so a run on an
+    /// unchanged table does not list its keys again.
+    rows: StoredValue<Option<CachedRows>, LocalStorage>,
+}
+
+impl RunMapState {
+    pub fn new() -> Self {
+        RunMapState {
+            enabled: RwSignal::new(true),
+            data: RwSignal::new(None),
+            keys: StoredValue::new(RunKeys::default()),
+            rows: StoredValue::new_local(None),
+        }
     }
-}
 
-/// The keys a traced page returned. With `$select` the entities may lack their keys, so the
-/// same page is read again without it (a query only reads: the page is the same).
-pub fn page_keys(
-    read: impl Fn(&Request) -> Response,
-    request: &Request,
-    response: &Response,
-) -> Vec<(String, String)> {
-    match request {
-        Request::Query {
-            select: Some(_), ..
-        } => {
+    /// Whether the next run should trace its scanned keys.
+    pub fn tracing(&self) -> bool {
+        self.enabled.get_untracked()
+    }
+
+    /// Adds a page run with `trace` on to the map (`first`: the run's first page, which
+    /// starts a new map). `request` is the page's request, `response` its answer.
+    pub fn record(&self, state: AppState, request: &Request, response: &Response, first: bool) {
+        let Request::Query { table, select, .. } = request else {
+            return;
+        };
+        // With $select the entities may lack their keys: the same page is read again without
+        // it (a query only reads, so it is the same page).
+        let returned = if select.is_some() {
             let mut whole = request.clone();
             if let Request::Query { select, .. } = &mut whole {
                 *select = None;
             }
-            returned_keys(&read(&whole))
-        }
-        _ => returned_keys(response),
+            returned_keys(&state.read(&whole))
+        } else {
+            returned_keys(response)
+        };
+        self.keys.update_value(|k| {
+            if first {
+                *k = RunKeys::default();
+            }
+            k.scanned
+                .extend(response.scanned_keys.iter().flatten().cloned());
+            k.returned.extend(returned);
+        });
+        let revision = state.revision();
+        self.rows.update_value(|cached| {
+            let fresh = cached
+                .as_ref()
+                .is_some_and(|c| c.table == *table && c.revision == revision);
+            if !fresh {
+                let rows = state
+                    .inspect(|a| a.table(table).map(rows_of).unwrap_or_default())
+                    .unwrap_or_default();
+                *cached = Some(CachedRows {
+                    table: table.clone(),
+                    revision,
+                    rows,
+                });
+            }
+        });
+        let data = self.rows.with_value(|cached| {
+            let rows = cached.as_ref().map(|c| &c.rows);
+            self.keys
+                .with_value(|k| rows.map(|rows| layout(rows, &k.scanned, &k.returned)))
+        });
+        self.data.set(data);
     }
-}
 
-/// The keys of `table` in `account`, in the service's order (empty when it is gone).
-pub fn table_rows(account: &Account, table: &str) -> MapRows {
-    account.table(table).map(rows_of).unwrap_or_default()
+    /// Forgets the map (a run without tracing, or one that failed).
+    pub fn clear(&self) {
+        self.keys.set_value(RunKeys::default());
+        self.data.set(None);
+    }
 }
 
 /// The map panel: a switch, and the map of the current run while the switch is on.
 #[component]
-pub fn RunMap(
-    /// Whether runs record their scanned keys and the map is drawn.
-    enabled: RwSignal<bool>,
-    trace: RwSignal<Option<RunTrace>>,
-) -> impl IntoView {
-    let rows = Signal::derive(move || trace.with(|t| t.as_ref().map(|t| t.rows.clone())));
-    let scanned = Signal::derive(move || {
-        trace.with(|t| t.as_ref().map(|t| t.scanned.clone()).unwrap_or_default())
-    });
-    let returned = Signal::derive(move || {
-        trace.with(|t| t.as_ref().map(|t| t.returned.clone()).unwrap_or_default())
-    });
+pub fn RunMap(map: RunMapState) -> impl IntoView {
+    let enabled = map.enabled;
     view! {
         <section class="panel run-map" aria-labelledby="run-map-heading">
             <div class="run-map-head">
@@ -94,11 +132,8 @@ pub fn RunMap(
                     }
                     .into_any();
                 }
-                match rows.get() {
-                    Some(rows) => view! {
-                        <PartitionMap rows=Signal::stored(rows) scanned=scanned returned=returned />
-                    }
-                    .into_any(),
+                match map.data.get() {
+                    Some(data) => view! { <MapView data=Signal::stored(data) /> }.into_any(),
                     None => view! { <p class="muted">"Run the query again to draw its map."</p> }.into_any(),
                 }
             }}

@@ -6,7 +6,7 @@
 //! Reusable: give [`PartitionMap`] the table's keys ([`MapRows`], e.g. from
 //! [`rows_of`]) and a query's scanned and returned keys; it aggregates on its own.
 
-use crate::engine::Table;
+use crate::engine::{cmp_utf16, Table};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -101,17 +101,12 @@ pub fn layout(
 ) -> MapData {
     let entities: usize = rows.iter().map(|(_, r)| r.len()).sum();
     let bucket = entities.div_ceil(MAX_CELLS).max(1);
-    let index: HashMap<&str, (usize, HashMap<&str, usize>)> = rows
+    // Partitions by key; inside one, a RowKey is found by binary search, as `rows` holds
+    // each partition's RowKeys in the service's order (UTF-16 ordinal).
+    let index: HashMap<&str, usize> = rows
         .iter()
         .enumerate()
-        .map(|(p, (pk, rks))| {
-            let by_rk = rks
-                .iter()
-                .enumerate()
-                .map(|(i, rk)| (rk.as_str(), i))
-                .collect();
-            (pk.as_str(), (p, by_rk))
-        })
+        .map(|(p, (pk, _))| (pk.as_str(), p))
         .collect();
     let mut partitions: Vec<PartitionRow> = rows
         .iter()
@@ -131,13 +126,13 @@ pub fn layout(
     let mut mark = |keys: &[(String, String)], returned: bool| {
         let mut total = 0;
         for (pk, rk) in keys {
-            let Some((p, by_rk)) = index.get(pk.as_str()) else {
+            let Some(&p) = index.get(pk.as_str()) else {
                 continue;
             };
-            let Some(i) = by_rk.get(rk.as_str()) else {
+            let Ok(i) = rows[p].1.binary_search_by(|k| cmp_utf16(k, rk)) else {
                 continue;
             };
-            let Some(row) = partitions.get_mut(*p) else {
+            let Some(row) = partitions.get_mut(p) else {
                 continue;
             };
             let Some(cell) = row.cells.get_mut(i / bucket) else {
@@ -189,6 +184,12 @@ pub fn PartitionMap(
 ) -> impl IntoView {
     let data =
         Memo::new(move |_| rows.with(|r| scanned.with(|s| returned.with(|ret| layout(r, s, ret)))));
+    view! { <MapView data=data /> }
+}
+
+/// The map drawn from a finished [`layout`] (for callers that lay it out themselves).
+#[component]
+pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
     move || {
         let d = data.get();
         let unit = if d.bucket == 1 {
