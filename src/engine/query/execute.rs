@@ -13,7 +13,6 @@ use crate::engine::key::Key;
 use crate::engine::table::{Stored, Table};
 use crate::engine::value::Value;
 use serde::{Deserialize, Serialize};
-use std::collections::btree_map;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -132,25 +131,24 @@ pub fn execute_page(
             stats: &mut page.stats,
             scanned_keys: &mut page.scanned_keys,
         };
-        // A whole partition (the usual case in a scan) walks the rows without range bounds.
-        let rows = if rk_range.is_bounded() {
-            Rows::Range(partition.rows.range::<Key, _>(rk_range.as_refs()))
-        } else {
-            Rows::All(partition.rows.iter())
-        };
-        // The single property comparison, untraced, gets a loop of its own with the check
+        // A whole partition (the usual case in a scan) walks the rows without range bounds;
+        // the single property comparison, untraced, gets loops of its own with the check
         // inlined.
         page.continuation = match &check {
             Check::One(name, op, literal) if !trace => {
-                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
-                    check_one(stored, name, *op, literal)
-                })
+                let matches = |_: &Key, stored: &Stored| check_one(stored, name, *op, literal);
+                if rk_range.is_bounded() {
+                    let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                    scan_rows::<false>(rows, pk, &mut sink, matches)
+                } else {
+                    scan_rows::<false>(partition.rows.iter(), pk, &mut sink, matches)
+                }
             }
             check => {
                 let pk_str = pk.as_str();
-                scan_rows::<true>(rows, pk, &mut sink, |rk, stored| {
-                    check.matches(pk_str, rk, stored)
-                })
+                let matches = |rk: &Key, stored: &Stored| check.matches(pk_str, rk, stored);
+                let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                scan_rows::<true>(rows, pk, &mut sink, matches)
             }
         };
         // A partition counts once at least one of its entities was scanned.
@@ -174,30 +172,13 @@ struct Sink<'s> {
     scanned_keys: &'s mut Option<Vec<(String, String)>>,
 }
 
-/// A partition's rows: all of them, or those within row key bounds.
-enum Rows<'t> {
-    All(btree_map::Iter<'t, Key, Stored>),
-    Range(btree_map::Range<'t, Key, Stored>),
-}
-
-impl<'t> Iterator for Rows<'t> {
-    type Item = (&'t Key, &'t Stored);
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Rows::All(rows) => rows.next(),
-            Rows::Range(rows) => rows.next(),
-        }
-    }
-}
-
 /// Scans rows of partition `pk` in order, keeping those `matches` accepts; returns the
 /// continuation (the first row not scanned) if the page fills up or spends its budget before
 /// the rows run out. `TRACE` false skips recording scanned keys (the caller knows there is no
 /// trace).
 #[inline(always)]
-fn scan_rows<const TRACE: bool>(
-    rows: Rows,
+fn scan_rows<'t, const TRACE: bool>(
+    rows: impl Iterator<Item = (&'t Key, &'t Stored)>,
     pk: &Key,
     sink: &mut Sink,
     matches: impl Fn(&Key, &Stored) -> bool,
