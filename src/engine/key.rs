@@ -114,11 +114,13 @@ pub fn utf16_len(s: &str) -> usize {
 ///
 /// Keys of up to 24 bytes are stored inline: comparing them in a B-tree node then touches no
 /// other memory, and looking one up allocates nothing. The first eight bytes are also kept as
-/// one big-endian word, `head`, which alone orders most pairs of keys: a B-tree step then
-/// compares two words instead of decoding two strings.
+/// one big-endian word, `head`, with the bytes remapped ([`utf16_ranked`]) so that integer
+/// order on heads is UTF-16 order: a B-tree step then compares two integers instead of
+/// decoding two strings.
 #[derive(Clone, Default)]
 pub struct Key {
-    /// The first eight bytes of the text, big-endian, zero-padded if shorter.
+    /// The first eight bytes of the text, big-endian, zero-padded if shorter, through
+    /// [`utf16_ranked`].
     head: u64,
     text: compact_str::CompactString,
 }
@@ -137,7 +139,10 @@ impl Key {
             None if bytes.is_empty() => 0,
             None => tail_be(bytes),
         };
-        Key { head, text }
+        Key {
+            head: utf16_ranked(head),
+            text,
+        }
     }
 }
 
@@ -175,7 +180,7 @@ impl Ord for Key {
     #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
         if self.head != other.head {
-            return first_difference(self.head, other.head);
+            return self.head.cmp(&other.head);
         }
         // Equal heads: the first min(len, 8) bytes agree (and the longer key's next bytes, up
         // to eight, are zero), so if either key has at most eight bytes it is a prefix of the
@@ -186,6 +191,24 @@ impl Ord for Key {
         }
         cmp_long_keys(a, b)
     }
+}
+
+/// A big-endian word of UTF-8 bytes with each byte replaced by one that orders as
+/// [`utf16_rank`] does, so that plain integer order on two such words is UTF-16 order on their
+/// first differing byte. Only lead bytes 0xEE..=0xF4 move: the supplementary leads 0xF0..=0xF4
+/// become 0xEE..=0xF2 (still in their own order) and 0xEE, 0xEF become 0xF3, 0xF4. Bytes
+/// 0xF5..=0xFF never occur in UTF-8, so no two bytes collide, and zero stays zero.
+#[inline]
+fn utf16_ranked(word: u64) -> u64 {
+    if word & 0x8080_8080_8080_8080 == 0 {
+        return word;
+    }
+    let bytes = word.to_be_bytes().map(|b| match b {
+        0xEE | 0xEF => b + 5,
+        0xF0..=0xF4 => b - 2,
+        _ => b,
+    });
+    u64::from_be_bytes(bytes)
 }
 
 /// Keys longer than eight bytes whose first eight agree.
