@@ -184,20 +184,24 @@ fn scan_rows<'t, const TRACE: bool>(
     matches: impl Fn(&Key, &Stored) -> bool,
 ) -> Option<Continuation> {
     // The page stops at the first row met once the page is full or the budget spent: `stop`
-    // is the scanned count at which that happens (so each row tests one counter).
-    let mut stop = if sink.stats.returned >= sink.limit {
-        sink.stats.scanned
+    // is the scanned count at which that happens (so each row tests one counter). The counts
+    // live in locals during the loop and are written back on the way out.
+    let (mut scanned, mut returned) = (sink.stats.scanned, sink.stats.returned);
+    let mut stop = if returned >= sink.limit {
+        scanned
     } else {
         sink.budget
     };
+    let mut continuation = None;
     for (rk, stored) in rows {
-        if sink.stats.scanned >= stop {
-            return Some(Continuation {
+        if scanned >= stop {
+            continuation = Some(Continuation {
                 next_partition_key: pk.as_str().to_string(),
                 next_row_key: rk.as_str().to_string(),
             });
+            break;
         }
-        sink.stats.scanned += 1;
+        scanned += 1;
         if TRACE {
             if let Some(keys) = sink.scanned_keys {
                 keys.push((pk.as_str().to_string(), rk.as_str().to_string()));
@@ -206,13 +210,15 @@ fn scan_rows<'t, const TRACE: bool>(
         if matches(rk, stored) {
             sink.entities
                 .push(project(pk.as_str(), rk, stored, sink.select));
-            sink.stats.returned += 1;
-            if sink.stats.returned >= sink.limit {
-                stop = sink.stats.scanned;
+            returned += 1;
+            if returned >= sink.limit {
+                stop = scanned;
             }
         }
     }
-    None
+    sink.stats.scanned = scanned;
+    sink.stats.returned = returned;
+    continuation
 }
 
 /// Points the filter's property names at the table's own interned names, so the evaluator's
