@@ -210,9 +210,8 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
     let rk = find("RowKey").ok_or_else(|| fail(1, None, "the header has no RowKey column"))?;
     let ts = find("Timestamp");
     let mut columns = Vec::new();
-    let mut seen = HashSet::new();
     for (i, h) in header.iter().enumerate() {
-        if !seen.insert(h.as_str()) {
+        if header.get(..i).is_some_and(|before| before.contains(h)) {
             return Err(fail(1, Some(h), "this column appears twice in the header"));
         }
         if Some(i) == ts || i == pk || i == rk {
@@ -378,9 +377,9 @@ impl Account {
             }
         };
         if let Some(t) = snapshot.tables.get_mut(index) {
-            let new_keys: HashSet<(&str, &str)> = entities
+            let new_keys: HashSet<(String, String)> = entities
                 .iter()
-                .map(|e| (e.partition_key.as_str(), e.row_key.as_str()))
+                .map(|e| (e.partition_key.clone(), e.row_key.clone()))
                 .collect();
             t.entities.retain(|raw| !new_keys.contains(&raw_keys(raw)));
             t.entities
@@ -392,13 +391,14 @@ impl Account {
     }
 }
 
-fn raw_keys(raw: &RawEntity) -> (&str, &str) {
+fn raw_keys(raw: &RawEntity) -> (String, String) {
     let get = |name: &str| {
         raw.0
             .iter()
             .find(|(n, _)| n == name)
             .and_then(|(_, v)| v.as_str())
             .unwrap_or("")
+            .to_string()
     };
     (get("PartitionKey"), get("RowKey"))
 }
