@@ -10,11 +10,13 @@
 //! - [`model`]: the pure logic behind the forms (typed values, builder, batch checks).
 //! - `error_notice`: the service's error, shown inline where the request was made.
 //! - `perf`: the `?perf=1` test hook.
+//! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
 //! User text is always rendered as text nodes, never as HTML.
 
 mod app;
+mod banner;
 mod batch_panel;
 mod data_panel;
 mod editor;
@@ -26,6 +28,7 @@ mod perf;
 mod query_panel;
 mod results;
 mod state;
+mod storage_panel;
 mod tables_panel;
 pub mod teach;
 mod workspace;
@@ -37,10 +40,26 @@ pub use state::AppState;
 pub fn mount() {
     // Docs embeds (`?embed=1`) never get here: the page loads the lessons module instead
     // (`pattern_script` in Trunk.toml).
-    // The saved tables load first, so nothing on the page can race the load. Leptos'
-    // executor starts with the mount, so the load runs on wasm-bindgen's.
-    wasm_bindgen_futures::spawn_local(async {
+    // The saved tables load first, so nothing on the page can race the load; a plain
+    // message says so meanwhile. Leptos' executor starts with the mount, so the load runs on
+    // wasm-bindgen's.
+    let loading = show_loading();
+    wasm_bindgen_futures::spawn_local(async move {
         state::load_saved_tables().await;
+        if let Some(loading) = loading {
+            loading.remove();
+        }
         leptos::mount::mount_to_body(App);
     });
+}
+
+/// Puts "Loading your saved tables…" on the page until the app replaces it.
+fn show_loading() -> Option<web_sys::Element> {
+    let document = web_sys::window()?.document()?;
+    let p = document.create_element("p").ok()?;
+    p.set_id("app-loading");
+    let _ = p.set_attribute("role", "status");
+    p.set_text_content(Some("Loading your saved tables…"));
+    document.body()?.append_child(&p).ok()?;
+    Some(p)
 }

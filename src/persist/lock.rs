@@ -76,3 +76,21 @@ fn locks() -> Option<JsValue> {
         .ok()
         .filter(JsValue::is_object)
 }
+
+/// Resolves once no other page holds the lock `name` (at once without Web Locks). It takes
+/// the lock and lets it go straight away, so the caller can then [`try_acquire`] it.
+pub async fn wait_until_free(name: &str) {
+    let Some(locks) = locks() else {
+        return;
+    };
+    let Ok(request) = js_sys::Reflect::get(&locks, &JsValue::from_str("request"))
+        .and_then(|r| r.dyn_into::<js_sys::Function>())
+    else {
+        return;
+    };
+    let callback = Closure::once_into_js(|_: JsValue| js_sys::Promise::resolve(&JsValue::TRUE));
+    let args = js_sys::Array::of2(&JsValue::from_str(name), &callback);
+    if let Ok(granted) = request.apply(&locks, &args) {
+        let _ = JsFuture::from(js_sys::Promise::from(granted)).await;
+    }
+}

@@ -3,10 +3,12 @@
 //! A section is one entry of [`Section`]: add a variant, its label, and one arm in
 //! [`SectionPanel`] to add a page.
 
+use super::banner::StorageBanner;
 use super::batch_panel::BatchPanel;
 use super::data_panel::DataPanel;
 use super::query_panel::QueryPanel;
-use super::state::AppState;
+use super::state::{take_over_when_free, AppState, Storage};
+use super::storage_panel::StoragePanel;
 use super::tables_panel::TablesPanel;
 use super::workspace::Workspace;
 use leptos::prelude::*;
@@ -53,7 +55,8 @@ impl Section {
     }
 }
 
-/// The whole app on a fresh in-memory account with the browser's clock.
+/// The whole app on the saved tables (or a fresh in-memory account), with the storage
+/// banner and the storage panel.
 #[component]
 pub fn App() -> impl IntoView {
     let state = AppState::with_browser_clock();
@@ -63,6 +66,9 @@ pub fn App() -> impl IntoView {
     let section = RwSignal::new(Section::Data);
     provide_context(section);
     super::perf::install(state);
+    if Storage::get().read_only.get_untracked() {
+        leptos::task::spawn_local(take_over_when_free(state));
+    }
     view! {
         <header class="app-header">
             <div class="header-inner">
@@ -79,9 +85,13 @@ pub fn App() -> impl IntoView {
                 </p>
             </div>
         </header>
+        <div class="storage-banners">
+            <StorageBanner />
+        </div>
         <div class="app-layout">
             <aside class="app-side">
                 <TablesPanel />
+                <StoragePanel />
             </aside>
             <main class="app-main">
                 <Nav section=section />

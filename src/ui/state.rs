@@ -6,17 +6,165 @@ use leptos::prelude::*;
 thread_local! {
     /// The account [`load_saved_tables`] loaded, until the app takes it.
     static SAVED: std::cell::RefCell<Option<Account>> = const { std::cell::RefCell::new(None) };
+    static STORAGE: std::cell::Cell<Option<Storage>> = const { std::cell::Cell::new(None) };
 }
+
+/// What the page knows about saving, shared by the banner, the storage panel and
+/// [`AppState`]. Persistence reports from outside any view (before mount, from save
+/// callbacks), so this lives in a thread-local rather than in context. The page creates it
+/// before mounting, outside any reactive owner, so it lives as long as the page; where an app
+/// is mounted and unmounted (wasm tests), a disposed one is replaced.
+#[derive(Clone, Copy)]
+pub struct Storage {
+    /// Problems to show in the banner, oldest first; each is dismissible.
+    pub notices: RwSignal<Vec<Notice>>,
+    /// Another tab saves the tables: this one refuses writes.
+    pub read_only: RwSignal<bool>,
+    /// Whether writes are being saved (a session is attached).
+    pub saving: RwSignal<bool>,
+}
+
+/// One banner message; `recover` offers to load what can be read of damaged data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub recover: bool,
+}
+
+impl Storage {
+    fn new() -> Self {
+        Storage {
+            notices: RwSignal::new(Vec::new()),
+            read_only: RwSignal::new(false),
+            saving: RwSignal::new(false),
+        }
+    }
+
+    /// The page's storage status.
+    pub fn get() -> Self {
+        STORAGE.with(|cell| match cell.get() {
+            Some(s) if !s.notices.is_disposed() => s,
+            _ => {
+                let s = Storage::new();
+                cell.set(Some(s));
+                s
+            }
+        })
+    }
+
+    /// Shows a message in the banner (once, however often it is reported).
+    pub fn tell(&self, text: String, recover: bool) {
+        let notice = Notice { text, recover };
+        self.notices.update(|n| {
+            if !n.contains(&notice) {
+                n.push(notice);
+            }
+        });
+    }
+
+    /// Shows a persistence failure; a second tab becomes read-only.
+    pub fn report(&self, e: crate::persist::PersistError) {
+        use crate::persist::PersistError;
+        leptos::logging::warn!("{e}");
+        match e {
+            PersistError::InAnotherTab => {
+                self.read_only.set(true);
+                self.tell(READ_ONLY.into(), false);
+            }
+            PersistError::Corrupt { .. } => self.tell(e.to_string(), true),
+            e => self.tell(e.to_string(), false),
+        }
+    }
+}
+
+/// Why a second tab refuses writes.
+pub const READ_ONLY: &str = "Tablescope is open in another tab, and that tab saves your tables. \
+     This tab is read-only: it shows the tables as they were when it opened and refuses changes. \
+     Close the other tab and this one takes over.";
 
 /// Loads the tables saved in this browser (IndexedDB, namespace `sandbox`) for the app mounted
 /// next, and from then on saves every write (`crate::persist::attach`; [`AppState::write`]
 /// hands each write's changes to `crate::persist::record`). When storage fails, the app runs
-/// in memory and the reason goes to the console.
+/// in memory and the banner says why; a second tab is read-only until the first one closes.
 pub async fn load_saved_tables() {
-    let report = |e: crate::persist::PersistError| leptos::logging::warn!("{e}");
-    match crate::persist::attach(crate::persist::SANDBOX, browser_account(), report).await {
+    let storage = Storage::get();
+    match crate::persist::attach(crate::persist::SANDBOX, browser_account(), reporter(false)).await
+    {
         Ok(account) => SAVED.with(|s| *s.borrow_mut() = Some(account)),
-        Err(e) => leptos::logging::warn!("{e}"),
+        Err(e) => storage.report(e),
+    }
+    storage.saving.set(crate::persist::is_attached());
+}
+
+/// Loads the saved tables again and puts them in place of the ones in use: after a `Corrupt`
+/// load with `recovering` (damaged records are skipped and named in the banner), or when the
+/// tab that saved them closed. Returns whether the load itself worked.
+pub async fn reload_saved_tables(state: AppState, recovering: bool) -> bool {
+    use crate::persist::SANDBOX;
+    let storage = Storage::get();
+    let report = reporter(recovering);
+    let loaded = if recovering {
+        crate::persist::attach_recovering(SANDBOX, browser_account(), report).await
+    } else {
+        crate::persist::attach(SANDBOX, browser_account(), report).await
+    };
+    let ok = match loaded {
+        Ok(account) => {
+            let _ = state.account.try_update_value(|a| *a = account);
+            state.revision.update(|r| *r += 1);
+            true
+        }
+        Err(e) => {
+            storage.report(e);
+            false
+        }
+    };
+    storage.saving.set(crate::persist::is_attached());
+    ok
+}
+
+/// What hears persistence failures (one closure type for every attach, so the attach code is
+/// instantiated once): the banner; with `recovering`, each skipped record is named as such.
+fn reporter(recovering: bool) -> impl Fn(crate::persist::PersistError) + 'static {
+    move |e| {
+        let storage = Storage::get();
+        match e {
+            crate::persist::PersistError::Corrupt { key, detail } if recovering => storage.tell(
+                format!(
+                    "Skipped the damaged record \"{key}\" ({detail}); the next save removes \
+                     it from storage."
+                ),
+                false,
+            ),
+            e => storage.report(e),
+        }
+    }
+}
+
+/// In a read-only tab: waits until the tab that saves closes, then loads the tables as it
+/// left them and saves from here on.
+pub async fn take_over_when_free(state: AppState) {
+    let storage = Storage::get();
+    let lock = crate::persist::db_name(crate::persist::SANDBOX);
+    loop {
+        crate::persist::lock::wait_until_free(&lock).await;
+        let ok = reload_saved_tables(state, false).await;
+        if crate::persist::is_attached() {
+            storage.read_only.set(false);
+            storage
+                .notices
+                .update(|n| n.retain(|n| n.text != READ_ONLY));
+            storage.tell(
+                "The other Tablescope tab closed: this tab now saves your tables, loaded as \
+                 that tab left them."
+                    .into(),
+                false,
+            );
+            return;
+        }
+        if !ok {
+            return;
+        }
     }
 }
 
@@ -72,8 +220,13 @@ impl AppState {
         self.account.try_with_value(f)
     }
 
-    /// Runs a request that may write. A success bumps the revision so views re-read.
+    /// Runs a request that may write. A success bumps the revision so views re-read. While
+    /// this tab is read-only (another tab saves), every write is refused with a 403 that
+    /// says why, and nothing changes.
     pub fn write(&self, request: &Request) -> Response {
+        if Storage::get().read_only.get_untracked() {
+            return read_only_response();
+        }
         let response = self
             .account
             .try_update_value(|a| {
@@ -92,15 +245,43 @@ impl AppState {
 
     /// Runs `f` on the whole account as a write: what it changed is persisted and views
     /// re-read. For whole-account operations such as share links (export, import a
-    /// snapshot). `None` only while the page tears down.
+    /// snapshot). `None` while the page tears down, and when `f` changed something while
+    /// this tab is read-only: the change is then undone and the banner says why.
     pub fn with_account<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
+        let read_only = Storage::get().read_only.get_untracked();
         let result = self.account.try_update_value(|a| {
+            let before = read_only.then(|| a.export());
             let result = f(a);
-            crate::persist::record(a);
-            result
+            match before {
+                Some(before) if !a.take_changes().is_empty() => {
+                    let _ = a.import(&before);
+                    a.take_changes();
+                    Storage::get().tell(READ_ONLY.into(), false);
+                    None
+                }
+                _ => {
+                    crate::persist::record(a);
+                    Some(result)
+                }
+            }
         });
         self.revision.update(|r| *r += 1);
-        result
+        result.flatten()
+    }
+
+    /// Runs a whole-account change (import, reset) unless this tab is read-only; `Err` holds
+    /// the message to show.
+    pub fn change<R, E: std::fmt::Display>(
+        &self,
+        f: impl FnOnce(&mut Account) -> Result<R, E>,
+    ) -> Result<R, String> {
+        if Storage::get().read_only.get_untracked() {
+            return Err(READ_ONLY.into());
+        }
+        match self.with_account(f) {
+            Some(result) => result.map_err(|e| e.to_string()),
+            None => Err("The page is closing.".into()),
+        }
     }
 
     /// The current revision (subscribes the caller).
@@ -134,6 +315,16 @@ fn into_result(response: Response) -> Result<(), Error> {
     match response.error {
         Some(error) => Err(error),
         None => Ok(()),
+    }
+}
+
+/// The answer to a write in a read-only tab.
+fn read_only_response() -> Response {
+    let mut error = Error::with_detail(crate::engine::ErrorCode::InvalidInput, READ_ONLY);
+    error.message = "This tab is read-only: the change was not made.".into();
+    Response {
+        status: 403,
+        ..Response::failure(error)
     }
 }
 

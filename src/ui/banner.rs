@@ -1,0 +1,60 @@
+//! The storage banner: what went wrong with saving, in plain words, until dismissed; and the
+//! one button view the storage views share (one view type, so it costs the wasm once).
+
+use super::state::{reload_saved_tables, AppState, Storage};
+use leptos::prelude::*;
+
+/// A plain `<button type="button">` running `on`; `disabled` greys it out.
+pub fn action_button(
+    label: &'static str,
+    class: &'static str,
+    disabled: Signal<bool>,
+    on: Callback<()>,
+) -> AnyView {
+    view! {
+        <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
+            {label}
+        </button>
+    }
+    .into_any()
+}
+
+/// Every storage problem the page has met (storage unavailable, quota, another tab, damaged
+/// data), each with a Dismiss button; damaged data also offers to go on with what can be read.
+#[component]
+pub fn StorageBanner() -> impl IntoView {
+    let storage = Storage::get();
+    let state = AppState::expect();
+    let enabled = Signal::stored(false);
+    move || {
+        storage
+            .notices
+            .get()
+            .into_iter()
+            .map(|notice| {
+                let text = notice.text.clone();
+                let dismiss = Callback::new(move |()| {
+                    storage.notices.update(|n| n.retain(|n| n.text != text));
+                });
+                let recover = notice.recover.then(|| {
+                    let go = Callback::new(move |()| {
+                        dismiss.run(());
+                        leptos::task::spawn_local(async move {
+                            reload_saved_tables(state, true).await;
+                        });
+                    });
+                    action_button("Continue with what can be read", "primary", enabled, go)
+                });
+                view! {
+                    <div class="storage-banner" role="alert">
+                        <p>{notice.text}</p>
+                        <div class="banner-actions">
+                            {recover}
+                            {action_button("Dismiss", "", enabled, dismiss)}
+                        </div>
+                    </div>
+                }
+            })
+            .collect_view()
+    }
+}

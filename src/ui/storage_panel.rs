@@ -1,0 +1,279 @@
+//! Your data: where it is kept and how much room it takes, export and import (the versioned
+//! JSON snapshot of every table, or one table as Storage Explorer's typed CSV), and reset.
+
+use super::banner::action_button;
+use super::state::{AppState, Storage};
+use super::teach::share::download;
+use super::workspace::Workspace;
+use crate::engine::snapshot::{Snapshot, FORMAT, VERSION};
+use js_sys::Reflect;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Files larger than this are refused before they are read: a 100,000-entity workspace is
+/// about 15 MB of JSON, and an import holds the text, the parsed file and the new tables in
+/// memory at once.
+pub const MAX_IMPORT_BYTES: f64 = 20.0 * 1024.0 * 1024.0;
+
+/// A file read and waiting for the user to confirm what it does.
+#[derive(Clone, PartialEq)]
+struct Pending {
+    name: String,
+    text: String,
+    csv: bool,
+}
+
+/// What the panel is asking the user to confirm.
+#[derive(Clone, PartialEq)]
+enum Ask {
+    Nothing,
+    Import(Pending),
+    Reset,
+}
+
+/// Export, import, reset, and the storage the browser grants.
+#[component]
+pub fn StoragePanel() -> impl IntoView {
+    let state = AppState::expect();
+    let workspace = Workspace::expect();
+    let storage = Storage::get();
+    let usage = RwSignal::new(String::new());
+    let ask = RwSignal::new(Ask::Nothing);
+    let target = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let message = RwSignal::new(String::new());
+    refresh_usage(usage);
+    let outcome = move |result: Result<String, String>| match result {
+        Ok(text) => {
+            error.set(None);
+            message.set(text);
+            ask.set(Ask::Nothing);
+            refresh_usage(usage);
+        }
+        Err(e) => error.set(Some(e)),
+    };
+
+    let keep = Callback::new(move |()| {
+        spawn_local(async move {
+            message.set(if crate::persist::request_persistent().await {
+                "Granted: the browser will not clear your tables when space runs low.".into()
+            } else {
+                "Not granted: the browser may clear this site's data when space runs low; \
+                 export to keep a copy."
+                    .into()
+            });
+        })
+    });
+    let export_json = Callback::new(move |()| {
+        let json = state.inspect(|a| serde_json::to_string(&a.export()).ok());
+        outcome(offer("tablescope-workspace.json", json.flatten()));
+    });
+    let export_csv = Callback::new(move |()| {
+        let table = workspace.table.get_untracked().unwrap_or_default();
+        let csv = state.inspect(|a| a.export_csv(&table).ok());
+        outcome(offer(&format!("{table}.typed.csv"), csv.flatten()));
+    });
+    let ask_reset = Callback::new(move |()| ask.set(Ask::Reset));
+    let cancel = Callback::new(move |()| ask.set(Ask::Nothing));
+    let confirm = Callback::new(move |()| {
+        outcome(match ask.get_untracked() {
+            Ask::Import(p) if p.csv => {
+                let table = target.get_untracked();
+                state
+                    .change(|a| a.import_csv(&table, &p.text))
+                    .map(|n| format!("Imported {n} entities from {} into {table}.", p.name))
+                    .map_err(|e| format!("{} was not imported: {e}", p.name))
+            }
+            Ask::Import(p) => state
+                .change(|a| a.import_json(&p.text))
+                .map(|()| format!("Replaced every table with those in {}.", p.name))
+                .map_err(|e| format!("{} was not imported: {e}", p.name)),
+            Ask::Reset => state
+                .change(|a| {
+                    a.import(&Snapshot {
+                        format: FORMAT.into(),
+                        version: VERSION,
+                        tables: Vec::new(),
+                    })
+                })
+                .map(|()| {
+                    workspace.table.set(None);
+                    "Every table was deleted.".into()
+                }),
+            Ask::Nothing => return,
+        })
+    });
+    let choose = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        let file = Reflect::get(&input, &"files".into())
+            .and_then(|files| Reflect::get(&files, &0.into()))
+            .ok()
+            .filter(JsValue::is_object);
+        input.set_value("");
+        let Some(file) = file else {
+            return;
+        };
+        spawn_local(async move {
+            match read_file(&file).await {
+                Ok(p) => {
+                    let stem = p.name.split('.').next().unwrap_or_default();
+                    let fits = crate::engine::validate::table_name(stem).is_ok();
+                    let selected = workspace.table.get_untracked().unwrap_or_default();
+                    target.set(if fits { stem.to_string() } else { selected });
+                    error.set(None);
+                    ask.set(Ask::Import(p));
+                }
+                Err(e) => {
+                    ask.set(Ask::Nothing);
+                    error.set(Some(e));
+                }
+            }
+        });
+    };
+    let where_kept = move || {
+        if storage.read_only.get() {
+            "Read-only: another Tablescope tab saves your tables."
+        } else if storage.saving.get() {
+            "Saved in this browser (IndexedDB)."
+        } else {
+            "Not saved: this tab keeps your tables in memory only."
+        }
+    };
+    let enabled = Signal::stored(false);
+    let no_table = Signal::derive(move || workspace.table.with(Option::is_none));
+    // The confirmation: its question, whether it asks for a table, and its button.
+    let question = move || {
+        let (text, csv, yes) = ask.with(|ask| match ask {
+            Ask::Nothing => None,
+            Ask::Reset => Some((
+                "Delete every table and entity, here and in this browser's storage? This \
+                 cannot be undone."
+                    .to_string(),
+                false,
+                "Delete everything",
+            )),
+            Ask::Import(p) if p.csv => Some((
+                format!("Import the entities in {} into this table:", p.name),
+                true,
+                "Import",
+            )),
+            Ask::Import(p) => Some((
+                format!(
+                    "Replace every table here with the tables in {}? The tables here now are \
+                     lost unless you export them first.",
+                    p.name
+                ),
+                false,
+                "Replace everything",
+            )),
+        })?;
+        let field = csv.then(|| {
+            view! {
+                <input
+                    type="text"
+                    aria-label="Table to import into"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=target
+                    on:input=move |ev| target.set(event_target_value(&ev))
+                />
+            }
+        });
+        Some(view! {
+            <div class="storage-confirm" role="group" aria-label="Confirm">
+                <p>{text}</p>
+                {field}
+                {action_button(yes, "danger", enabled, confirm)}
+                {action_button("Cancel", "", enabled, cancel)}
+            </div>
+        })
+    };
+
+    view! {
+        <section class="panel storage-panel" aria-labelledby="storage-heading">
+            <h2 id="storage-heading">"Your data"</h2>
+            <p class="storage-where">{where_kept}</p>
+            <p class="storage-usage">{usage}</p>
+            <div class="storage-actions">
+                {action_button("Keep data persistent", "", enabled, keep)}
+                {action_button("Export all (JSON)", "", enabled, export_json)}
+                {action_button("Export table (CSV)", "", no_table, export_csv)}
+                {action_button("Reset…", "delete", enabled, ask_reset)}
+                <label class="storage-file">
+                    "Import a file (JSON or CSV)"
+                    <input type="file" accept=".json,.csv,application/json,text/csv" on:change=choose />
+                </label>
+            </div>
+            {question}
+            {move || error.get().map(|e| view! { <p class="storage-error" role="alert">{e}</p> })}
+            <p class="status" aria-live="polite">{message}</p>
+        </section>
+    }
+}
+
+/// Offers an export as a download; what to tell the user.
+fn offer(name: &str, text: Option<String>) -> Result<String, String> {
+    download(name, &text.ok_or("There is nothing to export.")?)?;
+    Ok(format!("Exported {name}."))
+}
+
+/// Reads a chosen file as text, refusing one that is too large or not UTF-8 text.
+async fn read_file(file: &JsValue) -> Result<Pending, String> {
+    let name = Reflect::get(file, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default();
+    let size = Reflect::get(file, &"size".into())
+        .ok()
+        .and_then(|s| s.as_f64())
+        .unwrap_or(0.0);
+    if size > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "{name} was not imported: it is {}, and the limit is {}.",
+            self::size(size as u64),
+            self::size(MAX_IMPORT_BYTES as u64)
+        ));
+    }
+    let unreadable = || format!("{name} was not imported: it cannot be read as text.");
+    let text = Reflect::get(file, &"text".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(file).ok())
+        .ok_or_else(unreadable)?;
+    let text = JsFuture::from(js_sys::Promise::from(text))
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(unreadable)?;
+    let csv = !(name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{'));
+    Ok(Pending { name, text, csv })
+}
+
+/// Fills `usage` with what the browser says this site stores.
+fn refresh_usage(usage: RwSignal<String>) {
+    spawn_local(async move {
+        usage.set(match crate::persist::estimate().await {
+            Ok((used, quota)) => format!(
+                "Using {} of {} the browser allows.",
+                size(used),
+                size(quota)
+            ),
+            Err(_) => "This browser does not say how much storage is used.".into(),
+        });
+    });
+}
+
+/// Bytes in words, to one decimal (integer arithmetic: float formatting with a precision
+/// would link a second float printer into the wasm).
+fn size(bytes: u64) -> String {
+    let (unit, name) = match bytes {
+        0..=1023 => return format!("{bytes} bytes"),
+        1024..=1_048_575 => (1024, "KB"),
+        1_048_576..=1_073_741_823 => (1_048_576, "MB"),
+        _ => (1_073_741_824, "GB"),
+    };
+    let tenths = bytes * 10 / unit;
+    format!("{}.{} {name}", tenths / 10, tenths % 10)
+}
