@@ -7,7 +7,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClean, openPage, start } from './lib.mjs';
+import { assertClean, openPage, screenshot, start } from './lib.mjs';
 
 let env;
 before(async () => {
@@ -110,7 +110,7 @@ test('tables survive a reload and a deleted table stays deleted', async (t) => {
   await page.context().close();
 });
 
-test('a second tab loads the tables but only the first tab writes', async (t) => {
+test('a second tab is read-only, refuses writes, and takes over when the first tab closes', async (t) => {
   const context = await env.browser.newContext();
   const first = await context.newPage();
   await first.goto(env.url);
@@ -127,8 +127,28 @@ test('a second tab loads the tables but only the first tab writes', async (t) =>
   await second.goto(env.url);
   await mounted(second);
   await second.locator('[data-table="FromFirst"]').waitFor();
-  await second.waitForTimeout(300);
-  await createTable(second, 'FromSecond');
+  const banner = second.locator('.storage-banner');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /open in another tab.*This tab is read-only/);
+  assert.equal(await banner.getAttribute('role'), 'alert');
+  assert.equal(
+    await second.locator('.storage-where').textContent(),
+    'Read-only: another Tablescope tab saves your tables.',
+  );
+
+  // Every write is refused with a reason, and nothing changes.
+  await second.getByLabel('New table').fill('FromSecond');
+  await second.getByRole('button', { name: 'Create table' }).click();
+  const refused = second.locator('.tables-panel .error-notice');
+  await refused.waitFor();
+  assert.match(await refused.textContent(), /This tab is read-only: the change was not made\./);
+  assert.equal(await second.locator('[data-table="FromSecond"]').count(), 0);
+  await second.locator('.storage-panel').getByRole('button', { name: 'Reset…' }).click();
+  await second.getByRole('button', { name: 'Delete everything' }).click();
+  assert.match(await second.locator('.storage-error').textContent(), /This tab is read-only/);
+  assert.deepEqual(await second.locator('.table-name').allTextContents(), ['FromFirst']);
+  await screenshot(second, 'persist-read-only-desktop');
+
   await createTable(first, 'AlsoFirst');
   const disk = await storedWhen(first, (s) => s?.meta?.tables?.includes('AlsoFirst'));
   assert.ok(disk, 'the first tab keeps writing');
@@ -136,13 +156,11 @@ test('a second tab loads the tables but only the first tab writes', async (t) =>
   const after = await stored(first);
   assert.deepEqual([...after.meta.tables].sort(), ['AlsoFirst', 'FromFirst'], 'the second tab wrote nothing');
 
-  // Once the first tab is gone, a reload makes the second tab the writer.
+  // Once the first tab is gone, the second loads the tables as it left them and writes.
   await first.close();
-  await second.reload();
-  await mounted(second);
-  await second.locator('[data-table="AlsoFirst"]').waitFor();
+  await second.locator('.storage-banner', { hasText: 'this tab now saves your tables' }).waitFor();
+  assert.equal(await second.locator('.storage-banner', { hasText: 'read-only' }).count(), 0);
   assert.deepEqual(await second.locator('.table-name').allTextContents(), ['AlsoFirst', 'FromFirst']);
-  await second.waitForTimeout(300);
   await createTable(second, 'Later');
   assert.ok(await storedWhen(second, (s) => s?.meta?.tables?.includes('Later')));
   await context.close();
