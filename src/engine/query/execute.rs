@@ -136,7 +136,12 @@ pub fn execute_page(
         // inlined.
         page.continuation = match &check {
             Check::One(name, op, literal) if !trace => {
-                let matches = |_: &Key, stored: &Stored| check_one(stored, name, *op, literal);
+                let int_range = match literal {
+                    Value::Int32(l) => Some(IntRange::new(*op, *l)),
+                    _ => None,
+                };
+                let matches =
+                    |_: &Key, stored: &Stored| check_one(stored, name, *op, literal, int_range);
                 if rk_range.is_bounded() {
                     let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
                     scan_rows::<false>(rows, pk, &mut sink, matches)
@@ -294,7 +299,7 @@ impl<'p> Check<'p> {
     #[inline]
     fn matches(&self, pk: &str, rk: &Key, stored: &Stored) -> bool {
         match self {
-            Check::One(name, op, literal) => check_one(stored, name, *op, literal),
+            Check::One(name, op, literal) => check_one(stored, name, *op, literal, None),
             Check::All(terms) => terms.iter().all(|(name, op, literal)| {
                 filter::compare(interned_lookup(&stored.properties, name), *op, literal)
             }),
@@ -312,13 +317,53 @@ impl<'p> Check<'p> {
     }
 }
 
-/// `name op literal` on a stored entity, `name` interned; Int32 against Int32 (the usual
-/// bucket or counter filter) without the general comparison.
+/// `name op literal` on a stored entity, `name` interned. With `int_range` (the literal is an
+/// Int32: the usual bucket or counter filter), an Int32 property is checked by one unsigned
+/// comparison; everything else goes through the general comparison.
 #[inline(always)]
-fn check_one(stored: &Stored, name: &Arc<str>, op: CmpOp, literal: &Value) -> bool {
-    match (interned_lookup(&stored.properties, name), literal) {
-        (Some(Value::Int32(v)), Value::Int32(l)) => op.holds(v.cmp(l)),
+fn check_one(
+    stored: &Stored,
+    name: &Arc<str>,
+    op: CmpOp,
+    literal: &Value,
+    int_range: Option<IntRange>,
+) -> bool {
+    match (interned_lookup(&stored.properties, name), int_range) {
+        (Some(Value::Int32(v)), Some(range)) => range.holds(*v),
         (value, _) => filter::compare(value, op, literal),
+    }
+}
+
+/// `v op l` for Int32 operands as "v lies in [lo, lo + span]" (or not, for `ne`): the same
+/// answer as `op.holds(v.cmp(&l))` without a branch on the operator.
+#[derive(Debug, Clone, Copy)]
+struct IntRange {
+    lo: i64,
+    span: u64,
+    inside: bool,
+}
+
+impl IntRange {
+    fn new(op: CmpOp, l: i32) -> IntRange {
+        let l = i64::from(l);
+        let (lo, hi, inside) = match op {
+            CmpOp::Eq => (l, l, true),
+            CmpOp::Ne => (l, l, false),
+            CmpOp::Gt => (l + 1, i64::MAX, true),
+            CmpOp::Ge => (l, i64::MAX, true),
+            CmpOp::Lt => (i64::MIN, l - 1, true),
+            CmpOp::Le => (i64::MIN, l, true),
+        };
+        IntRange {
+            lo,
+            span: hi.wrapping_sub(lo) as u64,
+            inside,
+        }
+    }
+
+    #[inline(always)]
+    fn holds(self, v: i32) -> bool {
+        (i64::from(v).wrapping_sub(self.lo) as u64 <= self.span) == self.inside
     }
 }
 
@@ -348,5 +393,37 @@ fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> En
         row_key: rk.as_str().to_string(),
         timestamp: Some(stored.timestamp),
         properties,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_range_agrees_with_the_operator() {
+        let samples = [
+            i32::MIN,
+            i32::MIN + 1,
+            -43,
+            -42,
+            -41,
+            -1,
+            0,
+            1,
+            41,
+            42,
+            43,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for op in CmpOp::ALL {
+            for l in samples {
+                let range = IntRange::new(op, l);
+                for v in samples {
+                    assert_eq!(range.holds(v), op.holds(v.cmp(&l)), "{v} {op:?} {l}");
+                }
+            }
+        }
     }
 }
