@@ -84,6 +84,29 @@ fn reads_what_storage_explorer_writes() {
     );
 }
 
+#[test]
+fn an_empty_type_cell_takes_the_columns_first_type() {
+    // Storage Explorer 1.40.0 annotated only the first entity (its issue #8772); its import
+    // takes the first annotated entity as the schema (issue #4968).
+    let text =
+        "PartitionKey,RowKey,N,N@type\r\np,1,2,Int64\r\np,2,3,\r\np,3,x,Edm.String\r\np,4,5,\r\n";
+    let back = csv::decode(text).unwrap();
+    let values: Vec<Value> = back.iter().map(|e| e.get("N").unwrap().clone()).collect();
+    assert_eq!(
+        values,
+        [
+            Value::Int64(2),
+            Value::Int64(3),
+            Value::string("x"),
+            Value::Int64(5)
+        ]
+    );
+    assert_eq!(
+        csv::decode("PartitionKey,RowKey,N,N@type\r\np,1,2,Int32\r\np,2,y,\r\n"),
+        Err(err(3, Some("N"), "'y' is not a valid Edm.Int32"))
+    );
+}
+
 fn err(line: usize, column: Option<&str>, message: &str) -> CsvError {
     CsvError {
         line,

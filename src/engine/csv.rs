@@ -14,8 +14,9 @@
 //! fractional digits, Binary as base64, Guid hyphenated.
 //!
 //! Reading is lenient where Storage Explorer's own files vary: a type cell may say `Edm.Int32`
-//! or `Int32` (any case); a value without a type (an empty type cell, or a column without an
-//! `@type` column) is a String; the Timestamp column is optional, and LF line ends and a UTF-8
+//! or `Int32` (any case); a value whose type cell is empty takes the type of the column's first
+//! typed cell, as Storage Explorer's import does (some of its exports annotate only the first
+//! entity), and is a String when the column has none; the Timestamp column is optional, and LF line ends and a UTF-8
 //! BOM are accepted. Everything else is refused with the line and column at fault, and a failed
 //! import changes nothing.
 
@@ -195,6 +196,8 @@ struct Column {
     name: String,
     value: usize,
     kind: Option<usize>,
+    /// The type the first typed cell of this column gave, for values whose type cell is empty.
+    first: Option<EdmType>,
 }
 
 /// Reads typed CSV into entities (Timestamp kept when the file has one), checking every key,
@@ -232,6 +235,7 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
             name: h.clone(),
             value: i,
             kind: find(&format!("{h}{TYPE_SUFFIX}")),
+            first: None,
         });
     }
     let mut keys = HashSet::new();
@@ -259,7 +263,7 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
                 )
             })?);
         }
-        for c in &columns {
+        for c in &mut columns {
             let text = cell(c.value);
             let kind = c.kind.map_or("", cell);
             let at = |m: String| fail(line, Some(&c.name), m);
@@ -267,9 +271,11 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
                 if text.is_empty() {
                     continue;
                 }
-                EdmType::String
+                c.first.unwrap_or(EdmType::String)
             } else {
-                parse_type(kind).ok_or_else(|| at(format!("unknown type '{kind}'")))?
+                let edm = parse_type(kind).ok_or_else(|| at(format!("unknown type '{kind}'")))?;
+                c.first.get_or_insert(edm);
+                edm
             };
             let value = parse_value(edm, text)
                 .ok_or_else(|| at(format!("'{text}' is not a valid {}", edm.odata_name())))?;
