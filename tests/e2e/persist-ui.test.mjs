@@ -112,6 +112,27 @@ async function savedTables(page, tables) {
   }, [...tables].sort());
 }
 
+test('the page says it is loading the saved tables, and offers no controls until it has', async () => {
+  const context = await env.browser.newContext();
+  // Hold the load back: the writer lock is taken at the end of it.
+  await context.addInitScript(() => {
+    const request = LockManager.prototype.request;
+    LockManager.prototype.request = function (...args) {
+      return new Promise((ok) => setTimeout(ok, 1500)).then(() => request.apply(this, args));
+    };
+  });
+  const page = await context.newPage();
+  await page.goto(env.url);
+  const loading = page.locator('#app-loading');
+  await loading.waitFor();
+  assert.equal(await loading.textContent(), 'Loading your saved tables…');
+  assert.equal(await loading.getAttribute('role'), 'status');
+  assert.equal(await page.getByLabel('New table').count(), 0, 'nothing can be edited yet');
+  await mounted(page);
+  assert.equal(await page.locator('#app-loading').count(), 0, 'the message goes once loaded');
+  await context.close();
+});
+
 test('export JSON, reset, import: every value comes back identical, and survives a reload', async () => {
   const page = await openPage(env.browser, env.url);
   await mounted(page);
