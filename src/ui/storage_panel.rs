@@ -182,10 +182,19 @@ pub fn StoragePanel() -> impl IntoView {
             }
         });
         Some(view! {
-            <div class="storage-confirm" role="group" aria-label="Confirm">
+            <div
+                class="storage-confirm"
+                role="group"
+                aria-label="Confirm"
+                on:keydown=move |ev| {
+                    if ev.key() == "Escape" {
+                        ask.set(Ask::Nothing);
+                    }
+                }
+            >
                 <p>{text}</p>
                 {field}
-                {action_button(yes, "danger", enabled, confirm)}
+                {action_button(yes, if csv { "primary" } else { "danger" }, enabled, confirm)}
                 {action_button("Cancel", "", enabled, cancel)}
             </div>
         })

@@ -68,7 +68,7 @@ async function chooseFile(page, name, text, mimeType = 'text/plain') {
 async function importFile(page, name, text, table) {
   await chooseFile(page, name, text);
   if (table !== undefined) await page.getByLabel('Table to import into').fill(table);
-  await page.locator(`${PANEL} .storage-confirm button.danger`).click();
+  await page.locator(`${PANEL} .storage-confirm button`).first().click();
 }
 
 /** Clicks an export button and returns the downloaded file's name and text. */
@@ -187,7 +187,7 @@ test('CSV export and import round-trip a table of all eight types', async () => 
   await chooseFile(page, 'Typed.typed.csv', CSV);
   assert.equal(await page.getByLabel('Table to import into').inputValue(), 'Typed');
   await page.getByLabel('Table to import into').fill('Typed');
-  await page.locator(`${PANEL} .storage-confirm button.danger`).click();
+  await page.locator(PANEL).getByRole('button', { name: 'Import', exact: true }).click();
   assert.equal(await status(page), 'Imported 2 entities from Typed.typed.csv into Typed.');
   await page.locator('[data-table="Typed"]').click();
 
@@ -263,6 +263,13 @@ test('reset asks first: cancel keeps everything, confirm empties it for good', a
   await page.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await page.locator(`${PANEL} .storage-confirm`).count(), 0);
   assert.equal(await exportJson(page), before, 'cancel keeps the data');
+  // From the keyboard: Escape in the confirmation cancels too.
+  await page.locator(PANEL).getByRole('button', { name: 'Reset…' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Delete everything' }).focus();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator(`${PANEL} .storage-confirm`).count(), 0);
+  assert.equal(await exportJson(page), before, 'Escape keeps the data');
 
   await reset(page);
   await savedTables(page, []);
