@@ -78,7 +78,10 @@ pub fn StoragePanel() -> impl IntoView {
     let ask_reset = Callback::new(move |()| ask.set(Ask::Reset));
     let cancel = Callback::new(move |()| ask.set(Ask::Nothing));
     let confirm = Callback::new(move |()| {
-        outcome(match ask.get_untracked() {
+        // A CSV import stays open after an error (the table name may be what to fix); other
+        // confirmations close so the error shows right under the buttons.
+        let fixable = ask.with_untracked(|a| matches!(a, Ask::Import(p) if p.csv));
+        let result = match ask.get_untracked() {
             Ask::Import(p) if p.csv => {
                 let table = target.get_untracked();
                 state
@@ -103,7 +106,11 @@ pub fn StoragePanel() -> impl IntoView {
                     "Every table was deleted.".into()
                 }),
             Ask::Nothing => return,
-        })
+        };
+        if result.is_err() && !fixable {
+            ask.set(Ask::Nothing);
+        }
+        outcome(result);
     });
     let choose = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);

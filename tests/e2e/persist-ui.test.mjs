@@ -233,7 +233,10 @@ test('each bad import names its problem and changes nothing', async () => {
     await error.waitFor();
     assert.match(await error.textContent(), expected, name);
     assert.equal(await error.getAttribute('role'), 'alert');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    // A CSV import stays open (the table name may be the thing to fix); JSON closes.
+    const open = page.locator(`${PANEL} .storage-confirm`);
+    assert.equal(await open.count(), name.endsWith('.csv') ? 1 : 0, `${name}: confirmation`);
+    if (name.endsWith('.csv')) await page.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await exportJson(page), before, `${name} left the data as it was`);
   }
 

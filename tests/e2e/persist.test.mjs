@@ -146,6 +146,7 @@ test('a second tab is read-only, refuses writes, and takes over when the first t
   await second.locator('.storage-panel').getByRole('button', { name: 'Reset…' }).click();
   await second.getByRole('button', { name: 'Delete everything' }).click();
   assert.match(await second.locator('.storage-error').textContent(), /This tab is read-only/);
+  assert.equal(await second.locator('.storage-confirm').count(), 0, 'the refused reset closes');
   assert.deepEqual(await second.locator('.table-name').allTextContents(), ['FromFirst']);
   await screenshot(second, 'persist-read-only-desktop');
 
