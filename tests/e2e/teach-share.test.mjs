@@ -202,6 +202,18 @@ test('the embed works in an iframe and leaves the sandbox alone', async () => {
   await context.close();
 });
 
+test("the embed's \"open in the full playground\" link opens the lesson in Learn", async () => {
+  const page = await openPage(env.browser, `${env.url}?scenario=log-tail.json#learn`);
+  await mounted(page);
+  // No click: the page was opened for a lesson, so Learn is the section shown.
+  const player = page.locator('.scenario-player');
+  await player.waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('#nav-learn').getAttribute('aria-current'), 'page');
+  assert.equal(await player.getAttribute('data-scenario'), 'Log tail: newest first');
+  assertClean(page);
+  await page.context().close();
+});
+
 test('the embed page alone, on a phone', async () => {
   const page = await openPage(env.browser, `${env.url}?embed=1&scenario=hot-partition.json`, { viewport: PHONE });
   const player = page.locator('.scenario-player');
