@@ -14,6 +14,7 @@ mod player;
 pub mod share;
 mod simulator;
 pub mod steps;
+mod try_query;
 
 pub use embed::mount_embed;
 pub use markdown::Markdown;

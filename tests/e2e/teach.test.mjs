@@ -223,3 +223,38 @@ test('a docs embed downloads the lessons module only', async () => {
   assert.deepEqual(wasm, ['/learn_bg.wasm']);
   await context.close();
 });
+
+test("a lesson's own query box runs on the lesson's tables with figures and a map", async () => {
+  const page = await openLearn();
+  const player = await runScenario(page, 'query-kinds.json');
+  const box = player.locator('.try-query');
+  await box.waitFor();
+  assert.equal(await box.locator('.try-table-select').inputValue(), 'Products');
+  // A partition scan of one category: every entity of the partition read, the matches returned.
+  await box.locator('.try-filter').fill("PartitionKey eq 'Books' and Price gt 20");
+  await box.locator('.try-filter').press('Control+Enter');
+  const result = box.locator('.try-result');
+  await result.waitFor();
+  // The lesson's Books partition holds 8 entities, 4 of them priced over 20.
+  assert.equal(await result.getAttribute('data-kind'), 'Partition scan');
+  assert.equal(await result.getAttribute('data-scanned'), '8');
+  assert.equal(await result.getAttribute('data-returned'), '4');
+  const map = result.locator('.partition-map');
+  assert.equal(await map.getAttribute('data-scanned'), '8');
+  assert.equal(await map.getAttribute('data-returned'), '4');
+  assert.equal(await map.locator('.map-partition[data-partition="Books"] .map-cell[data-state="returned"]').count(), 4);
+  await box.screenshot({ path: new URL('./screenshots/teach-desktop-try-query.png', import.meta.url).pathname });
+  // A syntax error is the service's 400, shown beside the box; the last result is gone.
+  await box.locator('.try-filter').fill("Price gt");
+  await box.getByRole('button', { name: 'Run' }).click();
+  await box.locator('.error-notice').waitFor();
+  assert.match(await box.locator('.error-code').textContent(), /^400 /);
+  assert.equal(await box.locator('.try-result').count(), 0);
+  // Hostile text in the filter stays text.
+  await box.locator('.try-filter').fill("Name eq '<img src=x onerror=window.__pwned=1>'");
+  await box.getByRole('button', { name: 'Run' }).click();
+  await result.waitFor();
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assertClean(page);
+  await page.context().close();
+});

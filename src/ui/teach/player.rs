@@ -329,6 +329,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                     steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
                 }}
             </ol>
+            <super::try_query::TryQuery runner=runner revision=Signal::derive(move || steps.with(Vec::len)) />
         </article>
     }
 }
