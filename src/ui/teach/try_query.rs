@@ -30,7 +30,7 @@ pub fn TryQuery(
     runner: StoredValue<Runner, LocalStorage>,
     #[prop(into)] revision: Signal<usize>,
 ) -> impl IntoView {
-    let tables = Memo::new(move |_| {
+    let tables = move || {
         revision.track();
         runner
             .try_with_value(|r| {
@@ -40,7 +40,7 @@ pub fn TryQuery(
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default()
-    });
+    };
     let chosen = RwSignal::new(String::new());
     let filter = RwSignal::new(String::new());
     let error = RwSignal::new(None::<Error>);
@@ -48,7 +48,7 @@ pub fn TryQuery(
     // The chosen table, or the lesson's first one until the reader picks.
     let table = move || {
         let c = chosen.get();
-        let names = tables.get();
+        let names = tables();
         if names.contains(&c) {
             c
         } else {
@@ -107,7 +107,7 @@ pub fn TryQuery(
         }
     };
     view! {
-        <section class="try-query" aria-label="Try your own query" hidden=move || tables.with(Vec::is_empty)>
+        <section class="try-query" aria-label="Try your own query" hidden=move || tables().is_empty()>
             <h4>"Try your own query"</h4>
             <p class="hint">"Runs on this lesson's tables; Reset starts them over. Ctrl+Enter (⌘+Enter) runs."</p>
             <div class="try-form" on:keydown=on_key>
@@ -119,9 +119,7 @@ pub fn TryQuery(
                         on:change=move |ev| chosen.set(event_target_value(&ev))
                     >
                         {move || {
-                            tables
-                                .get()
-                                .into_iter()
+                            tables().into_iter()
                                 .map(|name| view! { <option value=name.clone()>{name.clone()}</option> })
                                 .collect_view()
                         }}
