@@ -30,6 +30,9 @@ pub enum ErrorCode {
     CommandsInBatchActOnDifferentPartitions,
     InvalidDuplicateRow,
     RequestBodyTooLarge,
+    /// The credential may not do this (a read-only SAS writing; in Tablescope, a tab that
+    /// another tab's saving made read-only).
+    AuthorizationPermissionMismatch,
 }
 
 impl ErrorCode {
@@ -41,6 +44,7 @@ impl ErrorCode {
             TableNotFound | ResourceNotFound => 404,
             UpdateConditionNotSatisfied => 412,
             RequestBodyTooLarge => 413,
+            AuthorizationPermissionMismatch => 403,
             _ => 400,
         }
     }
@@ -73,6 +77,9 @@ impl ErrorCode {
             }
             InvalidDuplicateRow => "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request.",
             RequestBodyTooLarge => "The request body is too large and exceeds the maximum permissible limit.",
+            AuthorizationPermissionMismatch => {
+                "This request is not authorized to perform this operation using this permission."
+            }
         }
     }
 
@@ -98,6 +105,7 @@ impl ErrorCode {
             CommandsInBatchActOnDifferentPartitions => "CommandsInBatchActOnDifferentPartitions",
             InvalidDuplicateRow => "InvalidDuplicateRow",
             RequestBodyTooLarge => "RequestBodyTooLarge",
+            AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
         }
     }
 }

@@ -319,13 +319,14 @@ fn into_result(response: Response) -> Result<(), Error> {
 }
 
 /// The answer to a write in a read-only tab.
+///
+/// The service answers a write it does not permit (a read-only SAS) with 403
+/// AuthorizationPermissionMismatch; a read-only tab answers the same, and says why.
 fn read_only_response() -> Response {
-    let mut error = Error::with_detail(crate::engine::ErrorCode::InvalidInput, READ_ONLY);
-    error.message = "This tab is read-only: the change was not made.".into();
-    Response {
-        status: 403,
-        ..Response::failure(error)
-    }
+    Response::failure(Error::with_detail(
+        crate::engine::ErrorCode::AuthorizationPermissionMismatch,
+        format!("This tab is read-only: the change was not made. {READ_ONLY}"),
+    ))
 }
 
 /// The answer when the app's owner is gone (only while the page tears down).

@@ -142,6 +142,12 @@ test('a second tab is read-only, refuses writes, and takes over when the first t
   const refused = second.locator('.tables-panel .error-notice');
   await refused.waitFor();
   assert.match(await refused.textContent(), /This tab is read-only: the change was not made\./);
+  // As the service refuses a write a read-only SAS does not permit.
+  assert.equal(await refused.locator('.error-code').textContent(), '403 AuthorizationPermissionMismatch');
+  assert.equal(
+    await refused.locator('.error-message').textContent(),
+    'This request is not authorized to perform this operation using this permission.',
+  );
   assert.equal(await second.locator('[data-table="FromSecond"]').count(), 0);
   await second.locator('.storage-panel').getByRole('button', { name: 'Reset…' }).click();
   await second.getByRole('button', { name: 'Delete everything' }).click();
