@@ -16,7 +16,7 @@ set -euo pipefail
 DIST="${1:-dist}"
 BUDGET_KB=300
 BUDGET=$((BUDGET_KB * 1024))
-CEILING_KB=432
+CEILING_KB=400
 CEILING=$((CEILING_KB * 1024))
 
 shopt -s nullglob

@@ -15,8 +15,9 @@
 
 const CACHE = 'tablescope-v1';
 
-// Trunk names every built file `<name>-<16 hex digits>[_bg].<ext>`.
-const HASHED = /-[0-9a-f]{16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
+// Trunk names every built file `<name>-<hash>[_bg].<ext>`, the hash a u64 in hex without
+// leading zeros (so 1 to 16 digits).
+const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
