@@ -9,5 +9,5 @@ mod parse;
 mod run;
 
 pub use expect::{Expect, Mismatch};
-pub use parse::{parse, Scenario, Step, StepRef};
-pub use run::{run, run_text, Outcome, Runner, StepOutcome};
+pub use parse::{parse, step_ref, Scenario, Step, StepRef};
+pub use run::{earlier_outcome, run, run_text, Outcome, Runner, StepOutcome};

@@ -1,7 +1,7 @@
 //! Running a scenario: each step against one fresh account on a deterministic clock.
 
 use super::expect::Mismatch;
-use super::parse::{parse, step_ref, Scenario};
+use super::parse::{parse, step_ref, Scenario, Step};
 use crate::engine::account::Account;
 use crate::engine::api::{Request, Response};
 use serde_json::{Map, Value as Json};
@@ -61,11 +61,24 @@ impl Runner {
 
     /// Runs the next step; `None` when all have run.
     pub fn step(&mut self) -> Option<&StepOutcome> {
+        self.step_with(|step, earlier| {
+            let mut request = resolve(&step.request, earlier)?;
+            restore_duplicates(&mut request, step);
+            Ok(request)
+        })
+    }
+
+    /// Runs the next step with the request `build` makes from the step and the earlier
+    /// outcomes (for a caller that builds requests its own way); `None` when all have run.
+    /// A build error becomes the step's `step` mismatch, as in [`Runner::step`].
+    pub fn step_with(
+        &mut self,
+        build: impl FnOnce(&Step, &[StepOutcome]) -> Result<Request, String>,
+    ) -> Option<&StepOutcome> {
         let index = self.outcomes.len();
-        let step = self.scenario.steps.get(index)?.clone();
-        let outcome = match self.resolve(&step.request) {
-            Ok(mut request) => {
-                restore_duplicates(&mut request, &step);
+        let step = self.scenario.steps.get(index)?;
+        let outcome = match build(step, &self.outcomes) {
+            Ok(request) => {
                 let response = self.account.execute(&request);
                 let failures = step
                     .expect
@@ -93,53 +106,52 @@ impl Runner {
         self.outcomes.push(outcome);
         self.outcomes.last()
     }
+}
 
-    /// Replaces `{"step": N}` references and builds the request.
-    fn resolve(&self, fields: &Map<String, Json>) -> Result<Request, String> {
-        let mut fields = fields.clone();
-        self.resolve_refs(&mut fields)?;
-        if let Some(Json::Array(ops)) = fields.get_mut("operations") {
-            for op in ops.iter_mut() {
-                if let Json::Object(m) = op {
-                    self.resolve_refs(m)?;
-                }
+/// Replaces `{"step": N}` references to `earlier` outcomes and builds the request.
+fn resolve(fields: &Map<String, Json>, earlier: &[StepOutcome]) -> Result<Request, String> {
+    let mut fields = fields.clone();
+    resolve_refs(&mut fields, earlier)?;
+    if let Some(Json::Array(ops)) = fields.get_mut("operations") {
+        for op in ops.iter_mut() {
+            if let Json::Object(m) = op {
+                resolve_refs(m, earlier)?;
             }
         }
-        serde_json::from_value(Json::Object(fields)).map_err(|e| e.to_string())
     }
+    serde_json::from_value(Json::Object(fields)).map_err(|e| e.to_string())
+}
 
-    fn resolve_refs(&self, fields: &mut Map<String, Json>) -> Result<(), String> {
-        if let Some(r) = fields.get("ifMatch").and_then(step_ref) {
-            let n = r?;
-            let etag = self
-                .earlier(n)?
-                .response
-                .etag
-                .clone()
-                .ok_or_else(|| format!("step {n} returned no ETag"))?;
-            fields.insert("ifMatch".into(), Json::String(etag));
-        }
-        if let Some(r) = fields.get("continuation").and_then(step_ref) {
-            let n = r?;
-            let c = self
-                .earlier(n)?
-                .response
-                .continuation
-                .clone()
-                .ok_or_else(|| format!("step {n} returned no continuation"))?;
-            fields.insert(
-                "continuation".into(),
-                serde_json::to_value(c).map_err(|e| e.to_string())?,
-            );
-        }
-        Ok(())
+fn resolve_refs(fields: &mut Map<String, Json>, earlier: &[StepOutcome]) -> Result<(), String> {
+    if let Some(r) = fields.get("ifMatch").and_then(step_ref) {
+        let n = r?;
+        let etag = earlier_outcome(earlier, n)?
+            .response
+            .etag
+            .clone()
+            .ok_or_else(|| format!("step {n} returned no ETag"))?;
+        fields.insert("ifMatch".into(), Json::String(etag));
     }
+    if let Some(r) = fields.get("continuation").and_then(step_ref) {
+        let n = r?;
+        let c = earlier_outcome(earlier, n)?
+            .response
+            .continuation
+            .clone()
+            .ok_or_else(|| format!("step {n} returned no continuation"))?;
+        fields.insert(
+            "continuation".into(),
+            serde_json::to_value(c).map_err(|e| e.to_string())?,
+        );
+    }
+    Ok(())
+}
 
-    fn earlier(&self, n: usize) -> Result<&StepOutcome, String> {
-        self.outcomes
-            .get(n)
-            .ok_or_else(|| format!("step reference {n} is not an earlier step"))
-    }
+/// Outcome `n` of `earlier`, or why a `{"step": n}` reference cannot name it.
+pub fn earlier_outcome(earlier: &[StepOutcome], n: usize) -> Result<&StepOutcome, String> {
+    earlier
+        .get(n)
+        .ok_or_else(|| format!("step reference {n} is not an earlier step"))
 }
 
 /// Runs every step.
@@ -157,7 +169,7 @@ pub fn run_text(text: &str) -> Result<Outcome, String> {
 }
 
 /// Puts back the entities as written (with any duplicate members) into the built request.
-fn restore_duplicates(request: &mut Request, step: &super::parse::Step) {
+fn restore_duplicates(request: &mut Request, step: &Step) {
     use crate::engine::api::BatchRequest as B;
     use Request as R;
     match request {

@@ -7,42 +7,13 @@
 //! earlier outcomes. `tests/web_teach.rs` checks that it runs every shipped scenario to the
 //! same outcome as the engine's runner.
 
-use crate::engine::scenario::{Runner, Step, StepOutcome};
-use crate::engine::{BatchRequest, Continuation, RawEntity, Request, Response};
+use crate::engine::scenario::{earlier_outcome, step_ref, Runner, Step, StepOutcome};
+use crate::engine::{BatchRequest, Continuation, RawEntity, Request};
 use serde_json::{Map, Value as Json};
 
 /// Runs the runner's next step with the hand-built request; `None` when all have run.
 pub fn run_next(runner: &mut Runner) -> Option<&StepOutcome> {
-    let index = runner.outcomes.len();
-    let step = runner.scenario.steps.get(index)?.clone();
-    let outcome = match build(&step, &runner.outcomes) {
-        Ok(request) => {
-            let response = runner.account.execute(&request);
-            let failures = step
-                .expect
-                .as_ref()
-                .map(|e| e.check(&response))
-                .unwrap_or_default();
-            StepOutcome {
-                index,
-                request: Some(request),
-                response,
-                failures,
-            }
-        }
-        Err(message) => StepOutcome {
-            index,
-            request: None,
-            response: Response::default(),
-            failures: vec![crate::engine::scenario::Mismatch {
-                field: "step",
-                expected: "a runnable step".into(),
-                actual: message,
-            }],
-        },
-    };
-    runner.outcomes.push(outcome);
-    runner.outcomes.last()
+    runner.step_with(build)
 }
 
 /// The fields each op accepts besides `op`.
@@ -128,25 +99,11 @@ impl Fields<'_> {
             None => Err("missing field `entity`".into()),
         }
     }
-    fn earlier(&self, n: u64) -> Result<&StepOutcome, String> {
-        usize::try_from(n)
-            .ok()
-            .and_then(|n| self.earlier.get(n))
-            .ok_or_else(|| format!("step reference {n} is not an earlier step"))
-    }
-    fn step_ref(v: &Json) -> Option<Result<u64, String>> {
-        let obj = v.as_object()?;
-        let n = obj.get("step")?;
-        if obj.len() != 1 {
-            return Some(Err("a step reference is exactly {\"step\": N}".into()));
-        }
-        Some(
-            n.as_u64()
-                .ok_or_else(|| "\"step\" must be a step index".into()),
-        )
+    fn earlier(&self, n: usize) -> Result<&StepOutcome, String> {
+        earlier_outcome(self.earlier, n)
     }
     fn if_match(&self) -> Result<Option<String>, String> {
-        if let Some(r) = self.map.get("ifMatch").and_then(Self::step_ref) {
+        if let Some(r) = self.map.get("ifMatch").and_then(step_ref) {
             let n = r?;
             let etag = self.earlier(n)?.response.etag.clone();
             return etag
@@ -159,7 +116,7 @@ impl Fields<'_> {
         let Some(v) = self.map.get("continuation") else {
             return Ok(None);
         };
-        if let Some(n) = Self::step_ref(v) {
+        if let Some(n) = step_ref(v) {
             let n = n?;
             return self
                 .earlier(n)?
