@@ -238,16 +238,13 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     let share = move |_| {
         let text = text.clone();
         leptos::task::spawn_local(async move {
-            let link = match super::share::encode(super::share::Kind::Scenario, &text).await {
-                Ok(fragment) => {
-                    let url = format!("{}#{fragment}", super::share::page_base());
-                    if url.len() > super::share::MAX_LINK {
-                        "This scenario is too long for a link: share its file instead.".into()
-                    } else {
-                        url
-                    }
+            use super::share::{make_link, Kind, LinkProblem};
+            let link = match make_link(Kind::Scenario, &text).await {
+                Ok(url) => url,
+                Err(LinkProblem::TooLong(_)) => {
+                    "This scenario is too long for a link: share its file instead.".into()
                 }
-                Err(e) => format!("No link: {e}"),
+                Err(LinkProblem::Failed(e)) => format!("No link: {e}"),
             };
             share_link.try_set(Some(link));
         });

@@ -40,6 +40,25 @@ pub async fn encode(kind: Kind, json: &str) -> Result<String, String> {
     Ok(format!("share={}.{}", kind.tag(), B64.encode(packed)))
 }
 
+/// Why no link was made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkProblem {
+    /// The link would have this many characters, over [`MAX_LINK`].
+    TooLong(usize),
+    /// The browser could not compress the text.
+    Failed(String),
+}
+
+/// The whole share link of `json`: the playground's address with the encoded fragment.
+pub async fn make_link(kind: Kind, json: &str) -> Result<String, LinkProblem> {
+    let fragment = encode(kind, json).await.map_err(LinkProblem::Failed)?;
+    let url = format!("{}#{fragment}", page_base());
+    if url.len() > MAX_LINK {
+        return Err(LinkProblem::TooLong(url.len()));
+    }
+    Ok(url)
+}
+
 /// Reads a fragment (with or without its `#`); `None` when it is not a share link.
 pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), String>> {
     let rest = fragment.trim_start_matches('#').strip_prefix("share=")?;
@@ -201,22 +220,19 @@ pub fn SharePanel() -> impl IntoView {
             return;
         };
         spawn_local(async move {
-            match encode(Kind::Workspace, &json).await {
-                Ok(fragment) => {
-                    let url = format!("{}#{fragment}", page_base());
-                    if url.len() > MAX_LINK {
-                        link.try_set(None);
-                        message.try_set(format!(
-                            "This workspace makes a link of {} characters, too long to share \
-                             safely (over {MAX_LINK}). Download it as a file instead.",
-                            url.len()
-                        ));
-                    } else {
-                        message.try_set(format!("Link ready ({} characters).", url.len()));
-                        link.try_set(Some(url));
-                    }
+            match make_link(Kind::Workspace, &json).await {
+                Ok(url) => {
+                    message.try_set(format!("Link ready ({} characters).", url.len()));
+                    link.try_set(Some(url));
                 }
-                Err(e) => {
+                Err(LinkProblem::TooLong(len)) => {
+                    link.try_set(None);
+                    message.try_set(format!(
+                        "This workspace makes a link of {len} characters, too long to share \
+                         safely (over {MAX_LINK}). Download it as a file instead."
+                    ));
+                }
+                Err(LinkProblem::Failed(e)) => {
                     message.try_set(format!("No link: {e}"));
                 }
             }
