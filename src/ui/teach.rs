@@ -18,8 +18,10 @@ mod try_query;
 
 pub use embed::mount_embed;
 pub use markdown::Markdown;
-pub use partition_map::{layout, rows_of, MapData, MapRows, MapView, PartitionMap};
-pub use player::{returned_keys, ScenarioPlayer};
+pub use partition_map::{
+    layout, map_request, page_keys, rows_of, MapData, MapRows, MapView, PartitionMap,
+};
+pub use player::ScenarioPlayer;
 pub use share::SharePanel;
 pub use simulator::SimulatorPanel;
 

@@ -6,7 +6,7 @@
 //! keys stay out of signals, so a 100,000-entity scan is not copied on every read.
 
 use crate::engine::{Request, Response};
-use crate::ui::teach::{layout, returned_keys, rows_of, MapData, MapRows, MapView};
+use crate::ui::teach::{layout, map_request, page_keys, rows_of, MapData, MapRows, MapView};
 use crate::ui::AppState;
 use leptos::prelude::*;
 
@@ -57,23 +57,16 @@ impl RunMapState {
         let Request::Query { table, select, .. } = request else {
             return;
         };
-        // With $select the entities may lack their keys: the same page is read again without
-        // it (a query only reads, so it is the same page).
-        let returned = if select.is_some() {
-            let mut whole = request.clone();
-            if let Request::Query { select, .. } = &mut whole {
-                *select = None;
-            }
-            returned_keys(&state.read(&whole))
-        } else {
-            returned_keys(response)
+        // With $select the entities may lack their keys: the page is read again for the map.
+        let (scanned, returned) = match (select, map_request(request)) {
+            (Some(_), Some(whole)) => page_keys(&state.read(&whole)),
+            _ => page_keys(response),
         };
         self.keys.update_value(|k| {
             if first {
                 *k = RunKeys::default();
             }
-            k.scanned
-                .extend(response.scanned_keys.iter().flatten().cloned());
+            k.scanned.extend(scanned);
             k.returned.extend(returned);
         });
         let revision = state.revision();

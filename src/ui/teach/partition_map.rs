@@ -6,7 +6,7 @@
 //! Reusable: give [`PartitionMap`] the table's keys ([`MapRows`], e.g. from
 //! [`rows_of`]) and a query's scanned and returned keys; it aggregates on its own.
 
-use crate::engine::{cmp_utf16, Table};
+use crate::engine::{cmp_utf16, Request, Response, Table};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -33,6 +33,37 @@ pub fn rows_of(table: &Table) -> MapRows {
             )
         })
         .collect()
+}
+
+/// The request to read for a query page's map: the same page with `trace` on and without
+/// `$select`, so the answer lists every scanned key and each returned entity carries its keys
+/// (a query only reads, so it is the same page). `None` for anything but a query.
+pub fn map_request(request: &Request) -> Option<Request> {
+    let mut request = request.clone();
+    let Request::Query { select, trace, .. } = &mut request else {
+        return None;
+    };
+    *select = None;
+    *trace = true;
+    Some(request)
+}
+
+/// The keys a page read as [`map_request`] asks scanned, and the keys it returned.
+pub fn page_keys(response: &Response) -> (Keys, Keys) {
+    let returned = response
+        .entities
+        .iter()
+        .flatten()
+        .filter_map(|e| {
+            let find = |name: &str| {
+                e.0.iter()
+                    .find(|(k, _)| k == name)
+                    .and_then(|(_, v)| v.as_str().map(str::to_string))
+            };
+            Some((find("PartitionKey")?, find("RowKey")?))
+        })
+        .collect();
+    (response.scanned_keys.clone().unwrap_or_default(), returned)
 }
 
 /// One drawn cell: `rows` entities, of which `scanned` were scanned and `returned` returned.

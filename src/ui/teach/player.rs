@@ -3,9 +3,9 @@
 //! its expectations held, and for queries the partition map.
 
 use super::markdown::Markdown;
-use super::partition_map::{rows_of, Keys, MapRows, PartitionMap};
+use super::partition_map::{map_request, page_keys, rows_of, Keys, MapRows, PartitionMap};
 use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
-use crate::engine::{Request, Response};
+use crate::engine::Request;
 use leptos::prelude::*;
 
 /// What the player shows of one step that ran.
@@ -74,53 +74,13 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
     })
 }
 
-/// Runs the step's query again with `trace` (and every property, so the returned keys are
-/// known) on the runner's account, for the partition map.
+/// Runs the step's query again for the partition map ([`map_request`]) on the runner's
+/// account.
 fn trace(runner: &mut Runner, request: &Request, table: &str) -> Option<(MapRows, Keys, Keys)> {
-    let Request::Query {
-        table: t,
-        filter,
-        top,
-        continuation,
-        page_budget,
-        ..
-    } = request
-    else {
-        return None;
-    };
-    let traced = Request::Query {
-        table: t.clone(),
-        filter: filter.clone(),
-        select: None,
-        top: *top,
-        continuation: continuation.clone(),
-        page_budget: *page_budget,
-        trace: true,
-    };
-    let response = runner.account.execute(&traced);
+    let response = runner.account.execute(&map_request(request)?);
     let rows = rows_of(runner.account.table(table).ok()?);
-    Some((
-        rows,
-        response.scanned_keys.clone().unwrap_or_default(),
-        returned_keys(&response),
-    ))
-}
-
-/// The (PartitionKey, RowKey) of each returned entity.
-pub fn returned_keys(response: &Response) -> Vec<(String, String)> {
-    response
-        .entities
-        .iter()
-        .flatten()
-        .filter_map(|e| {
-            let find = |name: &str| {
-                e.0.iter()
-                    .find(|(k, _)| k == name)
-                    .and_then(|(_, v)| v.as_str().map(str::to_string))
-            };
-            Some((find("PartitionKey")?, find("RowKey")?))
-        })
-        .collect()
+    let (scanned, returned) = page_keys(&response);
+    Some((rows, scanned, returned))
 }
 
 fn headline(op: &str, request: Option<&Request>) -> String {

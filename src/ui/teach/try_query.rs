@@ -2,8 +2,7 @@
 //! account, so a reader of a docs embed can change the query and see what it costs, with the
 //! same figures and partition map as the steps.
 
-use super::partition_map::{rows_of, PartitionMap};
-use super::player::returned_keys;
+use super::partition_map::{page_keys, rows_of, PartitionMap};
 use crate::engine::scenario::Runner;
 use crate::engine::{Error, Request};
 use crate::ui::error_notice::ErrorNotice;
@@ -72,6 +71,8 @@ pub fn TryQuery(
                 return Err(e);
             }
             let stats = response.stats;
+            // Run with `trace` on and no `$select`: the page is its own map.
+            let (scanned_keys, returned_keys) = page_keys(&response);
             Ok(Tried {
                 kind: stats.map_or("", |s| s.kind.label()),
                 scanned: stats.map_or(0, |s| s.scanned),
@@ -84,8 +85,8 @@ pub fn TryQuery(
                     .map(|e| e.summary.clone())
                     .unwrap_or_default(),
                 rows: r.account.table(&name).map(rows_of).unwrap_or_default(),
-                scanned_keys: response.scanned_keys.clone().unwrap_or_default(),
-                returned_keys: returned_keys(&response),
+                scanned_keys,
+                returned_keys,
             })
         });
         match outcome {
