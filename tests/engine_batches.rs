@@ -164,3 +164,61 @@ fn a_point_read_must_be_alone() {
     assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
     assert!(r.error.unwrap().message.starts_with("1:"));
 }
+
+#[test]
+fn a_batch_operation_sent_alone_is_the_same_request() {
+    use tablescope::engine::RawEntity;
+    let entity = RawEntity::parse(r#"{"PartitionKey":"p","RowKey":"r","N":1}"#).unwrap();
+    let etag = Some("*".to_string());
+    let t = || "T".to_string();
+    let cases = [
+        (
+            BatchRequest::Insert {
+                entity: entity.clone(),
+            },
+            Request::Insert {
+                table: t(),
+                entity: entity.clone(),
+            },
+        ),
+        (
+            BatchRequest::Merge {
+                entity: entity.clone(),
+                if_match: etag.clone(),
+            },
+            Request::Merge {
+                table: t(),
+                entity: entity.clone(),
+                if_match: etag.clone(),
+            },
+        ),
+        (
+            BatchRequest::Delete {
+                partition_key: "p".into(),
+                row_key: "r".into(),
+                if_match: etag.clone(),
+            },
+            Request::Delete {
+                table: t(),
+                partition_key: "p".into(),
+                row_key: "r".into(),
+                if_match: etag.clone(),
+            },
+        ),
+        (
+            BatchRequest::Get {
+                partition_key: "p".into(),
+                row_key: "r".into(),
+            },
+            Request::Get {
+                table: t(),
+                partition_key: "p".into(),
+                row_key: "r".into(),
+                select: None,
+            },
+        ),
+    ];
+    for (op, request) in cases {
+        assert_eq!(op.into_request(t()), request);
+    }
+}

@@ -134,6 +134,45 @@ pub enum BatchRequest {
 }
 
 impl BatchRequest {
+    /// The same operation sent on its own to `table`.
+    pub fn into_request(self, table: String) -> Request {
+        use BatchRequest as B;
+        match self {
+            B::Insert { entity } => Request::Insert { table, entity },
+            B::UpsertReplace { entity } => Request::UpsertReplace { table, entity },
+            B::UpsertMerge { entity } => Request::UpsertMerge { table, entity },
+            B::Replace { entity, if_match } => Request::Replace {
+                table,
+                entity,
+                if_match,
+            },
+            B::Merge { entity, if_match } => Request::Merge {
+                table,
+                entity,
+                if_match,
+            },
+            B::Delete {
+                partition_key,
+                row_key,
+                if_match,
+            } => Request::Delete {
+                table,
+                partition_key,
+                row_key,
+                if_match,
+            },
+            B::Get {
+                partition_key,
+                row_key,
+            } => Request::Get {
+                table,
+                partition_key,
+                row_key,
+                select: None,
+            },
+        }
+    }
+
     pub(crate) fn to_operation(&self) -> BatchOperation {
         use BatchRequest as B;
         let write = |mode, entity: &RawEntity, if_match: &Option<String>| BatchOperation::Write {

@@ -4,7 +4,7 @@
 use super::error_notice::ErrorNotice;
 use super::model;
 use super::state::AppState;
-use super::workspace::{Staged, Workspace};
+use super::workspace::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, Error, RawEntity, Request};
 use leptos::prelude::*;
 
@@ -226,9 +226,9 @@ fn ByHand() -> impl IntoView {
             <div class="field">
                 <label for="hand-op">"Operation"</label>
                 <select id="hand-op" on:change=move |ev| op.set(event_target_value(&ev))>
-                    {["insert", "replace", "merge", "upsert-replace", "upsert-merge", "delete"]
+                    {WriteOp::ALL
                         .into_iter()
-                        .map(|o| view! { <option value=o>{o}</option> })
+                        .map(|o| view! { <option value=o.name()>{o.name()}</option> })
                         .collect_view()}
                 </select>
             </div>
@@ -253,22 +253,6 @@ fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
     let entity = RawEntity::parse(text)
         .map_err(|e| format!("Not a JSON object: {}", e.detail.unwrap_or(e.message)))?;
     let (pk, rk, etag) = model::keys_of(&entity);
-    Ok(match op {
-        "replace" => BatchRequest::Replace {
-            entity,
-            if_match: etag,
-        },
-        "merge" => BatchRequest::Merge {
-            entity,
-            if_match: etag,
-        },
-        "upsert-replace" => BatchRequest::UpsertReplace { entity },
-        "upsert-merge" => BatchRequest::UpsertMerge { entity },
-        "delete" => BatchRequest::Delete {
-            partition_key: pk,
-            row_key: rk,
-            if_match: etag,
-        },
-        _ => BatchRequest::Insert { entity },
-    })
+    let op = WriteOp::from_name(op).unwrap_or_default();
+    op.batch_request((pk, rk), || Ok(entity), etag)
 }

@@ -415,54 +415,11 @@ fn entity_for(d: &Draft) -> Result<RawEntity, Vec<String>> {
 
 /// The request the draft describes.
 fn request_for(table: &str, d: &Draft) -> Result<Request, Vec<String>> {
-    let table = table.to_string();
-    if d.op == WriteOp::Delete {
-        return Ok(Request::Delete {
-            table,
-            partition_key: d.partition_key.clone(),
-            row_key: d.row_key.clone(),
-            if_match: if_match(d),
-        });
-    }
-    let entity = entity_for(d)?;
-    Ok(match d.op {
-        WriteOp::Insert => Request::Insert { table, entity },
-        WriteOp::UpsertReplace => Request::UpsertReplace { table, entity },
-        WriteOp::UpsertMerge => Request::UpsertMerge { table, entity },
-        WriteOp::Replace => Request::Replace {
-            table,
-            entity,
-            if_match: if_match(d),
-        },
-        WriteOp::Merge | WriteOp::Delete => Request::Merge {
-            table,
-            entity,
-            if_match: if_match(d),
-        },
-    })
+    batch_request_for(d).map(|op| op.into_request(table.to_string()))
 }
 
 /// The batch operation the draft describes.
 fn batch_request_for(d: &Draft) -> Result<BatchRequest, Vec<String>> {
-    if d.op == WriteOp::Delete {
-        return Ok(BatchRequest::Delete {
-            partition_key: d.partition_key.clone(),
-            row_key: d.row_key.clone(),
-            if_match: if_match(d),
-        });
-    }
-    let entity = entity_for(d)?;
-    Ok(match d.op {
-        WriteOp::Insert => BatchRequest::Insert { entity },
-        WriteOp::UpsertReplace => BatchRequest::UpsertReplace { entity },
-        WriteOp::UpsertMerge => BatchRequest::UpsertMerge { entity },
-        WriteOp::Replace => BatchRequest::Replace {
-            entity,
-            if_match: if_match(d),
-        },
-        WriteOp::Merge | WriteOp::Delete => BatchRequest::Merge {
-            entity,
-            if_match: if_match(d),
-        },
-    })
+    let keys = (d.partition_key.clone(), d.row_key.clone());
+    d.op.batch_request(keys, || entity_for(d), if_match(d))
 }

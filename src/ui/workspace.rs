@@ -2,7 +2,7 @@
 //! the editor, the staged batch, and the query editor's text. One `Copy` value in context.
 
 use super::model::{BinaryEncoding, PropertyDraft};
-use crate::engine::{BatchRequest, EdmType};
+use crate::engine::{BatchRequest, EdmType, RawEntity};
 use leptos::prelude::*;
 
 /// The write the editor sends.
@@ -41,6 +41,37 @@ impl WriteOp {
     /// Replace, merge and delete send If-Match.
     pub fn uses_etag(self) -> bool {
         matches!(self, WriteOp::Replace | WriteOp::Merge | WriteOp::Delete)
+    }
+
+    /// The write named `name`, as [`WriteOp::name`] spells it.
+    pub fn from_name(name: &str) -> Option<WriteOp> {
+        WriteOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// This write as a batch operation. A delete names only `keys`; every other write sends
+    /// the entity `entity` makes (not called for a delete). `if_match` is sent where the
+    /// write takes one ([`WriteOp::uses_etag`]).
+    pub fn batch_request<E>(
+        self,
+        keys: (String, String),
+        entity: impl FnOnce() -> Result<RawEntity, E>,
+        if_match: Option<String>,
+    ) -> Result<BatchRequest, E> {
+        if self == WriteOp::Delete {
+            return Ok(BatchRequest::Delete {
+                partition_key: keys.0,
+                row_key: keys.1,
+                if_match,
+            });
+        }
+        let entity = entity()?;
+        Ok(match self {
+            WriteOp::Insert => BatchRequest::Insert { entity },
+            WriteOp::UpsertReplace => BatchRequest::UpsertReplace { entity },
+            WriteOp::UpsertMerge => BatchRequest::UpsertMerge { entity },
+            WriteOp::Replace => BatchRequest::Replace { entity, if_match },
+            WriteOp::Merge | WriteOp::Delete => BatchRequest::Merge { entity, if_match },
+        })
     }
 }
 
