@@ -22,10 +22,13 @@ pub async fn text(url: &str) -> Result<String, String> {
 }
 
 fn js_error(url: &str, e: wasm_bindgen::JsValue) -> String {
-    let message = e
-        .dyn_ref::<js_sys::Error>()
+    let message = js_message(&e).unwrap_or_else(|| "network error".into());
+    format!("{url}: {message}")
+}
+
+/// A thrown JavaScript value in words: an `Error`'s message, or a thrown string.
+pub fn js_message(e: &wasm_bindgen::JsValue) -> Option<String> {
+    e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())
-        .unwrap_or_else(|| "network error".into());
-    format!("{url}: {message}")
 }

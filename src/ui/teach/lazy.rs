@@ -143,8 +143,5 @@ async fn await_promise(value: Result<JsValue, JsValue>) -> Result<JsValue, Strin
 
 /// A thrown JavaScript value in words (an offline fetch says "Failed to fetch …").
 fn describe(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".into())
+    super::fetch::js_message(&e).unwrap_or_else(|| "unknown error".into())
 }

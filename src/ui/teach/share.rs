@@ -85,11 +85,8 @@ pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), String>> {
 
 /// Pipes bytes through a `CompressionStream` or `DecompressionStream` of raw deflate.
 async fn transform(bytes: &[u8], class: &str) -> Result<Vec<u8>, String> {
-    let err = |e: JsValue| {
-        e.dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| format!("{class} failed"))
-    };
+    let err =
+        |e: JsValue| super::fetch::js_message(&e).unwrap_or_else(|| format!("{class} failed"));
     let ctor: js_sys::Function = Reflect::get(&js_sys::global(), &JsValue::from_str(class))
         .map_err(err)?
         .dyn_into()
