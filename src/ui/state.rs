@@ -244,33 +244,20 @@ impl AppState {
     }
 
     /// Runs `f` on the whole account as a write: what it changed is persisted and views
-    /// re-read. For whole-account operations such as share links (export, import a
-    /// snapshot). `None` while the page tears down, and when `f` changed something while
-    /// this tab is read-only: the change is then undone and the banner says why.
-    pub fn with_account<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
-        let read_only = Storage::get().read_only.get_untracked();
+    /// re-read. `None` only while the page tears down. Only [`AppState::change`] calls it,
+    /// after refusing in a read-only tab.
+    fn with_account<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
         let result = self.account.try_update_value(|a| {
-            let before = read_only.then(|| a.export());
             let result = f(a);
-            match before {
-                Some(before) if !a.take_changes().is_empty() => {
-                    let _ = a.import(&before);
-                    a.take_changes();
-                    Storage::get().tell(READ_ONLY.into(), false);
-                    None
-                }
-                _ => {
-                    crate::persist::record(a);
-                    Some(result)
-                }
-            }
+            crate::persist::record(a);
+            result
         });
         self.revision.update(|r| *r += 1);
-        result.flatten()
+        result
     }
 
-    /// Runs a whole-account change (import, reset) unless this tab is read-only; `Err` holds
-    /// the message to show.
+    /// Runs a whole-account change (import, reset, loading a shared workspace) unless this
+    /// tab is read-only; `Err` holds the message to show.
     pub fn change<R, E: std::fmt::Display>(
         &self,
         f: impl FnOnce(&mut Account) -> Result<R, E>,

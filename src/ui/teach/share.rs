@@ -162,7 +162,7 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
 /// The workspace as snapshot JSON.
 fn export_json(state: AppState) -> Option<String> {
     state
-        .with_account(|a| serde_json::to_string(&a.export()).ok())
+        .inspect(|a| serde_json::to_string(&a.export()).ok())
         .flatten()
 }
 
@@ -247,8 +247,8 @@ pub fn SharePanel() -> impl IntoView {
         let Some(p) = pending.get_untracked() else {
             return;
         };
-        match state.with_account(|a| a.import_json(&p.snapshot)) {
-            Some(Ok(())) => {
+        match state.change(|a| a.import_json(&p.snapshot)) {
+            Ok(()) => {
                 pending.set(None);
                 clear_fragment();
                 message.set(format!(
@@ -256,8 +256,7 @@ pub fn SharePanel() -> impl IntoView {
                     p.tables, p.entities
                 ));
             }
-            Some(Err(e)) => message.set(format!("The shared workspace cannot be loaded: {e}")),
-            None => {}
+            Err(e) => message.set(format!("The shared workspace cannot be loaded: {e}")),
         }
     };
     let dismiss = move |_| {
