@@ -256,6 +256,13 @@ impl AppState {
         result
     }
 
+    /// Every table as the versioned snapshot JSON (for export and share links). `None` only
+    /// while the page tears down.
+    pub fn export_json(&self) -> Option<String> {
+        self.inspect(|a| serde_json::to_string(&a.export()).ok())
+            .flatten()
+    }
+
     /// Runs a whole-account change (import, reset, loading a shared workspace) unless this
     /// tab is read-only; `Err` holds the message to show.
     pub fn change<R, E: std::fmt::Display>(

@@ -67,8 +67,7 @@ pub fn StoragePanel() -> impl IntoView {
         })
     });
     let export_json = Callback::new(move |()| {
-        let json = state.inspect(|a| serde_json::to_string(&a.export()).ok());
-        outcome(offer("tablescope-workspace.json", json.flatten()));
+        outcome(offer("tablescope-workspace.json", state.export_json()));
     });
     let export_csv = Callback::new(move |()| {
         let table = workspace.table.get_untracked().unwrap_or_default();

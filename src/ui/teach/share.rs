@@ -159,13 +159,6 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The workspace as snapshot JSON.
-fn export_json(state: AppState) -> Option<String> {
-    state
-        .inspect(|a| serde_json::to_string(&a.export()).ok())
-        .flatten()
-}
-
 /// A link that was opened and waits for the user to load it.
 #[derive(Debug, Clone, PartialEq)]
 struct Pending {
@@ -212,7 +205,7 @@ pub fn SharePanel() -> impl IntoView {
         }
     });
     let make = move |_| {
-        let Some(json) = export_json(state) else {
+        let Some(json) = state.export_json() else {
             message.set("The workspace could not be exported.".into());
             return;
         };
@@ -235,7 +228,7 @@ pub fn SharePanel() -> impl IntoView {
             }
         });
     };
-    let download_file = move |_| match export_json(state) {
+    let download_file = move |_| match state.export_json() {
         Some(json) => {
             if let Err(e) = download("tablescope-workspace.json", &json) {
                 message.set(e);
