@@ -4,7 +4,9 @@
 //! also the service's lower bound), so the valid range is `0..=MAX_TICKS` and comparison is
 //! integer comparison.
 
-use chrono::{DateTime as ChronoDateTime, NaiveDate, NaiveDateTime, Timelike};
+// Only chrono's RFC 3339 parser and its calendar arithmetic: its strftime-style formatting and
+// parsing would add ~10 KB gzip to the page for two fixed layouts written out below.
+use chrono::{DateTime as ChronoDateTime, Datelike, NaiveDate, NaiveDateTime, Timelike};
 use std::fmt;
 
 /// Seconds from 1601-01-01 to 1970-01-01.
@@ -51,12 +53,17 @@ impl DateTime {
     /// `...T00:00Z`). Digits beyond the seventh fractional digit are truncated.
     pub fn parse(text: &str) -> Result<DateTime, DateTimeError> {
         let parsed = ChronoDateTime::parse_from_rfc3339(text)
-            .map(|d| d.naive_utc())
             .or_else(|_| {
+                // `2024-01-01T00:00Z`: minutes without seconds, UTC only.
                 let body = text.strip_suffix('Z').ok_or(DateTimeError::Syntax)?;
-                NaiveDateTime::parse_from_str(body, "%Y-%m-%dT%H:%M")
+                let minutes = body.len() == 16 && body.as_bytes()[13] == b':';
+                if !minutes {
+                    return Err(DateTimeError::Syntax);
+                }
+                ChronoDateTime::parse_from_rfc3339(&format!("{body}:00Z"))
                     .map_err(|_| DateTimeError::Syntax)
             })
+            .map(|d| d.naive_utc())
             .map_err(|_| DateTimeError::Syntax)?;
         let secs = parsed.and_utc().timestamp() + EPOCH_DIFF_SECS;
         let frac = i64::from(parsed.nanosecond() % 1_000_000_000) / 100;
@@ -79,7 +86,7 @@ impl DateTime {
     /// Always seven fractional digits: `2024-01-01T00:00:00.0000000Z` (the Timestamp form).
     pub fn to_string_7(self) -> String {
         let (naive, frac) = self.parts();
-        format!("{}.{frac:07}Z", naive.format("%Y-%m-%dT%H:%M:%S"))
+        format!("{}.{frac:07}Z", Seconds(naive))
     }
 }
 
@@ -88,11 +95,30 @@ impl DateTime {
 impl fmt::Display for DateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (naive, frac) = self.parts();
-        write!(f, "{}", naive.format("%Y-%m-%dT%H:%M:%S"))?;
+        write!(f, "{}", Seconds(naive))?;
         if frac != 0 {
             write!(f, ".{frac:07}")?;
         }
         f.write_str("Z")
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS`; the year is always four digits in the service's range.
+struct Seconds(NaiveDateTime);
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.0;
+        write!(
+            f,
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+            d.year(),
+            d.month(),
+            d.day(),
+            d.hour(),
+            d.minute(),
+            d.second()
+        )
     }
 }
 
@@ -132,6 +158,22 @@ mod tests {
         assert_eq!(offset.to_string(), "2024-01-01T00:00:00Z");
         assert_eq!(DateTime::MAX.to_string(), "9999-12-31T23:59:59.9999999Z");
         assert_eq!(DateTime::MIN.to_string(), "1601-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn minutes_without_seconds() {
+        assert_eq!(
+            DateTime::parse("2024-01-01T12:34Z").unwrap().to_string(),
+            "2024-01-01T12:34:00Z"
+        );
+        assert_eq!(
+            DateTime::parse("2024-01-01T12:34"),
+            Err(DateTimeError::Syntax)
+        );
+        assert_eq!(
+            DateTime::parse("2024-01-01T12:34+02:00Z"),
+            Err(DateTimeError::Syntax)
+        );
     }
 
     #[test]
