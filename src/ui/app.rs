@@ -63,7 +63,13 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let workspace = Workspace::new();
     provide_context(workspace);
-    let section = RwSignal::new(Section::Data);
+    // A page opened for a lesson or a share link starts on Learn, where they are shown.
+    let first = if super::teach::lazy::opened_for_learn() {
+        Section::Learn
+    } else {
+        Section::Data
+    };
+    let section = RwSignal::new(first);
     provide_context(section);
     super::perf::install(state);
     if Storage::get().read_only.get_untracked() {
@@ -132,13 +138,19 @@ fn Nav(section: RwSignal<Section>) -> impl IntoView {
     }
 }
 
-/// Every section's panel, the current one shown: the others stay mounted (hidden) so a
-/// query's results or a half-typed entity survive switching sections.
+/// Every section's panel, the current one shown. A panel is built the first time its section
+/// is shown (so the page starts with the entities alone, and the code of the other panels can
+/// load after it: scripts/split.mjs), and from then on stays mounted (hidden) so a query's
+/// results or a half-typed entity survive switching sections.
 #[component]
 fn SectionPanel(section: RwSignal<Section>) -> impl IntoView {
     Section::ALL
         .into_iter()
         .map(|s| {
+            // Invariant: once true, stays true (the memo only ever turns on).
+            let built = Memo::new(move |was: Option<&bool>| {
+                was.copied().unwrap_or(false) || section.get() == s
+            });
             view! {
                 <div
                     class="section"
@@ -146,7 +158,7 @@ fn SectionPanel(section: RwSignal<Section>) -> impl IntoView {
                     aria-labelledby=format!("nav-{}", s.id())
                     hidden=move || section.get() != s
                 >
-                    {panel(s)}
+                    {move || built.get().then(|| panel(s))}
                 </div>
             }
         })

@@ -29,10 +29,11 @@ enum Load {
     Failed(String),
 }
 
-/// Whether the page was opened to show a lesson: a scenario share link (`#share=s.…`) or a
-/// built-in scenario (`?scenario=…`, the embed's "open in the full playground").
-fn opened_for_a_lesson() -> bool {
-    super::share::page_fragment().starts_with("#share=s.")
+/// Whether the page was opened for the Learn section: a share link (`#share=…`: a scenario
+/// for the player, or a workspace for the share panel) or a built-in scenario (`?scenario=…`,
+/// the embed's "open in the full playground").
+pub fn opened_for_learn() -> bool {
+    super::share::page_fragment().starts_with("#share=")
         || super::embed::query_param("scenario").is_some()
 }
 
@@ -43,11 +44,6 @@ pub fn LessonsHost() -> impl IntoView {
     let section = use_context::<RwSignal<Section>>();
     let host = NodeRef::<leptos::html::Div>::new();
     let load = RwSignal::new(Load::NotStarted);
-    if let Some(section) = section {
-        if opened_for_a_lesson() {
-            section.set(Section::Learn);
-        }
-    }
     let start = move || {
         load.set(Load::Loading);
         spawn_local(async move {
