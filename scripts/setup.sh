@@ -96,6 +96,13 @@ ensure_build_tools() {
   fetch_crates
 }
 
+# binaryen's wasm-split, which splits the release wasm (scripts/split.mjs). Debian's binaryen
+# (108) has it; the npm package (whose wasm-opt 132 Trunk uses) does not. Installing it also
+# puts Debian's wasm-opt in /usr/bin, behind node_modules/.bin on PATH.
+ensure_wasm_split() {
+  command -v wasm-split >/dev/null || apt_install binaryen
+}
+
 ensure_browser() {
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     apt_install chromium chromium-driver

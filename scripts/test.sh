@@ -6,6 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 ensure_build_tools
 ensure_browser
+ensure_wasm_split
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step "cargo test (native: engine, conformance, doc tests)"
@@ -16,8 +17,9 @@ step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs
 # tests; every other test file is native-only.
 cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test 'web_*'
 
-step "trunk build --release"
+step "trunk build --release, then split the playground's wasm (scripts/split.mjs)"
 trunk build index.html --release
+node scripts/split.mjs dist
 
 step "size report"
 scripts/size-report.sh dist

@@ -269,9 +269,11 @@ test('the app reloads while offline once the service worker is active', async ()
     const cache = await caches.open('tablescope-v1');
     return (await cache.keys()).map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('.wasm'));
   });
-  // The playground's hashed wasm of this build only, and the lessons module (unhashed).
-  assert.equal(cachedWasm.length, 2, `cached: ${cachedWasm}`);
-  assert.match(cachedWasm.find((p) => p.startsWith('/tablescope-')) ?? '', /^\/tablescope-[0-9a-f]{1,16}_bg\.wasm$/);
+  // The playground's two hashed wasm files (the primary and the deferred one) of this build
+  // only, and the lessons module (unhashed).
+  assert.equal(cachedWasm.length, 3, `cached: ${cachedWasm}`);
+  assert.equal(cachedWasm.filter((p) => /^\/tablescope-[0-9a-f]{1,16}_bg\.wasm$/.test(p)).length, 1, `cached: ${cachedWasm}`);
+  assert.equal(cachedWasm.filter((p) => /^\/tablescope-deferred-[0-9a-f]{1,16}\.wasm$/.test(p)).length, 1, `cached: ${cachedWasm}`);
   assert.ok(cachedWasm.includes('/learn_bg.wasm'), `cached: ${cachedWasm}`);
 
   await page.context().setOffline(true);

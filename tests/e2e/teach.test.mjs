@@ -189,10 +189,12 @@ test('the lessons module loads on first use of Learn, and retries after a failed
   const wasm = wasmRequests(page);
   await page.goto(env.url);
   await page.locator('h1').waitFor({ timeout: 15_000 });
+  // The playground's deferred wasm follows once the app has started (tests/e2e/split.test.mjs).
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/tablescope-deferred-')));
   await page.waitForTimeout(300);
   assert.deepEqual(
-    wasm.map((p) => p.replace(/-[0-9a-f]{1,16}_bg/, '-<hash>_bg')),
-    ['/tablescope-<hash>_bg.wasm'],
+    wasm.map((p) => p.replace(/-[0-9a-f]{1,16}(_bg)?\.wasm$/, '-<hash>$1.wasm')),
+    ['/tablescope-<hash>_bg.wasm', '/tablescope-deferred-<hash>.wasm'],
     'the playground alone at start',
   );
   // The first attempt fails (as when offline before the first visit): the section says so

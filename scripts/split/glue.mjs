@@ -1,0 +1,85 @@
+// Teaches wasm-bindgen's generated JS (the `--target web` glue of wasm-bindgen 0.2.130, pinned
+// in Cargo.toml) to run a split module: the primary wasm imports one placeholder per deferred
+// function, and the deferred wasm, once instantiated, overwrites those placeholders in the
+// shared function table with the real functions.
+//
+// Every edit below anchors on exact text of the glue and throws when the text is missing, so a
+// new wasm-bindgen fails the build here instead of shipping an app that cannot start.
+
+/** The loader appended to the glue. `DEFERRED` is replaced by the deferred wasm's file name. */
+const LOADER = `
+// Deferred code (scripts/split.mjs): the functions the common flows never call live in a second
+// wasm that shares this one's memory and tables. It is fetched and compiled once the app has
+// started; the first call into it instantiates it. That must be synchronous (a placeholder
+// returns the real function's result), so if the compiled module is not ready yet the bytes
+// are fetched synchronously.
+const __deferred_url = new URL('DEFERRED', import.meta.url);
+let __deferred_module;
+let __deferred_compiling;
+let __deferred_loaded = false;
+
+function __deferred_prefetch() {
+    __deferred_compiling ??= fetch(__deferred_url)
+        .then((response) => {
+            if (!response.ok) throw new Error(\`\${response.status} fetching \${__deferred_url}\`);
+            return response.arrayBuffer();
+        })
+        .then((bytes) => WebAssembly.compile(bytes))
+        .then((module) => { __deferred_module = module; })
+        .catch(() => { __deferred_compiling = undefined; });
+}
+
+function __deferred_bytes_now() {
+    const request = new XMLHttpRequest();
+    request.open('GET', __deferred_url, false);
+    request.overrideMimeType('text/plain; charset=x-user-defined');
+    request.send();
+    if (request.status !== 200) throw new Error(\`\${request.status} fetching \${__deferred_url}\`);
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
+}
+
+function __deferred_load() {
+    if (__deferred_loaded) return;
+    const module = __deferred_module ?? new WebAssembly.Module(__deferred_bytes_now());
+    new WebAssembly.Instance(module, { primary: wasm });
+    __deferred_loaded = true;
+    performance.mark('tablescope-deferred-loaded');
+}
+
+function __deferred_placeholders() {
+    return new Proxy({}, {
+        get: (_, index) => (...args) => {
+            __deferred_load();
+            return wasm.table.get(Number(index))(...args);
+        },
+    });
+}
+`;
+
+function replaceOnce(text, anchor, replacement) {
+  const at = text.indexOf(anchor);
+  if (at < 0 || text.indexOf(anchor, at + 1) >= 0) {
+    throw new Error(`split: the wasm-bindgen glue has ${at < 0 ? 'no' : 'more than one'} "${anchor}"`);
+  }
+  return text.slice(0, at) + replacement + text.slice(at + anchor.length);
+}
+
+/** The glue `js` (of the module whose wasm-bindgen import module is `bgName`) made split-aware. */
+export function patchGlue(js, bgName, deferredName) {
+  let out = replaceOnce(
+    js,
+    `"./${bgName}": import0,`,
+    `"./${bgName}": import0,\n        placeholder: __deferred_placeholders(),`,
+  );
+  out = replaceOnce(
+    out,
+    'wasm.__wbindgen_start();',
+    'wasm.__wbindgen_start();\n    __deferred_prefetch();',
+  );
+  const exportAt = out.lastIndexOf('export {');
+  if (exportAt < 0) throw new Error('split: the wasm-bindgen glue has no export list');
+  return out.slice(0, exportAt) + LOADER.replace('DEFERRED', deferredName) + '\n' + out.slice(exportAt);
+}
