@@ -74,6 +74,7 @@ async fn an_insert_through_the_editor_shows_in_the_grid_with_its_types() {
 async fn a_raw_filter_in_the_builders_shape_fills_the_builder() {
     let app = Mounted::new();
     app.create_table("Sync").await;
+    app.show_section("query").await;
     app.type_into("#raw-filter", "PartitionKey eq 'a''b' and Age ge 30L");
     tick().await;
     assert_eq!(app.value("#q-pk"), "a'b");

@@ -49,6 +49,13 @@ impl Mounted {
             .collect()
     }
 
+    /// Shows a section (`data`, `query`, `batch`, `learn`) by its tab; a section's panel is
+    /// built the first time it is shown.
+    pub async fn show_section(&self, id: &str) {
+        self.click(&format!("#nav-{id}"));
+        tick().await;
+    }
+
     pub fn click(&self, selector: &str) {
         self.get(selector).unchecked_into::<HtmlElement>().click();
     }
