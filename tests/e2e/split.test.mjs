@@ -58,6 +58,8 @@ test('the page starts on the primary wasm; the deferred wasm is fetched after, a
   // Creating a table is not among the start-up flows: its code is deferred, and it works.
   await createTable(page, 'Split');
   assert.equal(await deferredLoaded(page), 1);
+  const wait = await page.evaluate(() => performance.getEntriesByName('tablescope-deferred-loaded')[0].duration);
+  console.log(`deferred wasm: the first call into it waited ${wait.toFixed(1)} ms (prefetched)`);
   assert.equal(await page.locator('[data-table="Split"] .table-counts').textContent(), '0 entities · 0 partitions');
   await createTable(page, 'Second');
   assert.equal(await deferredLoaded(page), 1, 'instantiated once');
@@ -85,6 +87,8 @@ test('a first use before the deferred wasm has arrived loads it synchronously', 
 
   await createTable(page, 'Late');
   assert.equal(await deferredLoaded(page), 1);
+  const wait = await page.evaluate(() => performance.getEntriesByName('tablescope-deferred-loaded')[0].duration);
+  console.log(`deferred wasm: the first call into it waited ${wait.toFixed(1)} ms (fetched then)`);
   const requests = (await wasmRequests(page)).filter(([path]) => path.includes('deferred'));
   assert.deepEqual(requests.at(-1), ['/tablescope-deferred-<hash>.wasm', 'xmlhttprequest']);
   assert.deepEqual(errors, []);
