@@ -3,7 +3,7 @@
 //! file refused with its line and column while the account stays as it was.
 
 use tablescope::engine::csv::{self, CsvError};
-use tablescope::engine::{Account, DateTime, Entity, FixedClock, Guid, Value};
+use tablescope::engine::{Account, Change, DateTime, Entity, FixedClock, Guid, Value};
 
 fn ts(text: &str) -> DateTime {
     DateTime::parse(text).unwrap()
@@ -213,6 +213,36 @@ fn import_replaces_same_keys_and_adds_the_rest() {
         })
         .collect();
     assert_eq!(names, ["Ann", "Bea", "Cy"]);
+}
+
+#[test]
+fn an_import_records_only_the_table_and_the_entities_it_wrote() {
+    let mut a = account();
+    let text = "PartitionKey,RowKey\r\np,2\r\nq,1\r\n";
+    assert_eq!(a.import_csv("People", text), Ok(2));
+    let written = |pk: &str, rk: &str, table: &str| Change::EntityWritten {
+        table: table.into(),
+        partition_key: pk.into(),
+        row_key: rk.into(),
+    };
+    assert_eq!(
+        a.take_changes(),
+        [vec![
+            written("p", "2", "People"),
+            written("q", "1", "People")
+        ]]
+    );
+    assert_eq!(a.import_csv("Fresh", text), Ok(2));
+    assert_eq!(
+        a.take_changes(),
+        [vec![
+            Change::TableCreated {
+                table: "Fresh".into()
+            },
+            written("p", "2", "Fresh"),
+            written("q", "1", "Fresh"),
+        ]]
+    );
 }
 
 #[test]

@@ -21,10 +21,10 @@
 //! import changes nothing.
 
 use super::account::Account;
+use super::changes::Change;
 use super::datetime::DateTime;
 use super::entity::Entity;
-use super::json::RawEntity;
-use super::snapshot::TableSnapshot;
+use super::table::Table;
 use super::validate;
 use super::value::{format_double, EdmType, Guid, Value};
 use base64::Engine as _;
@@ -362,49 +362,46 @@ impl Account {
     /// Imports typed CSV into `table` (created when missing): entities whose keys are already
     /// in the table are replaced, the others added, and Timestamps in the file are kept.
     /// Returns how many entities the file held. All or nothing: on any error nothing changes.
+    ///
+    /// Only `table` changes, recorded as one change set (the table's creation and each entity
+    /// written), so persistence rewrites only the chunks the file touched.
     pub fn import_csv(&mut self, table: &str, text: &str) -> Result<usize, CsvError> {
         validate::table_name(table)
             .map_err(|e| fail(0, None, format!("table name '{table}': {}", error_text(&e))))?;
+        // `decode` checks every entity and key: nothing below can fail.
         let entities = decode(text)?;
         let count = entities.len();
-        let mut snapshot = self.export();
-        let index = match snapshot
-            .tables
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(table))
-        {
-            Some(i) => i,
-            None => {
-                snapshot.tables.push(TableSnapshot {
-                    name: table.to_string(),
-                    entities: Vec::new(),
+        let mut changes = Vec::with_capacity(count + 1);
+        let name = match self.table(table) {
+            Ok(t) => t.name.clone(),
+            Err(_) => {
+                self.restore_table(Table::new(table));
+                changes.push(Change::TableCreated {
+                    table: table.to_string(),
                 });
-                snapshot.tables.len() - 1
+                table.to_string()
             }
         };
-        if let Some(t) = snapshot.tables.get_mut(index) {
-            let new_keys: HashSet<(String, String)> = entities
-                .iter()
-                .map(|e| (e.partition_key.clone(), e.row_key.clone()))
-                .collect();
-            t.entities.retain(|raw| !new_keys.contains(&raw_keys(raw)));
-            t.entities
-                .extend(entities.iter().map(RawEntity::from_entity));
-        }
-        self.import(&snapshot)
+        let stamped: Vec<(Entity, DateTime)> = entities
+            .into_iter()
+            .map(|e| {
+                let at = e.timestamp.unwrap_or_else(|| self.next_timestamp());
+                self.observe_timestamp(at);
+                (e, at)
+            })
+            .collect();
+        let t = self
+            .table_mut(&name)
             .map_err(|e| fail(0, None, error_text(&e)))?;
+        for (e, at) in stamped {
+            changes.push(Change::EntityWritten {
+                table: name.clone(),
+                partition_key: e.partition_key.clone(),
+                row_key: e.row_key.clone(),
+            });
+            t.put(e, at);
+        }
+        self.record(changes);
         Ok(count)
     }
-}
-
-fn raw_keys(raw: &RawEntity) -> (String, String) {
-    let get = |name: &str| {
-        raw.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_str())
-            .unwrap_or("")
-            .to_string()
-    };
-    (get("PartitionKey"), get("RowKey"))
 }
