@@ -38,6 +38,11 @@ impl RawEntity {
             .map_err(|e| Error::with_detail(ErrorCode::InvalidInput, e.to_string()))
     }
 
+    /// The first member named `name` (a raw entity may hold duplicates).
+    pub fn get(&self, name: &str) -> Option<&Json> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
     pub fn to_json(&self) -> Json {
         Json::Object(self.0.iter().cloned().collect())
     }

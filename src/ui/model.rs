@@ -179,13 +179,7 @@ pub fn drafts_of(raw: &RawEntity, next_id: &mut u64) -> Vec<PropertyDraft> {
 
 /// A RawEntity's key pair and ETag, when present.
 pub fn keys_of(raw: &RawEntity) -> (String, String, Option<String>) {
-    let get = |k: &str| {
-        raw.0
-            .iter()
-            .find(|(n, _)| n == k)
-            .and_then(|(_, v)| v.as_str())
-            .map(str::to_string)
-    };
+    let get = |k: &str| raw.get(k).and_then(Json::as_str).map(str::to_string);
     (
         get("PartitionKey").unwrap_or_default(),
         get("RowKey").unwrap_or_default(),

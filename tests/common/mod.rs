@@ -53,9 +53,8 @@ pub fn keys(r: &Response) -> Vec<(String, String)> {
         .flatten()
         .map(|e| {
             let get = |k: &str| {
-                e.0.iter()
-                    .find(|(n, _)| n == k)
-                    .and_then(|(_, v)| v.as_str())
+                e.get(k)
+                    .and_then(|v| v.as_str())
                     .unwrap_or_default()
                     .to_string()
             };

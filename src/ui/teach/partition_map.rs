@@ -55,12 +55,8 @@ pub fn page_keys(response: &Response) -> (Keys, Keys) {
         .iter()
         .flatten()
         .filter_map(|e| {
-            let find = |name: &str| {
-                e.0.iter()
-                    .find(|(k, _)| k == name)
-                    .and_then(|(_, v)| v.as_str().map(str::to_string))
-            };
-            Some((find("PartitionKey")?, find("RowKey")?))
+            let key = |name: &str| e.get(name)?.as_str().map(str::to_string);
+            Some((key("PartitionKey")?, key("RowKey")?))
         })
         .collect();
     (response.scanned_keys.clone().unwrap_or_default(), returned)

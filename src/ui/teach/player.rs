@@ -116,10 +116,8 @@ fn headline(op: &str, request: Option<&Request>) -> String {
         ) => {
             let key = |name: &str| {
                 entity
-                    .0
-                    .iter()
-                    .find(|(k, _)| k == name)
-                    .map(|(_, v)| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                    .get(name)
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
                     .unwrap_or_default()
             };
             format!("{op} {table} ({}, {})", key("PartitionKey"), key("RowKey"))
