@@ -40,8 +40,9 @@ pub fn BatchPanel() -> impl IntoView {
         let response = state.write(&Request::Batch { table, operations });
         match response.error {
             Some(e) => {
-                failed_at.set(model::failed_index(&e.message));
-                let which = match model::failed_index(&e.message) {
+                let index = model::failed_index(&e.message);
+                failed_at.set(index);
+                let which = match index {
                     Some(i) => format!("Operation {i} failed"),
                     None => "The batch failed".to_string(),
                 };

@@ -76,26 +76,16 @@ pub fn QueryPanel() -> impl IntoView {
     let last_query = StoredValue::new(None::<Request>);
     let run_page = move |continuation: Option<Continuation>| {
         let mut request = match continuation.clone() {
-            Some(c) => match last_query.get_value() {
-                Some(Request::Query {
-                    table,
-                    filter,
-                    select,
-                    top,
-                    page_budget,
-                    trace,
-                    ..
-                }) => Request::Query {
-                    table,
-                    filter,
-                    select,
-                    top,
-                    continuation: Some(c),
-                    page_budget,
-                    trace,
-                },
-                _ => return,
-            },
+            Some(c) => {
+                let Some(mut r) = last_query.get_value() else {
+                    return;
+                };
+                let Request::Query { continuation: at, .. } = &mut r else {
+                    return;
+                };
+                *at = Some(c);
+                r
+            }
             None => match first_page_request(workspace, raw, select, top, budget) {
                 Ok(r) => {
                     last_query.set_value(Some(r.clone()));

@@ -243,19 +243,6 @@ impl AppState {
         response
     }
 
-    /// Runs `f` on the whole account as a write: what it changed is persisted and views
-    /// re-read. `None` only while the page tears down. Only [`AppState::change`] calls it,
-    /// after refusing in a read-only tab.
-    fn with_account<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
-        let result = self.account.try_update_value(|a| {
-            let result = f(a);
-            crate::persist::record(a);
-            result
-        });
-        self.revision.update(|r| *r += 1);
-        result
-    }
-
     /// Every table as the versioned snapshot JSON (for export and share links). `None` only
     /// while the page tears down.
     pub fn export_json(&self) -> Option<String> {
@@ -264,7 +251,8 @@ impl AppState {
     }
 
     /// Runs a whole-account change (import, reset, loading a shared workspace) unless this
-    /// tab is read-only; `Err` holds the message to show.
+    /// tab is read-only; `Err` holds the message to show. Like [`AppState::write`], what it
+    /// changed is persisted and views re-read.
     pub fn change<R, E: std::fmt::Display>(
         &self,
         f: impl FnOnce(&mut Account) -> Result<R, E>,
@@ -272,7 +260,13 @@ impl AppState {
         if Storage::get().read_only.get_untracked() {
             return Err(READ_ONLY.into());
         }
-        match self.with_account(f) {
+        let result = self.account.try_update_value(|a| {
+            let result = f(a);
+            crate::persist::record(a);
+            result
+        });
+        self.revision.update(|r| *r += 1);
+        match result {
             Some(result) => result.map_err(|e| e.to_string()),
             None => Err("The page is closing.".into()),
         }

@@ -77,34 +77,39 @@ pub fn StoragePanel() -> impl IntoView {
     let ask_reset = Callback::new(move |()| ask.set(Ask::Reset));
     let cancel = Callback::new(move |()| ask.set(Ask::Nothing));
     let confirm = Callback::new(move |()| {
-        // A CSV import stays open after an error (the table name may be what to fix); other
-        // confirmations close so the error shows right under the buttons.
-        let fixable = ask.with_untracked(|a| matches!(a, Ask::Import(p) if p.csv));
-        let result = match ask.get_untracked() {
-            Ask::Import(p) if p.csv => {
-                let table = target.get_untracked();
-                state
-                    .change(|a| a.import_csv(&table, &p.text))
-                    .map(|n| format!("Imported {n} entities from {} into {table}.", p.name))
-                    .map_err(|e| format!("{} was not imported: {e}", p.name))
-            }
-            Ask::Import(p) => state
-                .change(|a| a.import_json(&p.text))
-                .map(|()| format!("Replaced every table with those in {}.", p.name))
-                .map_err(|e| format!("{} was not imported: {e}", p.name)),
-            Ask::Reset => state
-                .change(|a| {
-                    a.import(&Snapshot {
-                        format: FORMAT.into(),
-                        version: VERSION,
-                        tables: Vec::new(),
+        // Works on the pending file where it is: it may be megabytes of text.
+        let Some((result, fixable)) = ask.with_untracked(|ask| {
+            let result: Result<String, String> = match ask {
+                Ask::Import(p) if p.csv => {
+                    let table = target.get_untracked();
+                    state
+                        .change(|a| a.import_csv(&table, &p.text))
+                        .map(|n| format!("Imported {n} entities from {} into {table}.", p.name))
+                        .map_err(|e| format!("{} was not imported: {e}", p.name))
+                }
+                Ask::Import(p) => state
+                    .change(|a| a.import_json(&p.text))
+                    .map(|()| format!("Replaced every table with those in {}.", p.name))
+                    .map_err(|e| format!("{} was not imported: {e}", p.name)),
+                Ask::Reset => state
+                    .change(|a| {
+                        a.import(&Snapshot {
+                            format: FORMAT.into(),
+                            version: VERSION,
+                            tables: Vec::new(),
+                        })
                     })
-                })
-                .map(|()| {
-                    workspace.table.set(None);
-                    "Every table was deleted.".into()
-                }),
-            Ask::Nothing => return,
+                    .map(|()| {
+                        workspace.table.set(None);
+                        "Every table was deleted.".into()
+                    }),
+                Ask::Nothing => return None,
+            };
+            // A CSV import stays open after an error (the table name may be what to fix);
+            // other confirmations close so the error shows right under the buttons.
+            Some((result, matches!(ask, Ask::Import(p) if p.csv)))
+        }) else {
+            return;
         };
         if result.is_err() && !fixable {
             ask.set(Ask::Nothing);
