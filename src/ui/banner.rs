@@ -1,23 +1,8 @@
-//! The storage banner: what went wrong with saving, in plain words, until dismissed; and the
-//! one button view the storage views share (one view type, so it costs the wasm once).
+//! The storage banner: what went wrong with saving, in plain words, until dismissed.
 
+use super::fields::{action_button, never};
 use super::state::{reload_saved_tables, AppState, Storage};
 use leptos::prelude::*;
-
-/// A plain `<button type="button">` running `on`; `disabled` greys it out.
-pub fn action_button(
-    label: &'static str,
-    class: &'static str,
-    disabled: Signal<bool>,
-    on: Callback<()>,
-) -> AnyView {
-    view! {
-        <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
-            {label}
-        </button>
-    }
-    .into_any()
-}
 
 /// Every storage problem the page has met (storage unavailable, quota, another tab, damaged
 /// data), each with a Dismiss button; damaged data also offers to go on with what can be read.
@@ -25,7 +10,6 @@ pub fn action_button(
 pub fn StorageBanner() -> impl IntoView {
     let storage = Storage::get();
     let state = AppState::expect();
-    let enabled = Signal::stored(false);
     move || {
         storage
             .notices
@@ -43,14 +27,14 @@ pub fn StorageBanner() -> impl IntoView {
                             reload_saved_tables(state, true).await;
                         });
                     });
-                    action_button("Continue with what can be read", "primary", enabled, go)
+                    action_button("Continue with what can be read", "primary", never(), go)
                 });
                 view! {
                     <div class="storage-banner" role="alert">
                         <p>{notice.text}</p>
                         <div class="banner-actions">
                             {recover}
-                            {action_button("Dismiss", "", enabled, dismiss)}
+                            {action_button("Dismiss", "", never(), dismiss)}
                         </div>
                     </div>
                 }

@@ -2,6 +2,27 @@
 
 use leptos::prelude::*;
 
+/// A plain `<button type="button">` running `on`; `disabled` greys it out. One view type for
+/// every such button of the storage banner and panel, so it costs the wasm once.
+pub fn action_button(
+    label: &'static str,
+    class: &'static str,
+    disabled: Signal<bool>,
+    on: Callback<()>,
+) -> AnyView {
+    view! {
+        <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
+            {label}
+        </button>
+    }
+    .into_any()
+}
+
+/// For [`action_button`]s that are never disabled.
+pub fn never() -> Signal<bool> {
+    Signal::stored(false)
+}
+
 /// A labelled single-line text input: no spell check, autocomplete or capitalisation (keys,
 /// filters and numbers are typed here, not prose).
 #[component]

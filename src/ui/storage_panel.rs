@@ -1,7 +1,7 @@
 //! Your data: where it is kept and how much room it takes, export and import (the versioned
 //! JSON snapshot of every table, or one table as Storage Explorer's typed CSV), and reset.
 
-use super::banner::action_button;
+use super::fields::{action_button, never};
 use super::state::{AppState, Storage};
 use super::teach::share::download;
 use super::workspace::Workspace;
@@ -152,7 +152,6 @@ pub fn StoragePanel() -> impl IntoView {
             "Not saved: this tab keeps your tables in memory only."
         }
     };
-    let enabled = Signal::stored(false);
     let no_table = Signal::derive(move || workspace.table.with(Option::is_none));
     // The confirmation: its question, whether it asks for a table, and its button.
     let question = move || {
@@ -205,8 +204,8 @@ pub fn StoragePanel() -> impl IntoView {
             >
                 <p>{text}</p>
                 {field}
-                {action_button(yes, if csv { "primary" } else { "danger" }, enabled, confirm)}
-                {action_button("Cancel", "", enabled, cancel)}
+                {action_button(yes, if csv { "primary" } else { "danger" }, never(), confirm)}
+                {action_button("Cancel", "", never(), cancel)}
             </div>
         })
     };
@@ -217,10 +216,10 @@ pub fn StoragePanel() -> impl IntoView {
             <p class="storage-where">{where_kept}</p>
             <p class="storage-usage">{usage}</p>
             <div class="storage-actions">
-                {action_button("Keep data persistent", "", enabled, keep)}
-                {action_button("Export all (JSON)", "", enabled, export_json)}
+                {action_button("Keep data persistent", "", never(), keep)}
+                {action_button("Export all (JSON)", "", never(), export_json)}
                 {action_button("Export table (CSV)", "", no_table, export_csv)}
-                {action_button("Reset…", "delete", enabled, ask_reset)}
+                {action_button("Reset…", "delete", never(), ask_reset)}
                 <label class="storage-file">
                     "Import a file (JSON or CSV)"
                     <input type="file" accept=".json,.csv,application/json,text/csv" on:change=choose />
