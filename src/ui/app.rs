@@ -63,13 +63,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let workspace = Workspace::new();
     provide_context(workspace);
-    // A page opened for a lesson or a share link starts on Learn, where they are shown.
-    let first = if super::teach::lazy::opened_for_learn() {
-        Section::Learn
-    } else {
-        Section::Data
-    };
-    let section = RwSignal::new(first);
+    let section = RwSignal::new(first_section());
     provide_context(section);
     super::perf::install(state);
     if Storage::get().read_only.get_untracked() {
@@ -104,6 +98,19 @@ pub fn App() -> impl IntoView {
                 <SectionPanel section=section />
             </main>
         </div>
+    }
+}
+
+/// The section a page starts on: Learn when it was opened for it, by a share link
+/// (`#share=…`: a scenario for the player, or a workspace for the share panel) or a built-in
+/// scenario (`?scenario=…`, the embed's "open in the full playground"); else the entities.
+fn first_section() -> Section {
+    let for_learn = super::teach::share::page_fragment().starts_with("#share=")
+        || super::teach::embed::query_param("scenario").is_some();
+    if for_learn {
+        Section::Learn
+    } else {
+        Section::Data
     }
 }
 

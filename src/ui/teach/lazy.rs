@@ -9,7 +9,6 @@
 //!
 //! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
 
-use crate::ui::Section;
 use js_sys::{Function, Object, Promise, Reflect};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -29,19 +28,11 @@ enum Load {
     Failed(String),
 }
 
-/// Whether the page was opened for the Learn section: a share link (`#share=…`: a scenario
-/// for the player, or a workspace for the share panel) or a built-in scenario (`?scenario=…`,
-/// the embed's "open in the full playground").
-pub fn opened_for_learn() -> bool {
-    super::share::page_fragment().starts_with("#share=")
-        || super::embed::query_param("scenario").is_some()
-}
-
-/// The host of the lessons: empty until the Learn section is first shown, then the scenario
-/// list, the player and the simulator, mounted by the lessons module.
+/// The host of the lessons: the scenario list, the player and the simulator, mounted by the
+/// lessons module, which starts loading once the host is on the page. The Learn section
+/// builds it the first time it is shown (`SectionPanel` in `ui/app.rs`).
 #[component]
 pub fn LessonsHost() -> impl IntoView {
-    let section = use_context::<RwSignal<Section>>();
     let host = NodeRef::<leptos::html::Div>::new();
     let load = RwSignal::new(Load::NotStarted);
     let start = move || {
@@ -59,12 +50,8 @@ pub fn LessonsHost() -> impl IntoView {
             load.try_set(outcome);
         });
     };
-    Effect::new(move |_| {
-        let shown = section.is_none_or(|s| s.get() == Section::Learn);
-        if shown && load.get_untracked() == Load::NotStarted {
-            start();
-        }
-    });
+    // After the first render, so `host` is mounted; tracks nothing, so it runs once.
+    Effect::new(move |_| start());
     view! {
         {move || match load.get() {
             Load::NotStarted | Load::Mounted => None,
