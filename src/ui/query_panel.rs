@@ -80,7 +80,10 @@ pub fn QueryPanel() -> impl IntoView {
                 let Some(mut r) = last_query.get_value() else {
                     return;
                 };
-                let Request::Query { continuation: at, .. } = &mut r else {
+                let Request::Query {
+                    continuation: at, ..
+                } = &mut r
+                else {
                     return;
                 };
                 *at = Some(c);
