@@ -10,7 +10,7 @@ ensure_wasm_split
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step "cargo test (native: engine, conformance, doc tests)"
-cargo test --locked --no-fail-fast
+cargo test --locked --no-fail-fast --workspace
 
 step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs in headless Chromium)"
 # Only the lib's wasm tests (persistence planner and decoder) and tests/web_*.rs are wasm

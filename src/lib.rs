@@ -1,11 +1,12 @@
 //! Tablescope: an Azure Table storage playground that runs entirely in the browser.
 //!
-//! - [`engine`]: the table service itself, pure Rust (native and wasm32).
+//! - [`engine`]: the table service itself, pure Rust (native and wasm32): the
+//!   `tablescope-engine` crate in `crates/engine`, re-exported here.
 //! - `persist`: IndexedDB persistence (wasm32 only).
 //! - `ui`: the Leptos app (wasm32 only).
 #![forbid(unsafe_code)]
 
-pub mod engine;
+pub use tablescope_engine as engine;
 
 #[cfg(target_arch = "wasm32")]
 pub mod persist;

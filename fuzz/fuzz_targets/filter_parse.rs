@@ -4,8 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
-use tablescope::engine::filter::{self, Expr, Row};
-use tablescope::engine::{DateTime, Guid, Value};
+use tablescope_engine::filter::{self, Expr, Row};
+use tablescope_engine::{DateTime, Guid, Value};
 
 fn properties() -> Vec<(Arc<str>, Value)> {
     let when = DateTime::parse("2024-01-01T00:00:00.0000001Z").unwrap_or(DateTime::MIN);

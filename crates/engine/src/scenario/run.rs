@@ -2,8 +2,8 @@
 
 use super::expect::Mismatch;
 use super::parse::{parse, step_ref, Scenario, Step};
-use crate::engine::account::Account;
-use crate::engine::api::{Request, Response};
+use crate::account::Account;
+use crate::api::{Request, Response};
 use serde_json::{Map, Value as Json};
 
 /// What one step did.
@@ -170,7 +170,7 @@ pub fn run_text(text: &str) -> Result<Outcome, String> {
 
 /// Puts back the entities as written (with any duplicate members) into the built request.
 fn restore_duplicates(request: &mut Request, step: &Step) {
-    use crate::engine::api::BatchRequest as B;
+    use crate::api::BatchRequest as B;
     use Request as R;
     match request {
         R::Insert { entity, .. }

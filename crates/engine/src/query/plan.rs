@@ -4,9 +4,9 @@
 //! `and`s (SPEC §3); every other condition is checked on each scanned entity. RowKey bounds
 //! narrow the scan only when the PartitionKey is a single value.
 
-use crate::engine::filter::{self, CmpOp, Expr, Target};
-use crate::engine::key::Key;
-use crate::engine::value::Value;
+use crate::filter::{self, CmpOp, Expr, Target};
+use crate::key::Key;
+use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::ops::Bound;
 

@@ -6,12 +6,12 @@
 //! or empty, and still carry a continuation.
 
 use super::plan::{Plan, QueryKind};
-use crate::engine::entity::{Entity, Property};
-use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::filter::{self, CmpOp, Row};
-use crate::engine::key::Key;
-use crate::engine::table::{Stored, Table};
-use crate::engine::value::Value;
+use crate::entity::{Entity, Property};
+use crate::error::{Error, ErrorCode, Result};
+use crate::filter::{self, CmpOp, Row};
+use crate::key::Key;
+use crate::table::{Stored, Table};
+use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::ops::Bound;
 use std::sync::Arc;

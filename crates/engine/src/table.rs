@@ -195,7 +195,7 @@ pub fn to_entity(partition_key: &str, row_key: &str, stored: &Stored) -> Entity 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Value;
+    use crate::Value;
 
     #[test]
     fn counts_and_columns_follow_writes() {

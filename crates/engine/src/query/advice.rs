@@ -2,9 +2,9 @@
 //! suggests when a query scans far more than it needs to.
 
 use super::plan::{Plan, QueryKind};
-use crate::engine::filter::{CmpOp, Expr, Target};
-use crate::engine::table::Table;
-use crate::engine::value::{EdmType, Value};
+use crate::filter::{CmpOp, Expr, Target};
+use crate::table::Table;
+use crate::value::{EdmType, Value};
 use serde::{Deserialize, Serialize};
 
 /// One piece of advice: a message and, where one exists, a better query.
@@ -119,7 +119,7 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
     if plan.kind == QueryKind::PartitionScan {
         if let (Some(pk), Some(or)) = (plan.partition_keys.single(), plan.checked.first()) {
             if plan.checked.len() == 1 {
-                if let Ok(e) = crate::engine::filter::parse(or) {
+                if let Ok(e) = crate::filter::parse(or) {
                     let rks = e.disjuncts();
                     let row_keys: Option<Vec<String>> = rks
                         .iter()

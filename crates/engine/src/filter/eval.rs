@@ -4,9 +4,9 @@
 //! properties are found by a linear scan of the row's (short) property list.
 
 use super::ast::{CmpOp, Expr, Target};
-use crate::engine::datetime::DateTime;
-use crate::engine::key::cmp_utf16;
-use crate::engine::value::{compare_same_type, EdmType, Value};
+use crate::datetime::DateTime;
+use crate::key::cmp_utf16;
+use crate::value::{compare_same_type, EdmType, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 

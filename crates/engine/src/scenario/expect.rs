@@ -1,9 +1,9 @@
 //! Expectations and how a response is compared with them (SCENARIOS.md, "Expectations").
 
-use crate::engine::api::Response;
-use crate::engine::json::{decode_value, RawEntity};
-use crate::engine::query::{Continuation, QueryKind};
-use crate::engine::value::{EdmType, Value};
+use crate::api::Response;
+use crate::json::{decode_value, RawEntity};
+use crate::query::{Continuation, QueryKind};
+use crate::value::{EdmType, Value};
 use serde::Deserialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -179,7 +179,7 @@ fn typed(raw: &RawEntity, with_timestamp: bool) -> String {
             Json::Null => "null".to_string(),
             _ => match decode_value(k, v, annotations.get(k.as_str()).copied()) {
                 Ok(Value::Double(d)) => {
-                    format!("Double = {}", crate::engine::value::format_double(d))
+                    format!("Double = {}", crate::value::format_double(d))
                 }
                 Ok(val) => format!("{} = {}", val.edm_type(), val.display_text()),
                 Err(_) => format!("invalid {v}"),

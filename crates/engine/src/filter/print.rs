@@ -6,7 +6,7 @@
 //! every literal is written in a form the lexer reads back to the same bits.
 
 use super::ast::Expr;
-use crate::engine::value::{format_double, Value};
+use crate::value::{format_double, Value};
 use std::fmt::{self, Display, Formatter, Write};
 
 /// A literal in OData form: `'it''s'`, `30`, `30L`, `4.5`, `NaN`, `true`,

@@ -25,7 +25,7 @@
 use super::ast::{CmpOp, Expr, Target};
 use super::lexer::{tokenize, Token, TokenKind};
 use super::SyntaxError;
-use crate::engine::value::Value;
+use crate::value::Value;
 
 /// The deepest tree [`parse`] builds; deeper filters are refused with a [`SyntaxError`].
 pub const MAX_DEPTH: usize = 100;

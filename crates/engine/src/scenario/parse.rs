@@ -1,7 +1,7 @@
 //! Reading a scenario file strictly.
 
 use super::expect::Expect;
-use crate::engine::json::RawEntity;
+use crate::json::RawEntity;
 use serde_json::{Map, Value as Json};
 
 pub const OPS: [&str; 12] = [

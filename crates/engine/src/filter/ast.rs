@@ -4,7 +4,7 @@
 //! the parser flips `30 lt Age` into `Age gt 30`, so later passes never see a constant on the
 //! left.
 
-use crate::engine::value::Value;
+use crate::value::Value;
 use std::cmp::Ordering;
 use std::sync::Arc;
 

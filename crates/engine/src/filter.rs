@@ -1,8 +1,8 @@
 //! The OData `$filter` language (SPEC §3): lexer → parser → normalizer → evaluator.
 //!
 //! ```
-//! use tablescope::engine::filter::{self, Row};
-//! use tablescope::engine::{DateTime, Value};
+//! use tablescope_engine::filter::{self, Row};
+//! use tablescope_engine::{DateTime, Value};
 //! use std::sync::Arc;
 //!
 //! let expr = filter::normalize(filter::parse("PartitionKey eq 'a' and not (Age lt 30)")?);

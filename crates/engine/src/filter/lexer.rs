@@ -6,8 +6,8 @@
 
 use super::ast::CmpOp;
 use super::SyntaxError;
-use crate::engine::datetime::{DateTime, DateTimeError};
-use crate::engine::value::{Guid, Value};
+use crate::datetime::{DateTime, DateTimeError};
+use crate::value::{Guid, Value};
 
 /// What a token is.
 #[derive(Debug, Clone, PartialEq)]

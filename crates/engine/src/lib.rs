@@ -4,7 +4,7 @@
 //! Everything callers need is re-exported at this level.
 //!
 //! ```
-//! use tablescope::engine::{Account, Request, RawEntity};
+//! use tablescope_engine::{Account, Request, RawEntity};
 //! let mut account = Account::default();
 //! account.execute(&Request::CreateTable { table: "Employees".into() });
 //! let entity = RawEntity::parse(r#"{"PartitionKey":"Marketing","RowKey":"00001","Age":34}"#).unwrap();
@@ -16,6 +16,7 @@
 //! });
 //! assert_eq!(page.stats.unwrap().scanned, 1);
 //! ```
+#![forbid(unsafe_code)]
 
 mod account;
 mod api;
