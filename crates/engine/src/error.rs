@@ -33,6 +33,23 @@ pub enum ErrorCode {
     /// The credential may not do this (a read-only SAS writing; in Tablescope, a tab that
     /// another tab's saving made read-only).
     AuthorizationPermissionMismatch,
+    // Protocol errors (engine::wire): the request itself, before any operation runs.
+    /// A wrong or missing signature, an expired or malformed SAS.
+    AuthenticationFailed,
+    /// The URL does not name a resource of the Table service.
+    InvalidUri,
+    /// A verb the resource does not take.
+    UnsupportedHttpVerb,
+    /// A header the service needs is absent.
+    MissingRequiredHeader,
+    /// A header's value is not one the service accepts.
+    InvalidHeaderValue,
+    /// A query parameter's value is not one the service accepts.
+    InvalidQueryParameterValue,
+    /// `Accept` asks for Atom/XML, which the service no longer serves.
+    AtomFormatNotSupported,
+    /// The request body's media type is not JSON (or multipart for `$batch`).
+    MediaTypeNotSupported,
 }
 
 impl ErrorCode {
@@ -44,7 +61,9 @@ impl ErrorCode {
             TableNotFound | ResourceNotFound => 404,
             UpdateConditionNotSatisfied => 412,
             RequestBodyTooLarge => 413,
-            AuthorizationPermissionMismatch => 403,
+            AuthorizationPermissionMismatch | AuthenticationFailed => 403,
+            UnsupportedHttpVerb => 405,
+            AtomFormatNotSupported | MediaTypeNotSupported => 415,
             _ => 400,
         }
     }
@@ -80,6 +99,14 @@ impl ErrorCode {
             AuthorizationPermissionMismatch => {
                 "This request is not authorized to perform this operation using this permission."
             }
+            AuthenticationFailed => "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.",
+            InvalidUri => "The requested URI does not represent any resource on the server.",
+            UnsupportedHttpVerb => "The resource doesn't support specified Http Verb.",
+            MissingRequiredHeader => "An HTTP header that's mandatory for this request is not specified.",
+            InvalidHeaderValue => "The value for one of the HTTP headers is not in the correct format.",
+            InvalidQueryParameterValue => "Value for one of the query parameters specified in the request URI is invalid.",
+            AtomFormatNotSupported => "Atom format is not supported.",
+            MediaTypeNotSupported => "None of the provided media types are supported",
         }
     }
 
@@ -106,6 +133,14 @@ impl ErrorCode {
             InvalidDuplicateRow => "InvalidDuplicateRow",
             RequestBodyTooLarge => "RequestBodyTooLarge",
             AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
+            AuthenticationFailed => "AuthenticationFailed",
+            InvalidUri => "InvalidUri",
+            UnsupportedHttpVerb => "UnsupportedHttpVerb",
+            MissingRequiredHeader => "MissingRequiredHeader",
+            InvalidHeaderValue => "InvalidHeaderValue",
+            InvalidQueryParameterValue => "InvalidQueryParameterValue",
+            AtomFormatNotSupported => "AtomFormatNotSupported",
+            MediaTypeNotSupported => "MediaTypeNotSupported",
         }
     }
 }

@@ -38,6 +38,7 @@ mod table;
 pub mod throughput;
 pub mod validate;
 mod value;
+pub mod wire;
 
 pub use account::{Account, IfMatch, WriteMode};
 pub use api::{BatchRequest, ColumnInfo, Explain, Request, Response, TableInfo};

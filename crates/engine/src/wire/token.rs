@@ -1,0 +1,1 @@
+//! Continuation tokens in the service's format (WIRE.md "Continuation").
