@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, Request};
+use tablescope::engine::{Account, ErrorCode, Request};
 
 fn create(a: &mut Account, name: &str) -> (u16, Option<String>) {
     let r = a.execute(&Request::CreateTable { table: name.into() });
@@ -47,6 +47,7 @@ fn lookup_is_case_insensitive_and_keeps_display_case() {
     let list = a.execute(&Request::ListTables {
         filter: None,
         top: None,
+        next_table_name: None,
     });
     assert_eq!(list.tables, Some(vec!["Employees".to_string()]));
 }
@@ -77,18 +78,35 @@ fn list_tables_in_order_with_filter_and_top() {
     let all = a.execute(&Request::ListTables {
         filter: None,
         top: None,
+        next_table_name: None,
     });
     assert_eq!(all.tables.unwrap(), vec!["alpha", "Beta", "gamma", "Zeta"]);
     let some = a.execute(&Request::ListTables {
         filter: Some("TableName ge 'a' and TableName lt 'h'".into()),
         top: None,
+        next_table_name: None,
     });
     assert_eq!(some.tables.unwrap(), vec!["alpha", "gamma"]);
     let top = a.execute(&Request::ListTables {
         filter: None,
         top: Some(2),
+        next_table_name: None,
     });
     assert_eq!(top.tables.unwrap(), vec!["alpha", "Beta"]);
+    assert_eq!(top.next_table_name.as_deref(), Some("gamma"));
+    let rest = a.execute(&Request::ListTables {
+        filter: None,
+        top: Some(2),
+        next_table_name: Some("GAMMA".into()),
+    });
+    assert_eq!(rest.tables.unwrap(), vec!["gamma", "Zeta"]);
+    assert_eq!(rest.next_table_name, None);
+    let over = a.execute(&Request::ListTables {
+        filter: None,
+        top: Some(1001),
+        next_table_name: None,
+    });
+    assert_eq!(over.error.unwrap().code, ErrorCode::InvalidInput);
 }
 
 #[test]

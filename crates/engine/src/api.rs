@@ -30,6 +30,9 @@ pub enum Request {
         filter: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         top: Option<u32>,
+        /// Continue from this table (the service's NextTableName), inclusive.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_table_name: Option<String>,
     },
     Insert {
         table: String,
@@ -258,6 +261,9 @@ pub struct Response {
     pub explain: Option<Explain>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<Vec<String>>,
+    /// A table list that continues: the first table of the next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_table_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_infos: Option<Vec<TableInfo>>,
     /// A committed batch: one answer per operation.

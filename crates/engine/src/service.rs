@@ -25,7 +25,11 @@ impl Account {
         match request {
             R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
             R::DeleteTable { table } => self.delete_table(table).map(|_| Response::status(204)),
-            R::ListTables { filter, top } => self.list_tables(filter.as_deref(), *top),
+            R::ListTables {
+                filter,
+                top,
+                next_table_name,
+            } => self.list_tables(filter.as_deref(), *top, next_table_name.as_deref()),
             R::Insert { table, entity } => self.write_json(table, entity, WriteMode::Insert, &None),
             R::UpsertReplace { table, entity } => {
                 self.write_json(table, entity, WriteMode::UpsertReplace, &None)
@@ -140,16 +144,34 @@ impl Account {
         })
     }
 
-    /// Lists tables, optionally filtered on `TableName` and limited by `top`.
-    fn list_tables(&self, filter_text: Option<&str>, top: Option<u32>) -> Result<Response> {
+    /// Lists tables in name order (case-insensitive, as they are keyed), optionally filtered
+    /// on `TableName`, from `next` (inclusive). A page holds at most `top` tables (at most
+    /// the service's 1,000); when more match, `next_table_name` names the first of them.
+    fn list_tables(
+        &self,
+        filter_text: Option<&str>,
+        top: Option<u32>,
+        next: Option<&str>,
+    ) -> Result<Response> {
         let parsed = filter::parse(filter_text.unwrap_or(""))?;
         check_comparison_count(&parsed)?;
         let expr = filter::normalize(parsed);
-        let limit = top.map_or(usize::MAX, |t| t as usize);
+        if top.is_some_and(|t| t > query::MAX_PAGE) {
+            return Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                format!("$top must be at most {}", query::MAX_PAGE),
+            ));
+        }
+        let limit = top.unwrap_or(query::MAX_PAGE) as usize;
+        let from = next.map(str::to_lowercase);
         let mut names = Vec::new();
+        let mut next_table_name = None;
         for t in self.tables() {
-            if names.len() >= limit {
-                break;
+            if from
+                .as_deref()
+                .is_some_and(|f| t.name.to_lowercase().as_str() < f)
+            {
+                continue;
             }
             let props = [(
                 std::sync::Arc::<str>::from("TableName"),
@@ -161,13 +183,19 @@ impl Account {
                 timestamp: super::DateTime::MIN,
                 properties: &props,
             };
-            if filter::eval(&expr, &row) {
-                names.push(t.name.clone());
+            if !filter::eval(&expr, &row) {
+                continue;
             }
+            if names.len() >= limit {
+                next_table_name = Some(t.name.clone());
+                break;
+            }
+            names.push(t.name.clone());
         }
         Ok(Response {
             status: 200,
             tables: Some(names),
+            next_table_name,
             ..Response::default()
         })
     }

@@ -172,6 +172,7 @@ pub fn build(step: &Step, earlier: &[StepOutcome]) -> Result<Request, String> {
         "listTables" => Request::ListTables {
             filter: f.opt_string("filter")?,
             top: f.opt_u32("top")?,
+            next_table_name: None,
         },
         "insert" => Request::Insert {
             table: table()?,
