@@ -21,17 +21,21 @@
 //! ```
 
 mod auth;
+mod batch;
 mod handle;
 mod http;
 mod multipart;
 mod payload;
+mod reply;
 mod route;
 mod token;
+mod translate;
 
 pub use auth::{Access, Credential};
-pub use handle::handle;
+pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};
+pub use payload::Metadata;
 pub use route::{Resource, Target};
 
 use super::api::Request;

@@ -1,7 +1,18 @@
 //! [`handle`]: route, authenticate, translate to a [`Request`], execute, write the response.
 
-use super::{Context, Endpoint, HttpRequest, HttpResponse, Outcome};
+use super::auth::{self, Credential};
+use super::payload::{self, Metadata, Place};
+use super::reply::{Reply, DEFAULT_VERSION};
+use super::route::{self, entity_path, Resource, Target};
+use super::translate::{self, Operation};
+use super::{batch, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use crate::account::Account;
+use crate::api::{Request, Response};
+use crate::error::{Error, ErrorCode, Result};
+
+/// The largest request body read. Batches are limited to 4 MiB by the engine; single
+/// entities to 1 MiB; anything past this is refused before it is parsed.
+pub const MAX_BODY_BYTES: usize = crate::batch::MAX_PAYLOAD_BYTES + 64 * 1024;
 
 /// Answers one HTTP request as the Table service would. Never panics; a request that is
 /// refused changes nothing.
@@ -11,13 +22,335 @@ pub fn handle(
     context: &Context,
     request: &HttpRequest,
 ) -> Outcome {
-    let _ = (account, endpoint, context, request);
-    Outcome {
-        response: HttpResponse {
-            status: 501,
-            ..HttpResponse::default()
+    let version = request
+        .header_value("x-ms-version")
+        .unwrap_or(DEFAULT_VERSION);
+    let reply = Reply { context, version };
+    match serve(account, endpoint, &reply, request) {
+        Ok(outcome) => outcome,
+        Err(error) => Outcome {
+            response: reply.error(&error),
+            request: None,
+            stats: None,
         },
+    }
+}
+
+fn serve(
+    account: &mut Account,
+    endpoint: &Endpoint,
+    reply: &Reply,
+    request: &HttpRequest,
+) -> Result<Outcome> {
+    if request.body.len() > MAX_BODY_BYTES {
+        return Err(Error::with_detail(
+            ErrorCode::RequestBodyTooLarge,
+            format!(
+                "the body has {} bytes; the service reads at most 4 MiB",
+                request.body.len()
+            ),
+        ));
+    }
+    let resource = route::route(
+        &request.url,
+        request.header_value("Host"),
+        &endpoint.account,
+    )?;
+    let level = metadata(&resource, request)?;
+    check_versions(request)?;
+    let credential = auth::authenticate(endpoint, request, reply.context.now)?;
+    if resource.target == Target::Batch {
+        if !request.method.eq_ignore_ascii_case("POST") {
+            return Err(Error::with_detail(
+                ErrorCode::UnsupportedHttpVerb,
+                "$batch takes POST",
+            ));
+        }
+        return batch::run(
+            account,
+            endpoint,
+            reply,
+            &credential,
+            &resource,
+            level,
+            request,
+        );
+    }
+    if let Target::Table(name) = &resource.target {
+        if request.method.eq_ignore_ascii_case("GET") {
+            return read_table(
+                account,
+                endpoint,
+                reply,
+                &credential,
+                &resource,
+                level,
+                name,
+            );
+        }
+    }
+    let op = translate::operation(&request.method, &resource, &request.headers, &request.body)?;
+    authorize(&credential, &op)?;
+    let response = account.execute(&op.request);
+    let http = write(endpoint, reply, &resource, level, &op, &response);
+    Ok(Outcome {
+        response: http,
+        stats: response.stats,
+        request: Some(op.request),
+    })
+}
+
+pub(super) fn authorize(credential: &Credential, op: &Operation) -> Result<()> {
+    let table = op_table(&op.request);
+    for access in &op.access {
+        auth::authorize(credential, *access, table)?;
+    }
+    Ok(())
+}
+
+fn op_table(request: &Request) -> Option<&str> {
+    use Request as R;
+    match request {
+        R::CreateTable { table }
+        | R::DeleteTable { table }
+        | R::Insert { table, .. }
+        | R::UpsertReplace { table, .. }
+        | R::UpsertMerge { table, .. }
+        | R::Replace { table, .. }
+        | R::Merge { table, .. }
+        | R::Delete { table, .. }
+        | R::Get { table, .. }
+        | R::Query { table, .. }
+        | R::Batch { table, .. } => Some(table),
+        R::ListTables { .. } | R::DescribeTables {} => None,
+    }
+}
+
+/// The response's metadata level: `$format` wins over `Accept`; plain `application/json`
+/// (or no preference) is minimal. Atom was retired in 2015.
+fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
+    let asked = resource
+        .param("$format")
+        .or_else(|| request.header_value("Accept"))
+        .unwrap_or("application/json;odata=minimalmetadata")
+        .to_ascii_lowercase();
+    if asked.contains("nometadata") {
+        Ok(Metadata::None)
+    } else if asked.contains("fullmetadata") {
+        Ok(Metadata::Full)
+    } else if asked.contains("json") || asked.contains("*/*") || asked.trim().is_empty() {
+        Ok(Metadata::Minimal)
+    } else if asked.contains("atom") || asked.contains("xml") {
+        Err(Error::new(ErrorCode::AtomFormatNotSupported))
+    } else {
+        Err(Error::with_detail(
+            ErrorCode::MediaTypeNotSupported,
+            format!("Accept: {asked}; the service answers JSON"),
+        ))
+    }
+}
+
+/// `DataServiceVersion` and `MaxDataServiceVersion` are `<major>.<minor>[;NetFx]`; the JSON
+/// format needs 3.0, so a maximum below it cannot be served.
+fn check_versions(request: &HttpRequest) -> Result<()> {
+    for name in ["DataServiceVersion", "MaxDataServiceVersion"] {
+        if let Some(v) = request.header_value(name) {
+            let number = v.split(';').next().unwrap_or("").trim();
+            let parsed: Option<f64> = number.parse().ok();
+            let ok = match parsed {
+                Some(n) if name == "MaxDataServiceVersion" => n >= 3.0,
+                Some(n) => n > 0.0,
+                None => false,
+            };
+            if !ok {
+                return Err(Error::with_detail(
+                    ErrorCode::InvalidHeaderValue,
+                    format!("{name}: {v}; JSON needs 3.0"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `GET /Tables('name')`: the table's entry, or 404.
+fn read_table(
+    account: &mut Account,
+    endpoint: &Endpoint,
+    reply: &Reply,
+    credential: &Credential,
+    resource: &Resource,
+    level: Metadata,
+    name: &str,
+) -> Result<Outcome> {
+    auth::authorize(credential, auth::Access::ListTables, None)?;
+    let table = account
+        .table(name)
+        .map_err(|_| Error::new(ErrorCode::ResourceNotFound))?;
+    let body = payload::table_element(&resource.base, &endpoint.account, level, &table.name);
+    Ok(Outcome {
+        response: reply.response(
+            200,
+            Some(level.content_type()),
+            Vec::new(),
+            Vec::new(),
+            body.into_bytes(),
+        ),
         request: None,
         stats: None,
+    })
+}
+
+fn h(name: &str, value: impl Into<String>) -> (String, String) {
+    (name.to_string(), value.into())
+}
+
+/// Writes the engine's answer to a single operation.
+fn write(
+    endpoint: &Endpoint,
+    reply: &Reply,
+    resource: &Resource,
+    level: Metadata,
+    op: &Operation,
+    response: &Response,
+) -> HttpResponse {
+    if let Some(error) = &response.error {
+        return reply.error(error);
     }
+    use Request as R;
+    let json = Some(level.content_type());
+    match &op.request {
+        R::ListTables { .. } => {
+            let names = response.tables.clone().unwrap_or_default();
+            let body = payload::table_page(&resource.base, &endpoint.account, level, &names);
+            let own = response
+                .next_table_name
+                .iter()
+                .map(|t| h("x-ms-continuation-NextTableName", token::encode(t)))
+                .collect();
+            reply.response(200, json, own, Vec::new(), body.into_bytes())
+        }
+        R::CreateTable { table } => {
+            let location = format!("{}/Tables('{table}')", resource.base);
+            if op.return_content == Some(false) {
+                reply.response(
+                    204,
+                    None,
+                    vec![h("Location", location.clone())],
+                    vec![
+                        h("Preference-Applied", "return-no-content"),
+                        h("DataServiceId", location),
+                    ],
+                    Vec::new(),
+                )
+            } else {
+                let body = payload::table_element(&resource.base, &endpoint.account, level, table);
+                reply.response(
+                    201,
+                    json,
+                    vec![h("Location", location)],
+                    preference_applied(op),
+                    body.into_bytes(),
+                )
+            }
+        }
+        R::Insert { table, .. } => {
+            let entity = response.entity.clone().unwrap_or_default();
+            let (pk, rk) = keys(&entity);
+            let location = format!("{}/{}", resource.base, entity_path(table, &pk, &rk));
+            let etag = response.etag.clone().unwrap_or_default();
+            if op.return_content == Some(false) {
+                reply.response(
+                    204,
+                    None,
+                    vec![h("ETag", etag), h("Location", location.clone())],
+                    vec![
+                        h("Preference-Applied", "return-no-content"),
+                        h("DataServiceId", location),
+                    ],
+                    Vec::new(),
+                )
+            } else {
+                let place = place(endpoint, resource, table);
+                let body = payload::entity_element(&place, level, None, &entity);
+                reply.response(
+                    201,
+                    json,
+                    vec![h("ETag", etag), h("Location", location)],
+                    preference_applied(op),
+                    body.into_bytes(),
+                )
+            }
+        }
+        R::Get { table, select, .. } => {
+            let entity = response.entity.clone().unwrap_or_default();
+            let place = place(endpoint, resource, table);
+            let body = payload::entity_element(&place, level, select.as_deref(), &entity);
+            let etag = response.etag.clone().unwrap_or_default();
+            reply.response(
+                200,
+                json,
+                vec![h("ETag", etag)],
+                Vec::new(),
+                body.into_bytes(),
+            )
+        }
+        R::Query { table, select, .. } => {
+            let entities = response.entities.as_deref().unwrap_or_default();
+            let place = place(endpoint, resource, table);
+            let body = payload::entity_page(&place, level, select.as_deref(), entities);
+            let own = response
+                .continuation
+                .iter()
+                .flat_map(|c| {
+                    [
+                        h(
+                            "x-ms-continuation-NextPartitionKey",
+                            token::encode(&c.next_partition_key),
+                        ),
+                        h(
+                            "x-ms-continuation-NextRowKey",
+                            token::encode(&c.next_row_key),
+                        ),
+                    ]
+                })
+                .collect();
+            reply.response(200, json, own, Vec::new(), body.into_bytes())
+        }
+        // Replace, merge, upserts, deletes, delete table: 204 and (for writes) the ETag.
+        _ => {
+            let own = response.etag.iter().map(|t| h("ETag", t.clone())).collect();
+            reply.response(204, None, own, Vec::new(), Vec::new())
+        }
+    }
+}
+
+fn preference_applied(op: &Operation) -> Vec<(String, String)> {
+    match op.return_content {
+        Some(true) => vec![h("Preference-Applied", "return-content")],
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn place<'a>(
+    endpoint: &'a Endpoint,
+    resource: &'a Resource,
+    table: &'a str,
+) -> Place<'a> {
+    Place {
+        base: &resource.base,
+        account: &endpoint.account,
+        table,
+    }
+}
+
+pub(super) fn keys(entity: &crate::json::RawEntity) -> (String, String) {
+    let text = |name| {
+        entity
+            .get(name)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    (text("PartitionKey"), text("RowKey"))
 }

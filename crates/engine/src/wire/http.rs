@@ -123,19 +123,6 @@ fn hex_digit(b: u8) -> Option<u8> {
     }
 }
 
-/// Percent-encodes everything but RFC 3986's unreserved characters.
-pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// A request target split into scheme and authority (for absolute URLs), path and query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlParts<'a> {
@@ -186,7 +173,10 @@ mod tests {
 
     #[test]
     fn percent_decoding() {
-        assert_eq!(percent_decode("a%27b%2525", false).as_deref(), Some("a'b%25"));
+        assert_eq!(
+            percent_decode("a%27b%2525", false).as_deref(),
+            Some("a'b%25")
+        );
         assert_eq!(percent_decode("a+b", true).as_deref(), Some("a b"));
         assert_eq!(percent_decode("a+b", false).as_deref(), Some("a+b"));
         assert_eq!(percent_decode("%E2%82%AC", false).as_deref(), Some("€"));

@@ -86,7 +86,9 @@ fn parse_target(path: &str) -> Result<Target> {
         return Ok(Target::Batch);
     }
     if path.is_empty() || path.contains('/') {
-        return Err(invalid_uri(format!("'/{path}' names no Table service resource")));
+        return Err(invalid_uri(format!(
+            "'/{path}' names no Table service resource"
+        )));
     }
     let (name, args) = match path.find('(') {
         Some(open) => {

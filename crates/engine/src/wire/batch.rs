@@ -1,0 +1,287 @@
+//! `POST /$batch`: the MIME parts become one [`Request::Batch`], and its answer becomes
+//! the multipart response (WIRE.md "`$batch`"). The engine decides everything about the
+//! batch (one partition, at most 100 operations, atomicity); this file only translates.
+//!
+//! Status is 202 whether or not an operation fails; a failure answers with only the failing
+//! operation's part, its message prefixed with the 0-based index.
+
+use super::auth::Credential;
+use super::handle::{authorize, keys, place};
+use super::multipart::{self, BatchPart, PartResponse};
+use super::payload::{self, Metadata};
+use super::reply::Reply;
+use super::route::{self, entity_path, Resource, Target};
+use super::translate;
+use super::{Endpoint, HttpRequest, Outcome};
+use crate::account::Account;
+use crate::api::{BatchRequest, Request, Response};
+use crate::error::{Error, ErrorCode, Result};
+
+/// Inside a batch, parts carry no spaces in their `Content-Type` (WIRE.md "Headers").
+const PART_JSON: &str = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
+
+/// What the response needs to know about each operation beyond the engine's answer.
+struct PartInfo {
+    return_content: Option<bool>,
+    content_id: Option<String>,
+}
+
+pub fn run(
+    account: &mut Account,
+    endpoint: &Endpoint,
+    reply: &Reply,
+    credential: &Credential,
+    resource: &Resource,
+    level: Metadata,
+    request: &HttpRequest,
+) -> Result<Outcome> {
+    let content_type = request.header_value("Content-Type").ok_or_else(|| {
+        Error::with_detail(
+            ErrorCode::InvalidInput,
+            "$batch needs Content-Type: multipart/mixed; boundary=…",
+        )
+    })?;
+    let parsed = multipart::parse(content_type, &request.body)?;
+    let host = request.header_value("Host");
+    let mut table: Option<String> = None;
+    let mut operations = Vec::with_capacity(parsed.parts.len());
+    let mut infos = Vec::with_capacity(parsed.parts.len());
+    for (i, part) in parsed.parts.iter().enumerate() {
+        match operation(endpoint, credential, host, part, &mut table) {
+            Ok((op, info)) => {
+                operations.push(op);
+                infos.push(info);
+            }
+            Err(e) => {
+                let failed = failure_part(reply, e.at_index(i), part);
+                return Ok(finish(reply, &parsed, vec![failed], None));
+            }
+        }
+    }
+    let Some(table) = table else {
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            "the batch holds no operation",
+        ));
+    };
+    let batch = Request::Batch {
+        table: table.clone(),
+        operations,
+    };
+    let response = account.execute(&batch);
+    if let Some(error) = &response.error {
+        if error.code == ErrorCode::RequestBodyTooLarge {
+            return Err(error.clone());
+        }
+        let index = failing_index(error);
+        let part = parsed.parts.get(index).cloned().unwrap_or_default();
+        let failed = failure_part(reply, error.clone(), &part);
+        return Ok(finish(reply, &parsed, vec![failed], Some(batch)));
+    }
+    let results = response.results.as_deref().unwrap_or_default();
+    let mut parts = Vec::with_capacity(results.len());
+    let Request::Batch { operations, .. } = &batch else {
+        return Err(Error::new(ErrorCode::InvalidInput));
+    };
+    for ((op, result), info) in operations.iter().zip(results).zip(&infos) {
+        parts.push(success_part(
+            account, endpoint, resource, level, &table, op, result, info,
+        ));
+    }
+    Ok(finish(reply, &parsed, parts, Some(batch)))
+}
+
+fn finish(
+    reply: &Reply,
+    parsed: &multipart::ParsedBatch,
+    parts: Vec<PartResponse>,
+    request: Option<Request>,
+) -> Outcome {
+    let id = &reply.context.request_id;
+    let (content_type, body) = multipart::write(id, id, parsed.changeset, &parts);
+    Outcome {
+        response: reply.response(202, Some(&content_type), Vec::new(), Vec::new(), body),
+        request,
+        stats: None,
+    }
+}
+
+/// Translates one part into a batch operation on the batch's one table.
+fn operation(
+    endpoint: &Endpoint,
+    credential: &Credential,
+    host: Option<&str>,
+    part: &BatchPart,
+    table: &mut Option<String>,
+) -> Result<(BatchRequest, PartInfo)> {
+    let resource = route::route(&part.url, host, &endpoint.account)?;
+    let op = translate::operation(&part.method, &resource, &part.headers, &part.body)?;
+    authorize(credential, &op)?;
+    let part_table = match &resource.target {
+        Target::Entities(t) | Target::Entity { table: t, .. } => t.clone(),
+        _ => {
+            return Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                "a batch holds only entity operations",
+            ))
+        }
+    };
+    match table {
+        Some(t) if !t.eq_ignore_ascii_case(&part_table) => {
+            return Err(Error::with_detail(
+                ErrorCode::CommandsInBatchActOnDifferentPartitions,
+                format!("the batch is on table {t}; this operation is on {part_table}"),
+            ))
+        }
+        Some(_) => {}
+        None => *table = Some(part_table),
+    }
+    let info = PartInfo {
+        return_content: op.return_content,
+        content_id: part.content_id.clone(),
+    };
+    Ok((to_batch(op.request)?, info))
+}
+
+/// The batch form of a single-entity request.
+fn to_batch(request: Request) -> Result<BatchRequest> {
+    use BatchRequest as B;
+    use Request as R;
+    Ok(match request {
+        R::Insert { entity, .. } => B::Insert { entity },
+        R::UpsertReplace { entity, .. } => B::UpsertReplace { entity },
+        R::UpsertMerge { entity, .. } => B::UpsertMerge { entity },
+        R::Replace {
+            entity, if_match, ..
+        } => B::Replace { entity, if_match },
+        R::Merge {
+            entity, if_match, ..
+        } => B::Merge { entity, if_match },
+        R::Delete {
+            partition_key,
+            row_key,
+            if_match,
+            ..
+        } => B::Delete {
+            partition_key,
+            row_key,
+            if_match,
+        },
+        R::Get {
+            partition_key,
+            row_key,
+            ..
+        } => B::Get {
+            partition_key,
+            row_key,
+        },
+        _ => {
+            return Err(Error::with_detail(
+                ErrorCode::InvalidInput,
+                "a query cannot be part of a batch",
+            ))
+        }
+    })
+}
+
+/// The engine's batch errors start with the failing operation's index (`3:…`).
+fn failing_index(error: &Error) -> usize {
+    error
+        .message
+        .split_once(':')
+        .and_then(|(i, _)| i.parse().ok())
+        .unwrap_or(0)
+}
+
+fn h(name: &str, value: impl Into<String>) -> (String, String) {
+    (name.to_string(), value.into())
+}
+
+/// The one part a failed batch answers with; `error`'s message already starts with the index.
+fn failure_part(reply: &Reply, error: Error, part: &BatchPart) -> PartResponse {
+    PartResponse {
+        status: error.status(),
+        headers: vec![
+            h("X-Content-Type-Options", "nosniff"),
+            h("Cache-Control", "no-cache"),
+            h("DataServiceVersion", "3.0;"),
+            h("Content-Type", PART_JSON),
+        ],
+        body: reply.error_body(&error).into_bytes(),
+        content_id: part.content_id.clone(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn success_part(
+    account: &Account,
+    endpoint: &Endpoint,
+    resource: &Resource,
+    level: Metadata,
+    table: &str,
+    op: &BatchRequest,
+    result: &Response,
+    info: &PartInfo,
+) -> PartResponse {
+    let mut headers = vec![
+        h("X-Content-Type-Options", "nosniff"),
+        h("Cache-Control", "no-cache"),
+    ];
+    let etag = result.etag.clone();
+    let mut body = Vec::new();
+    let status = match op {
+        BatchRequest::Insert { entity } => {
+            let raw_keys = keys(entity);
+            let location = format!(
+                "{}/{}",
+                resource.base,
+                entity_path(table, &raw_keys.0, &raw_keys.1)
+            );
+            if info.return_content == Some(false) {
+                headers.push(h("Preference-Applied", "return-no-content"));
+                headers.push(h("DataServiceVersion", "3.0;"));
+                headers.push(h("Location", location.clone()));
+                headers.push(h("DataServiceId", location));
+                headers.extend(etag.map(|t| h("ETag", t)));
+                204
+            } else {
+                if info.return_content == Some(true) {
+                    headers.push(h("Preference-Applied", "return-content"));
+                }
+                headers.push(h("DataServiceVersion", "3.0;"));
+                headers.push(h("Content-Type", PART_JSON));
+                headers.push(h("Location", location));
+                headers.extend(etag.map(|t| h("ETag", t)));
+                let stored = account
+                    .table(table)
+                    .ok()
+                    .and_then(|t| t.entity(&raw_keys.0, &raw_keys.1))
+                    .map(|e| crate::json::RawEntity::from_entity(&e))
+                    .unwrap_or_default();
+                let place = place(endpoint, resource, table);
+                body = payload::entity_element(&place, level, None, &stored).into_bytes();
+                201
+            }
+        }
+        BatchRequest::Get { .. } => {
+            headers.push(h("DataServiceVersion", "3.0;"));
+            headers.push(h("Content-Type", PART_JSON));
+            headers.extend(etag.map(|t| h("ETag", t)));
+            let entity = result.entity.clone().unwrap_or_default();
+            let place = place(endpoint, resource, table);
+            body = payload::entity_element(&place, level, None, &entity).into_bytes();
+            200
+        }
+        _ => {
+            headers.push(h("DataServiceVersion", "1.0;"));
+            headers.extend(etag.map(|t| h("ETag", t)));
+            204
+        }
+    };
+    PartResponse {
+        status,
+        headers,
+        body,
+        content_id: info.content_id.clone(),
+    }
+}

@@ -1,0 +1,114 @@
+//! The headers every response carries, in the order production writes them, and the error
+//! response (WIRE.md "Headers", "Statuses").
+
+use super::http::HttpResponse;
+use super::payload;
+use super::Context;
+use crate::datetime::DateTime;
+use crate::error::Error;
+
+/// The API version written when the request names none.
+pub const DEFAULT_VERSION: &str = "2019-02-02";
+
+/// What every response of one request shares.
+pub struct Reply<'a> {
+    pub context: &'a Context,
+    /// The request's `x-ms-version`, echoed.
+    pub version: &'a str,
+}
+
+impl Reply<'_> {
+    /// A response with `status`, `body` (of `content_type` when not empty), and the
+    /// operation's own headers (`ETag`, `Location`, continuation, …) placed where production
+    /// puts them: after `Cache-Control` and `Content-Type`, before the request id; those named
+    /// in `after` (`Preference-Applied`, `DataServiceId`) follow `X-Content-Type-Options`.
+    pub fn response(
+        &self,
+        status: u16,
+        content_type: Option<&str>,
+        own: Vec<(String, String)>,
+        after: Vec<(String, String)>,
+        body: Vec<u8>,
+    ) -> HttpResponse {
+        let mut headers = vec![("Cache-Control".to_string(), "no-cache".to_string())];
+        if let Some(ct) = content_type {
+            headers.push(("Content-Type".into(), ct.into()));
+        }
+        headers.extend(own);
+        headers.push(("x-ms-request-id".into(), self.context.request_id.clone()));
+        headers.push(("x-ms-version".into(), self.version.to_string()));
+        headers.push(("X-Content-Type-Options".into(), "nosniff".into()));
+        headers.extend(after);
+        headers.push(("Date".into(), http_date(self.context.now)));
+        HttpResponse {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// The error response: the service's status and code, and its message followed by the
+    /// request id and time, as production writes it.
+    pub fn error(&self, error: &Error) -> HttpResponse {
+        let body = self.error_body(error);
+        self.response(
+            error.status(),
+            Some(payload::Metadata::Minimal.content_type()),
+            Vec::new(),
+            vec![("x-ms-error-code".into(), error.code.as_str().into())],
+            body.into_bytes(),
+        )
+    }
+
+    /// `{"odata.error":…}` with `RequestId` and `Time` lines after the message.
+    pub fn error_body(&self, error: &Error) -> String {
+        let message = format!(
+            "{}\nRequestId:{}\nTime:{}",
+            error.message,
+            self.context.request_id,
+            self.context.now.to_string_7()
+        );
+        payload::error(error.code.as_str(), &message)
+    }
+}
+
+/// `Date` as HTTP writes it (RFC 1123): `Mon, 23 Nov 2026 19:49:23 GMT`.
+pub fn http_date(t: DateTime) -> String {
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    // 1601-01-01, tick 0, was a Monday.
+    const TICKS_PER_DAY: i64 = 864_000_000_000;
+    let weekday = DAYS
+        .get((t.ticks().div_euclid(TICKS_PER_DAY) % 7) as usize)
+        .unwrap_or(&"Mon");
+    // `YYYY-MM-DDTHH:MM:SS…`
+    let text = t.to_string_7();
+    let field = |from: usize, to: usize| text.get(from..to).unwrap_or("00");
+    let month = field(5, 7)
+        .parse::<usize>()
+        .ok()
+        .and_then(|m| MONTHS.get(m.wrapping_sub(1)))
+        .unwrap_or(&"Jan");
+    format!(
+        "{weekday}, {} {month} {} {} GMT",
+        field(8, 10),
+        field(0, 4),
+        field(11, 19)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_as_http_writes_them() {
+        let t = DateTime::parse("2026-11-23T19:49:23.5Z").unwrap();
+        assert_eq!(http_date(t), "Mon, 23 Nov 2026 19:49:23 GMT");
+        let t = DateTime::parse("2021-09-10T14:40:21Z").unwrap();
+        assert_eq!(http_date(t), "Fri, 10 Sep 2021 14:40:21 GMT");
+        assert_eq!(http_date(DateTime::MIN), "Mon, 01 Jan 1601 00:00:00 GMT");
+    }
+}
