@@ -48,10 +48,7 @@ mod tests {
         }
         let plus = encode("~~~");
         assert!(plus.contains('+'), "{plus}");
-        assert_eq!(
-            decode(&plus.replace('+', " ")).as_deref(),
-            Some("\u{fb}\u{ef}")
-        );
+        assert_eq!(decode(&plus.replace('+', " ")).as_deref(), Some("~~~"));
     }
 
     #[test]
