@@ -222,3 +222,48 @@ fn a_batch_operation_sent_alone_is_the_same_request() {
         assert_eq!(op.into_request(t()), request);
     }
 }
+
+/// Production gives a batch's inserts one ETag and its other writes a second, later one.
+#[test]
+fn a_batch_commits_at_one_instant() {
+    let mut a = account_with("Bat");
+    batch(&mut a, "Bat", vec![ins("p", "0")]);
+    let r = batch(
+        &mut a,
+        "Bat",
+        vec![
+            ins("p", "1"),
+            BatchRequest::UpsertMerge {
+                entity: raw(r#"{"PartitionKey":"p","RowKey":"0","W":2}"#),
+            },
+            ins("p", "2"),
+            BatchRequest::Delete {
+                partition_key: "p".into(),
+                row_key: "x".into(),
+                if_match: Some("*".into()),
+            },
+        ],
+    );
+    // The delete of a missing entity fails the whole batch: nothing is stamped.
+    assert_eq!(r.status, 404);
+    let r = batch(
+        &mut a,
+        "Bat",
+        vec![
+            ins("p", "1"),
+            BatchRequest::UpsertMerge {
+                entity: raw(r#"{"PartitionKey":"p","RowKey":"0","W":2}"#),
+            },
+            ins("p", "2"),
+        ],
+    );
+    let etags: Vec<String> = r
+        .results
+        .unwrap()
+        .into_iter()
+        .map(|r| r.etag.unwrap())
+        .collect();
+    assert_eq!(etags[0], etags[2]);
+    assert_eq!(etags[0], "W/\"datetime'2026-01-01T00%3A00%3A00.0000001Z'\"");
+    assert_eq!(etags[1], "W/\"datetime'2026-01-01T00%3A00%3A00.0000002Z'\"");
+}

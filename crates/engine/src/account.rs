@@ -213,6 +213,17 @@ impl Account {
     /// Applies a prepared write: stamps it and stores it; returns its Timestamp.
     pub(crate) fn apply_write(&mut self, table: &str, entity: Entity) -> Result<DateTime> {
         let timestamp = self.next_timestamp();
+        self.apply_write_at(table, entity, timestamp)
+    }
+
+    /// Stores a checked write with a Timestamp the caller took from [`Self::next_timestamp`]
+    /// (a batch's operations share their commit's Timestamps).
+    pub(crate) fn apply_write_at(
+        &mut self,
+        table: &str,
+        entity: Entity,
+        timestamp: DateTime,
+    ) -> Result<DateTime> {
         let feed = self.feed_on();
         let t = self.table_mut(table)?;
         let mut change = None;

@@ -77,13 +77,43 @@ pub fn run(
     for (i, (op, entity)) in operations.iter().zip(keyed).enumerate() {
         checked.push(check(account, table, op, entity).map_err(|e| e.at_index(i))?);
     }
+    let stamps = Stamps::take(account, operations);
     Ok(account.as_one_change_set(|account| {
         checked
             .into_iter()
             .zip(operations)
-            .filter_map(|(c, op)| apply(account, table, c, op).ok())
+            .filter_map(|(c, op)| apply(account, table, c, op, &stamps).ok())
             .collect()
     }))
+}
+
+/// A batch commits at one instant: its inserts share one Timestamp (and so one ETag), its
+/// other writes share a second, one tick later, as production answers (WIRE.md "`$batch`").
+struct Stamps {
+    insert: Option<super::datetime::DateTime>,
+    update: Option<super::datetime::DateTime>,
+}
+
+impl Stamps {
+    fn take(account: &mut Account, operations: &[BatchOperation]) -> Stamps {
+        let is_insert = |op: &BatchOperation| {
+            matches!(
+                op,
+                BatchOperation::Write {
+                    mode: WriteMode::Insert,
+                    ..
+                }
+            )
+        };
+        let inserts = operations.iter().any(is_insert);
+        let updates = operations
+            .iter()
+            .any(|op| matches!(op, BatchOperation::Write { .. }) && !is_insert(op));
+        Stamps {
+            insert: inserts.then(|| account.next_timestamp()),
+            update: updates.then(|| account.next_timestamp()),
+        }
+    }
 }
 
 /// First pass: the batch's shape, and each entity decoded and valid.
@@ -182,19 +212,22 @@ fn apply(
     table: &str,
     checked: Checked,
     op: &BatchOperation,
+    stamps: &Stamps,
 ) -> Result<BatchResult> {
     match checked {
         Checked::Write(e) => {
-            let status = match op {
+            let (status, stamp) = match op {
                 BatchOperation::Write {
                     mode: WriteMode::Insert,
                     ..
-                } => 201,
-                _ => 204,
+                } => (201, stamps.insert),
+                _ => (204, stamps.update),
             };
-            account
-                .apply_write(table, e)
-                .map(|timestamp| BatchResult::Written { status, timestamp })
+            let written = match stamp {
+                Some(t) => account.apply_write_at(table, e, t),
+                None => account.apply_write(table, e),
+            };
+            written.map(|timestamp| BatchResult::Written { status, timestamp })
         }
         Checked::Delete(pk, rk) => account
             .apply_delete(table, &pk, &rk)

@@ -91,3 +91,41 @@ fn multipart_truncated_batch_changes_nothing() {
     let out = wire::handle(&mut account, &endpoint, &context(), &get);
     assert_eq!(out.response.status, 404);
 }
+
+/// The whole failure response, byte for byte, against production's answer to the same
+/// request (the Go recording: the third insert's entity already exists). Only the ids and the
+/// time differ, and they are ours to choose.
+#[test]
+fn a_failing_batch_answers_exactly_as_production() {
+    let (mut account, endpoint) = account_with_table();
+    let existing = HttpRequest::new("POST", "/tableName2163872032")
+        .header("Host", HOST)
+        .header("Content-Type", "application/json")
+        .header("Prefer", "return-no-content")
+        .body(br#"{"PartitionKey":"partition","RowKey":"3"}"#.to_vec());
+    assert_eq!(
+        wire::handle(&mut account, &endpoint, &context(), &existing)
+            .response
+            .status,
+        204
+    );
+    let before = account.export();
+    let out = wire::handle(&mut account, &endpoint, &context(), &batch(GO, GO_CT));
+    assert_eq!(out.response.status, 202);
+    let production =
+        String::from_utf8(include_bytes!("fixtures/batch/production_409_response.txt").to_vec())
+            .unwrap()
+            .replace("377b7eed-988f-4b9f-9e0f-8a1d09b47f46", "r1")
+            .replace("349f1da0-6365-40f2-99ad-ea4fdf3be0ef", "r1")
+            .replace("123ec98d-d002-00a9-036c-4f34c3000000", "r1")
+            .replace(
+                "2022-04-13T19:29:04.2712828Z",
+                "1601-01-01T00:00:00.0000000Z",
+            );
+    assert_eq!(String::from_utf8_lossy(&out.response.body), production);
+    assert_eq!(
+        account.export(),
+        before,
+        "nothing of a failed batch is applied"
+    );
+}

@@ -198,15 +198,27 @@ fn h(name: &str, value: impl Into<String>) -> (String, String) {
 }
 
 /// The one part a failed batch answers with; `error`'s message already starts with the index.
+/// Production echoes the failing operation's `Preference-Applied` (a Go SDK recording).
 fn failure_part(reply: &Reply, error: Error, part: &BatchPart) -> PartResponse {
+    let asked_no_content = super::http::find_header(&part.headers, "Prefer")
+        .is_some_and(|p| p.to_ascii_lowercase().contains("return-no-content"));
     PartResponse {
         status: error.status(),
-        headers: vec![
-            h("X-Content-Type-Options", "nosniff"),
-            h("Cache-Control", "no-cache"),
-            h("DataServiceVersion", "3.0;"),
-            h("Content-Type", PART_JSON),
-        ],
+        headers: [
+            vec![
+                h("X-Content-Type-Options", "nosniff"),
+                h("Cache-Control", "no-cache"),
+            ],
+            asked_no_content
+                .then(|| h("Preference-Applied", "return-no-content"))
+                .into_iter()
+                .collect(),
+            vec![
+                h("DataServiceVersion", "3.0;"),
+                h("Content-Type", PART_JSON),
+            ],
+        ]
+        .concat(),
         body: reply.error_body(&error).into_bytes(),
         content_id: part.content_id.clone(),
     }
