@@ -1,0 +1,149 @@
+// Turns the rounds' raw figures into medians and paired ratios, and writes the Markdown table.
+
+/** The measured lines: how each figure is derived from a run, and which way is better. */
+export function lines(plan) {
+  const n = (x) => x.toLocaleString("en-US");
+  return [
+    {
+      id: "insert",
+      label: `insert, batches of ${plan.batchSize} (${n(plan.entities)} entities)`,
+      unit: "entities/s",
+      higherIsBetter: true,
+      figure: (run) => plan.entities / run.insertSeconds,
+    },
+    {
+      id: "pointGet",
+      label: `point get (${n(plan.pointGets.length)} gets; time per get)`,
+      unit: "µs",
+      higherIsBetter: false,
+      figure: (run) => (run.pointGetSeconds / plan.pointGets.length) * 1e6,
+    },
+    {
+      id: "partitionQuery",
+      label: `partition query (${n(plan.partitionQuery.expected)} entities)`,
+      unit: "ms",
+      higherIsBetter: false,
+      figure: (run) => run.partitionQuerySeconds * 1e3,
+    },
+    {
+      id: "tableScan",
+      label: `table scan, \`${plan.tableScan.filter}\` (1%; entities scanned/s)`,
+      unit: "entities/s",
+      higherIsBetter: true,
+      figure: (run) => plan.entities / run.tableScanSeconds,
+    },
+    {
+      id: "memory",
+      label: "resident memory after the load (VmRSS)",
+      unit: "MiB",
+      higherIsBetter: false,
+      figure: (run) => run.memory.rssBytes / 2 ** 20,
+    },
+  ];
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Per line and target: the figure of every round, its median, and the ratio against the
+ * baseline taken round by round (the baseline's run of the same round), so a round disturbed
+ * by load elsewhere on the machine moves one ratio, not every median. Ratios read "N× better":
+ * baseline time ÷ target time, target throughput ÷ baseline throughput, baseline memory ÷
+ * target memory.
+ */
+export function summarise(plan, targets, rounds, baselineId) {
+  return lines(plan).map((line) => {
+    const perTarget = {};
+    for (const target of targets) {
+      const figures = rounds.map((round) => line.figure(round[target.id]));
+      const entry = { figures, median: median(figures) };
+      if (baselineId && target.id !== baselineId) {
+        const ratios = rounds.map((round) => {
+          const base = line.figure(round[baselineId]);
+          const mine = line.figure(round[target.id]);
+          return line.higherIsBetter ? mine / base : base / mine;
+        });
+        entry.ratios = ratios;
+        entry.ratio = {
+          min: Math.min(...ratios),
+          median: median(ratios),
+          max: Math.max(...ratios),
+        };
+      }
+      perTarget[target.id] = entry;
+    }
+    return { id: line.id, label: line.label, unit: line.unit, targets: perTarget };
+  });
+}
+
+/** Three significant digits, thousands grouped: 98,765 → "98,800"; 0.01234 → "0.0123". */
+export function figure(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return "0";
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  const rounded = Number(value.toPrecision(3));
+  return rounded.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+/** "4.4×" below 10, "42×" and "8,500×" above (two significant digits at least). */
+export function times(ratio) {
+  if (!Number.isFinite(ratio)) return String(ratio);
+  if (ratio < 10) return `${ratio.toFixed(1)}×`;
+  return `${Math.round(ratio).toLocaleString("en-US")}×`;
+}
+
+const gib = (bytes) => (bytes / 2 ** 30).toFixed(1);
+const loads = (l) => l.map((x) => x.toFixed(2)).join(" / ");
+
+/** The Markdown block: a header with the machine and versions, then one table. */
+export function markdown({ date, machine, versions, plan, rounds, targets, summary, load }) {
+  const n = (x) => x.toLocaleString("en-US");
+  const out = [];
+  out.push(`### SDK workload: tablescope serve vs Azurite (${date.slice(0, 10)})`);
+  out.push("");
+  out.push(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${gib(machine.memoryBytes)} GiB RAM, ` +
+      `${machine.os}. Node ${versions.node}, \`@azure/data-tables\` ${versions.sdk}, ` +
+      `Azurite ${versions.azurite}, tablescope ${versions.tablescope}.`,
+  );
+  out.push(
+    `Load average (1 / 5 / 15 min): ${loads(load.before)} before, ${loads(load.after)} after, ` +
+      `highest 1-min ${load.highest.toFixed(2)} during the run (${rounds.length} round${rounds.length === 1 ? "" : "s"}, ` +
+      `${Math.round(load.wallSeconds)} s).`,
+  );
+  out.push("");
+  out.push(
+    `Workload, the same for every server, through the SDK (\`AzureNamedKeyCredential\`, ` +
+      `devstoreaccount1, HTTP on loopback): ${n(plan.entities)} entities in ` +
+      `${n(plan.partitions)} partitions inserted with \`submitTransaction\` in batches of ` +
+      `${plan.batchSize}, one after another; ${n(plan.pointGets.length)} \`getEntity\` on ` +
+      `seeded random keys; \`listEntities\` of one partition; \`listEntities\` with ` +
+      `\`${plan.tableScan.filter}\` paged to the end. Reads warm (each read ran once ` +
+      `before it was timed). Each server a fresh process per round; ${rounds.length} round${rounds.length === 1 ? "" : "s"}, ` +
+      `servers alternated. Figures: median of the rounds. Ratios: **median** (min–max) ` +
+      `over the rounds, each round against Azurite's run of the same round; N× = N times ` +
+      `faster (N times less memory).`,
+  );
+  out.push("");
+  const header = ["line", ...targets.map((t) => t.label)];
+  out.push(`| ${header.join(" | ")} |`);
+  out.push(`|${header.map(() => "---").join("|")}|`);
+  for (const line of summary) {
+    const cells = targets.map((target) => {
+      const entry = line.targets[target.id];
+      const value = `${figure(entry.median)} ${line.unit}`;
+      if (!entry.ratio) return value;
+      const { min, median: mid, max } = entry.ratio;
+      return `${value} · **${times(mid)}** (${times(min)}–${times(max)})`;
+    });
+    out.push(`| ${line.label} | ${cells.join(" | ")} |`);
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,98 @@
+// The workload through the official JS SDK (@azure/data-tables, from the repo's package.json)
+// against a Table endpoint over HTTP. Every server line of the benchmark runs this function.
+
+import { AzureNamedKeyCredential, TableClient, odata } from "@azure/data-tables";
+import { entity } from "./workload.mjs";
+
+// Azurite's and tablescope serve's development account (the well-known emulator key).
+export const DEV_ACCOUNT = "devstoreaccount1";
+export const DEV_KEY =
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+const seconds = (startNs) => Number(process.hrtime.bigint() - startNs) / 1e9;
+
+function check(what, actual, expected) {
+  if (actual !== expected) {
+    throw new Error(`${what}: expected ${expected}, got ${actual}`);
+  }
+}
+
+/**
+ * Runs the workload of `plan` against `http://host:port/devstoreaccount1`. `afterLoad` is
+ * called once the load is acknowledged (the caller reads the server's memory there). Reads run
+ * once untimed, then timed: reads warm, as a user's second query.
+ *
+ * Returns seconds per phase; throws when a read returns other than the plan expects.
+ */
+export async function runWorkload(url, plan, afterLoad) {
+  const credential = new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY);
+  // No retries: a failed or throttled request must surface, not be hidden in a slower figure.
+  const client = new TableClient(url, plan.table, credential, {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 0 },
+  });
+  await client.createTable();
+
+  // Batches are built before the clock starts: the load times the SDK and the server only.
+  const batches = [];
+  for (let p = 0; p < plan.partitions; p++) {
+    for (let first = 0; first < plan.perPartition; first += plan.batchSize) {
+      const last = Math.min(first + plan.batchSize, plan.perPartition);
+      const actions = [];
+      for (let i = first; i < last; i++) actions.push(["create", entity(p, i)]);
+      batches.push(actions);
+    }
+  }
+  const start = process.hrtime.bigint();
+  for (const actions of batches) {
+    const response = await client.submitTransaction(actions);
+    check("batch status", response.status, 202);
+  }
+  const insert = seconds(start);
+  const memory = await afterLoad();
+
+  const pointGet = async () => {
+    for (const key of plan.pointGets) {
+      const got = await client.getEntity(key.partitionKey, key.rowKey);
+      check(`Bucket of ${key.partitionKey}/${key.rowKey}`, got.Bucket, key.bucket);
+    }
+  };
+  const partitionQuery = async () => {
+    const filter = odata`PartitionKey eq ${plan.partitionQuery.partitionKey}`;
+    let count = 0;
+    for await (const page of client.listEntities({ queryOptions: { filter } }).byPage()) {
+      count += page.length;
+    }
+    check("partition query entities", count, plan.partitionQuery.expected);
+  };
+  const tableScan = async () => {
+    const filter = plan.tableScan.filter;
+    let count = 0;
+    let pages = 0;
+    for await (const page of client.listEntities({ queryOptions: { filter } }).byPage()) {
+      count += page.length;
+      pages += 1;
+    }
+    check("table scan entities", count, plan.tableScan.expected);
+    return pages;
+  };
+
+  const timed = async (read) => {
+    await read();
+    const t = process.hrtime.bigint();
+    const value = await read();
+    return { seconds: seconds(t), value };
+  };
+  const gets = await timed(pointGet);
+  const partition = await timed(partitionQuery);
+  const scan = await timed(tableScan);
+
+  return {
+    insertSeconds: insert,
+    pointGetSeconds: gets.seconds,
+    partitionQuerySeconds: partition.seconds,
+    tableScanSeconds: scan.seconds,
+    tableScanPages: scan.value,
+    memory,
+  };
+}

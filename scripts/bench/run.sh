@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One command for the side-by-side benchmark (issues #11 and #16): the official JS SDK runs the
+# same workload against Azurite and against tablescope serve (in memory and durable), servers
+# alternated over three rounds; prints a Markdown table and writes the raw JSON to target/bench/.
+#
+#   scripts/bench/run.sh [--quick] [--rounds N] [--only azurite,serve-memory,serve-durable]
+#
+# Installs only what is missing: the repo's npm packages (the SDK), scripts/bench's own (Azurite,
+# pinned in scripts/bench/package-lock.json). Builds tablescope serve when this checkout has it;
+# without it, Azurite's line runs alone and the script says so.
+set -euo pipefail
+# cwd = repo root; gives step, ensure_node_packages and npm_packages_current.
+source "$(dirname "${BASH_SOURCE[0]}")/../setup.sh"
+
+ensure_node_packages
+if ! (cd scripts/bench && npm_packages_current); then
+  step "npm ci --prefix scripts/bench (Azurite)"
+  npm ci --prefix scripts/bench --no-audit --no-fund
+fi
+
+# True when the root package declares the tablescope-serve binary and its source is there.
+has_serve_bin() {
+  cargo metadata --no-deps --format-version 1 2>/dev/null | node -e '
+    let text = "";
+    process.stdin.on("data", (c) => (text += c)).on("end", () => {
+      const root = JSON.parse(text).packages.find((p) => p.name === "tablescope");
+      const bin = root?.targets.find((t) => t.name === "tablescope-serve" && t.kind.includes("bin"));
+      process.exit(bin && require("fs").existsSync(bin.src_path) ? 0 : 1);
+    });'
+}
+
+serve_args=()
+if ! command -v cargo >/dev/null; then
+  echo "cargo is missing: tablescope serve cannot be built, so only Azurite's line runs" >&2
+elif has_serve_bin; then
+  step "cargo build --release --features serve --bin tablescope-serve"
+  cargo build --locked --release --features serve --bin tablescope-serve
+  serve_args=(--serve-bin target/release/tablescope-serve)
+else
+  echo "tablescope serve is not in this checkout yet (no tablescope-serve bin): only Azurite's line runs" >&2
+fi
+
+step "node scripts/bench/sdk-vs-azurite.mjs ${serve_args[*]} $*"
+exec node scripts/bench/sdk-vs-azurite.mjs "${serve_args[@]}" "$@"
