@@ -9,11 +9,31 @@
 # pinned in scripts/bench/package-lock.json). Builds tablescope serve when this checkout has it;
 # without it, Azurite's line runs alone and the script says so.
 set -euo pipefail
-# cwd = repo root; gives step, ensure_node_packages and npm_packages_current.
+# cwd = repo root; gives step and apt_install.
 source "$(dirname "${BASH_SOURCE[0]}")/../setup.sh"
 
-ensure_node_packages
-if ! (cd scripts/bench && npm_packages_current); then
+# True when DIR/node_modules holds exactly the versions DIR/package-lock.json names; optional
+# packages (esbuild's binaries for other platforms) may be absent.
+npm_current() {
+  (cd "$1" && node -e '
+    const lock = require("./package-lock.json");
+    for (const [path, meta] of Object.entries(lock.packages)) {
+      if (!path || meta.link) continue;
+      let installed;
+      try { installed = require("./" + path + "/package.json").version; } catch {
+        if (meta.optional) continue;
+        process.exit(1);
+      }
+      if (installed !== meta.version) process.exit(1);
+    }' 2>/dev/null)
+}
+
+command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+if ! npm_current .; then
+  step "npm ci (the repo's packages: @azure/data-tables)"
+  npm ci --no-audit --no-fund
+fi
+if ! npm_current scripts/bench; then
   step "npm ci --prefix scripts/bench (Azurite)"
   npm ci --prefix scripts/bench --no-audit --no-fund
 fi
@@ -24,7 +44,8 @@ has_serve_bin() {
     let text = "";
     process.stdin.on("data", (c) => (text += c)).on("end", () => {
       const root = JSON.parse(text).packages.find((p) => p.name === "tablescope");
-      const bin = root?.targets.find((t) => t.name === "tablescope-serve" && t.kind.includes("bin"));
+      const bin = root?.targets.find(
+        (t) => t.name === "tablescope-serve" && t.kind.includes("bin"));
       process.exit(bin && require("fs").existsSync(bin.src_path) ? 0 : 1);
     });'
 }
@@ -37,7 +58,8 @@ elif has_serve_bin; then
   cargo build --locked --release --features serve --bin tablescope-serve
   serve_args=(--serve-bin target/release/tablescope-serve)
 else
-  echo "tablescope serve is not in this checkout yet (no tablescope-serve bin): only Azurite's line runs" >&2
+  echo "tablescope serve is not in this checkout yet (no tablescope-serve bin):" \
+    "only Azurite's line runs" >&2
 fi
 
 step "node scripts/bench/sdk-vs-azurite.mjs ${serve_args[*]} $*"

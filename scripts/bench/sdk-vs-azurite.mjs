@@ -206,7 +206,8 @@ async function main() {
   await writeFile(jsonFile, JSON.stringify(report, null, 2) + "\n");
   await writeFile(path.join(outDir, `sdk-vs-azurite-${stamp}.md`), text + "\n");
   console.log(text);
-  console.error(`\nraw results: ${path.relative(process.cwd(), jsonFile)}`);
+  const shown = path.relative(process.cwd(), jsonFile);
+  console.error(`\nraw results: ${shown.startsWith("..") ? jsonFile : shown}`);
 }
 
 main().catch((error) => {

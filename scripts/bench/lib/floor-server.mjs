@@ -45,7 +45,10 @@ const scanPage = page(
 
 function batchResponse(operations) {
   const parts = [];
-  parts.push("--batchresponse_f\r\nContent-Type: multipart/mixed; boundary=changesetresponse_f\r\n\r\n");
+  parts.push(
+    "--batchresponse_f\r\n" +
+      "Content-Type: multipart/mixed; boundary=changesetresponse_f\r\n\r\n",
+  );
   for (let n = 0; n < operations; n++) {
     parts.push(
       "--changesetresponse_f\r\nContent-Type: application/http\r\n" +

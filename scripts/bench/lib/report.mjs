@@ -105,6 +105,7 @@ const loads = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 /** The Markdown block: a header with the machine and versions, then one table. */
 export function markdown({ date, machine, versions, plan, rounds, targets, summary, load }) {
   const n = (x) => x.toLocaleString("en-US");
+  const roundCount = `${rounds.length} round${rounds.length === 1 ? "" : "s"}`;
   const out = [];
   out.push(`### SDK workload: tablescope serve vs Azurite (${date.slice(0, 10)})`);
   out.push("");
@@ -115,7 +116,7 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
   );
   out.push(
     `Load average (1 / 5 / 15 min): ${loads(load.before)} before, ${loads(load.after)} after, ` +
-      `highest 1-min ${load.highest.toFixed(2)} during the run (${rounds.length} round${rounds.length === 1 ? "" : "s"}, ` +
+      `highest 1-min ${load.highest.toFixed(2)} during the run (${roundCount}, ` +
       `${Math.round(load.wallSeconds)} s).`,
   );
   out.push("");
@@ -125,11 +126,11 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
       `${n(plan.partitions)} partitions inserted with \`submitTransaction\` in batches of ` +
       `${plan.batchSize}, one after another; ${n(plan.pointGets.length)} \`getEntity\` on ` +
       `seeded random keys; \`listEntities\` of one partition; \`listEntities\` with ` +
-      `\`${plan.tableScan.filter}\` paged to the end. Reads warm (each read ran once ` +
-      `before it was timed). Each server a fresh process per round; ${rounds.length} round${rounds.length === 1 ? "" : "s"}, ` +
-      `servers alternated. Figures: median of the rounds. Ratios: **median** (min–max) ` +
-      `over the rounds, each round against Azurite's run of the same round; N× = N times ` +
-      `faster (N times less memory).`,
+      `\`${plan.tableScan.filter}\` paged to the end. Reads warm: each read ran once before ` +
+      `it was timed, and each query's time is the median of ${plan.queryPasses} timed passes. ` +
+      `Each server a fresh process per round; ${roundCount}, servers alternated. Figures: ` +
+      `median of the rounds. Ratios: **median** (min–max) over the rounds, each round against ` +
+      `Azurite's run of the same round; N× = N times faster (N times less memory).`,
   );
   out.push("");
   const header = ["line", ...targets.map((t) => t.label)];
