@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs a command against a fresh `tablescope-serve` (the SDK conformance suites' launcher).
+#
+#   tests/sdk/serve.sh COMMAND [ARGS...]
+#
+# Builds the server (`cargo build --release --features serve --bin tablescope-serve`) unless
+# TABLESCOPE_SERVE_BIN names a binary, starts it in memory on a free loopback port (--port 0:
+# the server picks one and names it on stderr, so no other program can take it in between),
+# with its default account and key (devstoreaccount1 and the development key, as Azurite),
+# runs COMMAND with TABLESCOPE_TABLE_ENDPOINT=http://127.0.0.1:PORT/devstoreaccount1, stops
+# the server and exits with COMMAND's status. The server's request log (one line per request)
+# is kept in TABLESCOPE_SERVE_LOG (a temporary file by default); its last lines are printed
+# when COMMAND fails, so a failing SDK call can be matched with the request the server saw.
+#
+# If this is wrong, the SDK suites in scripts/test.sh fail before a single test runs.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+[ $# -gt 0 ] || { echo "usage: tests/sdk/serve.sh COMMAND [ARGS...]" >&2; exit 2; }
+
+bin="${TABLESCOPE_SERVE_BIN:-}"
+if [ -z "$bin" ]; then
+  (cd "$ROOT" && cargo build --locked --release --features serve --bin tablescope-serve)
+  bin="$ROOT/target/release/tablescope-serve"
+fi
+[ -x "$bin" ] || { echo "serve.sh: $bin is not an executable" >&2; exit 1; }
+
+log="${TABLESCOPE_SERVE_LOG:-$(mktemp "${TMPDIR:-/tmp}/tablescope-serve.XXXXXX")}"
+: >"$log"
+"$bin" --host 127.0.0.1 --port 0 --in-memory >>"$log" 2>&1 &
+server=$!
+stop_server() {
+  if kill -0 "$server" 2>/dev/null; then
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
+}
+trap stop_server EXIT
+
+# The server writes `tablescope-serve: listening on http://127.0.0.1:PORT/ACCOUNT` once bound.
+endpoint=""
+for _ in $(seq 1 300); do
+  endpoint="$(sed -n 's|^tablescope-serve: listening on \(http://[^ ]*\)$|\1|p' "$log" | head -n 1)"
+  [ -n "$endpoint" ] && break
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "serve.sh: $bin exited before listening:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [ -z "$endpoint" ]; then
+  echo "serve.sh: $bin named no address after 30 s:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+
+status=0
+TABLESCOPE_TABLE_ENDPOINT="$endpoint" "$@" || status=$?
+if ! kill -0 "$server" 2>/dev/null; then
+  echo "serve.sh: the server died during the run; its log ($log) ends:" >&2
+  tail -n 40 "$log" >&2
+  status=1
+elif [ "$status" -ne 0 ]; then
+  echo "serve.sh: $* exited with $status; the server's log ($log) ends:" >&2
+  tail -n 40 "$log" >&2
+fi
+exit "$status"
