@@ -53,6 +53,13 @@ export async function freshTable(prefix) {
 /**
  * Awaits `promise`, which must reject with the SDK's RestError carrying this HTTP status and
  * service error code (and, if given, a message that starts with `messageStart`).
+ *
+ * Where the SDK puts the code: for a single operation, @azure/data-tables 13.3.2 leaves
+ * `RestError.code` undefined (core-client looks for `error.code` in the body, the service
+ * writes `odata.error.code`) and hands the deserialised body over as
+ * `error.response.parsedBody.odataError` ({code, message: {lang, value}}); for a transaction,
+ * its own parser sets `RestError.code` and the message from the failing part's body. Both are
+ * checked, and `x-ms-error-code` too when the server sends it.
  */
 export async function rejectsWith(promise, statusCode, code, messageStart) {
   let error;
@@ -63,11 +70,20 @@ export async function rejectsWith(promise, statusCode, code, messageStart) {
   }
   assert.ok(error, `expected a RestError ${statusCode} ${code}, but the call succeeded`);
   assert.ok(error instanceof RestError, `expected a RestError, got ${error?.stack ?? error}`);
-  assert.deepEqual({ statusCode: error.statusCode, code: error.code }, { statusCode, code });
+  const odataError = error.response?.parsedBody?.odataError;
+  const reported = {
+    statusCode: error.statusCode,
+    code: odataError?.code ?? error.code,
+  };
+  assert.deepEqual(reported, { statusCode, code }, `${error.message}`);
+  if (error.code !== undefined) assert.equal(error.code, code);
+  const header = error.response?.headers?.get("x-ms-error-code");
+  if (header !== undefined) assert.equal(header, code);
   if (messageStart !== undefined) {
+    const message = odataError?.message?.value ?? error.message;
     assert.ok(
-      error.message.startsWith(messageStart),
-      `message ${JSON.stringify(error.message)} should start with ${JSON.stringify(messageStart)}`,
+      message.startsWith(messageStart),
+      `message ${JSON.stringify(message)} should start with ${JSON.stringify(messageStart)}`,
     );
   }
   return error;
