@@ -10,6 +10,8 @@ pub use tablescope_engine as engine;
 
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
+#[cfg(all(feature = "serve", not(target_arch = "wasm32")))]
+pub mod serve;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 

@@ -1,0 +1,205 @@
+//! The command line: a few flags, parsed with the standard library.
+
+use super::store::DEFAULT_SNAPSHOT_BYTES;
+use crate::engine::wire::{DEV_ACCOUNT, DEV_KEY};
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+tablescope-serve: the Azure Table service on a local endpoint (Tablescope's engine over HTTP)
+
+USAGE:
+    tablescope-serve [OPTIONS]
+    tablescope-serve export --location DIR > workspace.json
+
+OPTIONS:
+    --host HOST            address to listen on [default: 127.0.0.1]
+    --port PORT            port to listen on, 0 for any free one [default: 10002]
+    --account NAME         the storage account's name [default: devstoreaccount1]
+    --key BASE64           the account key [default: the development account's key]
+    --location DIR         keep the data in DIR across restarts: every acknowledged write
+                           is on disk before it is acknowledged
+    --in-memory            keep the data in memory only (the default without --location;
+                           Azurite's --inMemoryPersistence is accepted too)
+    --load FILE            start from a workspace exported by the playground (with
+                           --location, it replaces what DIR holds)
+    --allow-anonymous      also serve requests that carry no credential
+    --snapshot-bytes N     with --location: write a snapshot when the change log passes
+                           N bytes or the last snapshot's size, whichever is larger
+                           [default: 67108864]
+    --silent               do not log requests (one line each on stdout by default)
+    -h, --help             print this help
+
+The defaults match Azurite's, so `UseDevelopmentStorage=true` works unchanged, as does:
+    DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=<the key>;
+    TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;
+
+`export` writes the account in DIR as the playground's workspace export (to load in the
+browser, or with --load), without changing DIR; it can run while a server uses DIR.
+";
+
+/// Where the account is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Storage {
+    Memory,
+    Location(PathBuf),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub host: String,
+    pub port: u16,
+    pub account: String,
+    pub key: String,
+    pub storage: Storage,
+    pub load: Option<PathBuf>,
+    pub allow_anonymous: bool,
+    pub snapshot_bytes: u64,
+    pub silent: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            host: "127.0.0.1".into(),
+            port: 10002,
+            account: DEV_ACCOUNT.into(),
+            key: DEV_KEY.into(),
+            storage: Storage::Memory,
+            load: None,
+            allow_anonymous: false,
+            snapshot_bytes: DEFAULT_SNAPSHOT_BYTES,
+            silent: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Serve(Options),
+    Export { location: PathBuf },
+    Help,
+}
+
+/// Parses the arguments after the program's name. Flags take `--flag value` or
+/// `--flag=value`.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut args = args.into_iter().peekable();
+    let export = args.peek().is_some_and(|a| a == "export");
+    if export {
+        args.next();
+    }
+    let mut options = Options::default();
+    let (mut location, mut in_memory) = (None, false);
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--host" => options.host = value()?,
+            "--port" => {
+                let v = value()?;
+                options.port = v.parse().map_err(|_| format!("--port {v}: not a port"))?;
+            }
+            "--account" => options.account = value()?,
+            "--key" => options.key = value()?,
+            "--location" => location = Some(PathBuf::from(value()?)),
+            "--in-memory" | "--inMemoryPersistence" => in_memory = true,
+            "--load" => options.load = Some(PathBuf::from(value()?)),
+            "--allow-anonymous" => options.allow_anonymous = true,
+            "--snapshot-bytes" => {
+                let v = value()?;
+                options.snapshot_bytes = v
+                    .parse()
+                    .map_err(|_| format!("--snapshot-bytes {v}: not a number"))?;
+            }
+            "--silent" => options.silent = true,
+            other => return Err(format!("unknown argument {other} (see --help)")),
+        }
+    }
+    if export {
+        return location
+            .map(|location| Command::Export { location })
+            .ok_or_else(|| "export needs --location DIR".to_string());
+    }
+    options.storage = match (location, in_memory) {
+        (Some(_), true) => return Err("--location and --in-memory exclude each other".into()),
+        (Some(dir), false) => Storage::Location(dir),
+        (None, _) => Storage::Memory,
+    };
+    Ok(Command::Serve(options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Command, String> {
+        parse(line.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn defaults_are_azurites() {
+        assert_eq!(parse_str(""), Ok(Command::Serve(Options::default())));
+        let o = Options::default();
+        assert_eq!((o.host.as_str(), o.port), ("127.0.0.1", 10002));
+        assert_eq!(o.account, "devstoreaccount1");
+    }
+
+    #[test]
+    fn every_flag() {
+        let got = parse_str(
+            "--host 0.0.0.0 --port=0 --account me --key a2V5 --location /tmp/d \
+             --load w.json --allow-anonymous --snapshot-bytes 4096 --silent",
+        );
+        assert_eq!(
+            got,
+            Ok(Command::Serve(Options {
+                host: "0.0.0.0".into(),
+                port: 0,
+                account: "me".into(),
+                key: "a2V5".into(),
+                storage: Storage::Location("/tmp/d".into()),
+                load: Some("w.json".into()),
+                allow_anonymous: true,
+                snapshot_bytes: 4096,
+                silent: true,
+            }))
+        );
+        assert_eq!(
+            parse_str("export --location=/tmp/d"),
+            Ok(Command::Export {
+                location: "/tmp/d".into()
+            })
+        );
+        assert_eq!(parse_str("--port 9 -h"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        assert_eq!(
+            parse_str("--port x"),
+            Err("--port x: not a port".to_string())
+        );
+        assert_eq!(parse_str("--host"), Err("--host needs a value".to_string()));
+        assert_eq!(
+            parse_str("--location d --in-memory"),
+            Err("--location and --in-memory exclude each other".to_string())
+        );
+        assert_eq!(
+            parse_str("export"),
+            Err("export needs --location DIR".to_string())
+        );
+        assert_eq!(
+            parse_str("--verbose"),
+            Err("unknown argument --verbose (see --help)".to_string())
+        );
+    }
+}

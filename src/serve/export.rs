@@ -1,0 +1,129 @@
+//! The playground's workspace export format (`engine::snapshot`), written and read without
+//! holding a second copy of the account: the server's snapshots are exports, so a data
+//! directory's snapshot can be loaded in the browser as it is.
+
+use super::record::Tables;
+use crate::engine::json::decode_stored;
+use crate::engine::snapshot::{Snapshot, FORMAT, VERSION};
+use crate::engine::{Account, Entity, RawEntity};
+use std::io::{self, Read, Write};
+
+/// Writes the account as the playground's export writes it (`serde_json::to_string` of
+/// [`Account::export`]), byte for byte, one entity at a time.
+pub fn write(account: &Account, out: &mut impl Write) -> io::Result<()> {
+    write!(out, "{{\"format\":")?;
+    serde_json::to_writer(&mut *out, FORMAT)?;
+    write!(out, ",\"version\":{VERSION},\"tables\":[")?;
+    for (i, table) in account.tables().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"{\"name\":")?;
+        serde_json::to_writer(&mut *out, &table.name)?;
+        out.write_all(b",\"entities\":[")?;
+        let mut first = true;
+        for (pk, partition) in table.partitions() {
+            for (rk, stored) in &partition.rows {
+                if !first {
+                    out.write_all(b",")?;
+                }
+                first = false;
+                let entity = Entity {
+                    partition_key: pk.as_str().to_string(),
+                    row_key: rk.as_str().to_string(),
+                    timestamp: Some(stored.timestamp),
+                    properties: stored.properties.to_vec(),
+                };
+                serde_json::to_writer(&mut *out, &RawEntity::from_entity(&entity))?;
+            }
+        }
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"]}")
+}
+
+/// Reads an export into [`Tables`], keeping every entity's Timestamp.
+pub fn read(input: impl Read) -> Result<Tables, String> {
+    let snapshot: Snapshot =
+        serde_json::from_reader(input).map_err(|e| format!("not a readable export: {e}"))?;
+    if snapshot.format != FORMAT || snapshot.version != VERSION {
+        return Err(format!("not a {FORMAT} version {VERSION} export"));
+    }
+    let mut tables = Tables::default();
+    for table in snapshot.tables {
+        tables.add_table(&table.name)?;
+        for raw in table.entities {
+            let entity = decode_stored(&raw)
+                .map_err(|e| format!("table '{}': {}", table.name, e.message))?;
+            tables.put(&table.name, entity)?;
+        }
+    }
+    Ok(tables)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{FixedClock, Value};
+
+    fn sample() -> Account {
+        let mut account = Account::new(Box::new(FixedClock::default()));
+        account.create_table("Zeta").unwrap();
+        account.create_table("alpha").unwrap();
+        account.create_table("Empty").unwrap();
+        for (pk, rk) in [("b", "2"), ("a", "1"), ("b", "1"), ("é'\"", "")] {
+            let e = Entity::new(pk, rk)
+                .with("Count", Value::Int64(i64::MAX))
+                .with("Ratio", Value::Double(0.1))
+                .with("Text", Value::String("ü\n\"".into()))
+                .with("Raw", Value::Binary(vec![0, 255].into()));
+            account.insert("Zeta", e.clone()).unwrap();
+            account.insert("alpha", e).unwrap();
+        }
+        account
+    }
+
+    #[test]
+    fn writes_what_the_playground_exports() {
+        let account = sample();
+        let mut out = Vec::new();
+        write(&account, &mut out).unwrap();
+        let expected = serde_json::to_string(&account.export()).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        let empty = Account::default();
+        let mut out = Vec::new();
+        write(&empty, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"format":"tablescope-account","version":1,"tables":[]}"#
+        );
+    }
+
+    #[test]
+    fn reads_back_the_same_account() {
+        let account = sample();
+        let mut out = Vec::new();
+        write(&account, &mut out).unwrap();
+        let tables = read(&out[..]).unwrap();
+        assert_eq!(tables.entity_count(), 8);
+        let mut back = Account::default();
+        tables.restore(&mut back);
+        assert_eq!(
+            serde_json::to_string(&back.export()).unwrap(),
+            serde_json::to_string(&account.export()).unwrap()
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_an_export() {
+        assert_eq!(
+            read(&br#"{"format":"other","version":1,"tables":[]}"#[..]).err(),
+            Some("not a tablescope-account version 1 export".to_string())
+        );
+        let twice = br#"{"format":"tablescope-account","version":1,"tables":[{"name":"T","entities":[]},{"name":"t","entities":[]}]}"#;
+        assert_eq!(
+            read(&twice[..]).err(),
+            Some("table 't' appears twice".to_string())
+        );
+    }
+}

@@ -1,0 +1,228 @@
+//! HTTP/1.1 on hyper: each request read whole, answered by [`State::serve`] under a lock
+//! (the engine runs one request at a time), CORS added, one log line written.
+
+use super::args::{Options, Storage};
+use super::state::{Served, State};
+use super::store::Store;
+use super::{cors, reply, time};
+use crate::engine::wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
+use crate::engine::Account;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+struct Shared {
+    state: Mutex<State>,
+    silent: bool,
+}
+
+/// Loads the account (data directory, `--load`), then serves until the process ends.
+pub fn run(options: Options) -> Result<(), String> {
+    let state = open(&options)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(listen(options, state))
+}
+
+fn open(options: &Options) -> Result<State, String> {
+    let mut endpoint = Endpoint::with_key(&options.account, &options.key)
+        .ok_or_else(|| "--key: not base64".to_string())?;
+    endpoint.allow_anonymous = options.allow_anonymous;
+    let mut account = Account::new(Box::new(time::now));
+    let loaded = match &options.load {
+        Some(path) => {
+            Some(std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let store = match &options.storage {
+        Storage::Memory => {
+            eprintln!("tablescope-serve: data in memory only (pass --location DIR to keep it)");
+            None
+        }
+        Storage::Location(dir) => {
+            let (store, r) = Store::open(dir, options.snapshot_bytes, &mut account)
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            eprintln!(
+                "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
+                dir.display(),
+                r.generation,
+                r.entities,
+                r.records,
+                if r.torn_bytes > 0 {
+                    format!("; cut off a torn tail of {} bytes", r.torn_bytes)
+                } else {
+                    String::new()
+                }
+            );
+            Some(store)
+        }
+    };
+    let mut state = State::new(account, endpoint, store);
+    if let (Some(text), Some(path)) = (loaded, &options.load) {
+        state
+            .account
+            .import_json(&text)
+            .map_err(|e| format!("{}: {}", path.display(), e.detail.unwrap_or(e.message)))?;
+        if let Some(store) = &mut state.store {
+            store.snapshot(&state.account).map_err(|e| e.to_string())?;
+        }
+        state.account.take_changes();
+        eprintln!("tablescope-serve: loaded {}", path.display());
+    }
+    Ok(state)
+}
+
+async fn listen(options: Options, state: State) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind((options.host.as_str(), options.port))
+        .await
+        .map_err(|e| format!("{}:{}: {e}", options.host, options.port))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    let account = state.endpoint.account.clone();
+    eprintln!("tablescope-serve: listening on http://{address}/{account}");
+    eprintln!(
+        "tablescope-serve: connection string: DefaultEndpointsProtocol=http;AccountName={account};\
+         AccountKey={};TableEndpoint=http://{address}/{account};",
+        options.key
+    );
+    let shared = Arc::new(Shared {
+        state: Mutex::new(state),
+        silent: options.silent,
+    });
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait rather than spin.
+                eprintln!("tablescope-serve: accept: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let shared = Arc::clone(&shared);
+                async move { Ok::<_, Infallible>(respond(&shared, request).await) }
+            });
+            // A connection that breaks mid-request only ends itself.
+            let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
+    let (parts, body) = request.into_parts();
+    let mut request = HttpRequest {
+        method: parts.method.as_str().to_string(),
+        url: parts.uri.to_string(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+                (n.as_str().to_string(), value)
+            })
+            .collect(),
+        body: Vec::new(),
+    };
+    let context = Context {
+        now: time::now(),
+        request_id: time::request_id(),
+    };
+    let preflight = request.method == "OPTIONS";
+    let served = if preflight {
+        Served {
+            response: cors::preflight(&request, &context),
+            stats: None,
+        }
+    } else {
+        match read_body(body, &parts.headers).await {
+            Ok(body) => {
+                request.body = body;
+                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.serve(&request, &context)
+            }
+            Err(e) => Served {
+                response: reply::error(
+                    &request,
+                    &context,
+                    400,
+                    "InvalidInput",
+                    &format!("The request body could not be read: {e}"),
+                ),
+                stats: None,
+            },
+        }
+    };
+    let mut response = served.response;
+    let origin = request.header_value("Origin").filter(|o| !o.is_empty());
+    if let (Some(origin), false) = (origin, preflight) {
+        cors::allow(origin, &mut response);
+    }
+    if !shared.silent {
+        log(&request, &response, served.stats.as_ref());
+    }
+    to_hyper(response)
+}
+
+/// Reads the body whole, but stops past [`MAX_BODY_BYTES`]: the wire layer refuses such a
+/// body (413 RequestBodyTooLarge, as the service does) without the rest being buffered.
+async fn read_body(mut body: Incoming, headers: &hyper::HeaderMap) -> Result<Vec<u8>, String> {
+    let declared = headers
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(declared.min(MAX_BODY_BYTES + 1));
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| e.to_string())?;
+        if let Ok(data) = frame.into_data() {
+            out.extend_from_slice(&data);
+            if out.len() > MAX_BODY_BYTES {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn log(request: &HttpRequest, response: &HttpResponse, stats: Option<&crate::engine::QueryStats>) {
+    let mut line = format!("{} {} {}", request.method, request.url, response.status);
+    if let Some(s) = stats {
+        line.push_str(&format!(" scanned={} returned={}", s.scanned, s.returned));
+    }
+    line.push('\n');
+    // A closed stdout (piped into `head`) must not stop the server.
+    let _ = std::io::stdout().lock().write_all(line.as_bytes());
+}
+
+fn to_hyper(response: HttpResponse) -> Response<Full<Bytes>> {
+    let mut out = Response::new(Full::new(Bytes::from(response.body)));
+    *out.status_mut() =
+        StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = out.headers_mut();
+    for (name, value) in response.headers {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_bytes(value.as_bytes()),
+        ) {
+            headers.append(name, value);
+        }
+    }
+    out
+}

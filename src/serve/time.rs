@@ -1,0 +1,50 @@
+//! What the engine must be told rather than read: the time, from the system clock, and
+//! fresh request ids.
+
+use crate::engine::DateTime;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// 1970-01-01T00:00:00Z in ticks of 100 ns since 1601-01-01 (the engine's epoch).
+const UNIX_EPOCH_TICKS: i64 = 11_644_473_600 * 10_000_000;
+
+/// The system clock as the engine's DateTime, at its full 100 ns precision.
+pub fn now() -> DateTime {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let ticks = i64::try_from(since.as_secs())
+        .ok()
+        .and_then(|s| s.checked_mul(10_000_000))
+        .and_then(|t| t.checked_add(i64::from(since.subsec_nanos() / 100)))
+        .and_then(|t| t.checked_add(UNIX_EPOCH_TICKS));
+    ticks
+        .and_then(DateTime::from_ticks)
+        .unwrap_or(DateTime::MIN)
+}
+
+/// A request id as the service writes `x-ms-request-id`: a random (v4) UUID.
+pub fn request_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unix_epoch_in_ticks() {
+        assert_eq!(
+            DateTime::from_unix_millis(0).map(DateTime::ticks),
+            Some(UNIX_EPOCH_TICKS)
+        );
+    }
+
+    #[test]
+    fn now_is_this_century_and_ids_are_fresh() {
+        let text = now().to_string();
+        assert!(text.starts_with("20"), "{text}");
+        let (a, b) = (request_id(), request_id());
+        assert_eq!((a.len(), a.as_bytes()[14]), (36, b'4'));
+        assert_ne!(a, b);
+    }
+}
