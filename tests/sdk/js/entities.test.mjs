@@ -47,8 +47,13 @@ const TYPED = {
 test("createEntity: 204 with an ETag; getEntity returns every type exactly", async () => {
   const { responses, options } = recording();
   const created = await table.createEntity(TYPED, options);
+  // The JS SDK asks for no content on insert: 204, with the entity's URL in Location and
+  // DataServiceId.
   assert.equal(responses[0].status, 204);
   assert.equal(created.preferenceApplied, "return-no-content");
+  const location = `${ENDPOINT}/${table.tableName}(PartitionKey='types',RowKey='all')`;
+  assert.equal(responses[0].headers.get("location"), location);
+  assert.equal(responses[0].headers.get("dataserviceid"), location);
   assert.match(created.etag, ETAG);
 
   const got = await table.getEntity("types", "all");
