@@ -46,6 +46,15 @@ pub enum ErrorCode {
     InvalidHeaderValue,
     /// A query parameter's value is not one the service accepts.
     InvalidQueryParameterValue,
+    /// A SAS used outside its scope: another table, the table list, an entity outside its
+    /// key range.
+    AuthorizationFailure,
+    /// An account SAS without the resource type (`srt`) the operation needs.
+    AuthorizationResourceTypeMismatch,
+    /// An account SAS whose services (`ss`) lack Table.
+    AuthorizationServiceMismatch,
+    /// No credential where one is needed (401).
+    NoAuthenticationInformation,
     /// `Accept` asks for Atom/XML, which the service no longer serves.
     AtomFormatNotSupported,
     /// The request body's media type is not JSON (or multipart for `$batch`).
@@ -61,7 +70,12 @@ impl ErrorCode {
             TableNotFound | ResourceNotFound => 404,
             UpdateConditionNotSatisfied => 412,
             RequestBodyTooLarge => 413,
-            AuthorizationPermissionMismatch | AuthenticationFailed => 403,
+            AuthorizationPermissionMismatch
+            | AuthenticationFailed
+            | AuthorizationFailure
+            | AuthorizationResourceTypeMismatch
+            | AuthorizationServiceMismatch => 403,
+            NoAuthenticationInformation => 401,
             UnsupportedHttpVerb => 405,
             AtomFormatNotSupported | MediaTypeNotSupported => 415,
             _ => 400,
@@ -105,6 +119,10 @@ impl ErrorCode {
             MissingRequiredHeader => "An HTTP header that's mandatory for this request is not specified.",
             InvalidHeaderValue => "The value for one of the HTTP headers is not in the correct format.",
             InvalidQueryParameterValue => "Value for one of the query parameters specified in the request URI is invalid.",
+            AuthorizationFailure => "This request is not authorized to perform this operation.",
+            AuthorizationResourceTypeMismatch => "This request is not authorized to perform this operation using this resource type.",
+            AuthorizationServiceMismatch => "This request is not authorized to perform this operation using this service.",
+            NoAuthenticationInformation => "Server failed to authenticate the request. Please refer to the information in the www-authenticate header.",
             AtomFormatNotSupported => "Atom format is not supported.",
             MediaTypeNotSupported => "None of the provided media types are supported",
         }
@@ -139,6 +157,10 @@ impl ErrorCode {
             MissingRequiredHeader => "MissingRequiredHeader",
             InvalidHeaderValue => "InvalidHeaderValue",
             InvalidQueryParameterValue => "InvalidQueryParameterValue",
+            AuthorizationFailure => "AuthorizationFailure",
+            AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",
+            AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
+            NoAuthenticationInformation => "NoAuthenticationInformation",
             AtomFormatNotSupported => "AtomFormatNotSupported",
             MediaTypeNotSupported => "MediaTypeNotSupported",
         }

@@ -31,7 +31,7 @@ mod route;
 mod token;
 mod translate;
 
-pub use auth::{Access, Credential};
+pub use auth::{Access, Credential, KeyRange, Sas};
 pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};

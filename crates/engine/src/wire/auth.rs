@@ -80,6 +80,32 @@ pub struct KeyRange {
 }
 
 impl KeyRange {
+    /// A `$filter` that admits exactly the range's entities (`None` when unbounded), to
+    /// narrow a query made through a key-range SAS the way the service does.
+    pub fn filter(&self) -> Option<String> {
+        let quote = |k: &str| format!("'{}'", k.replace('\'', "''"));
+        let bound = |pk: &Option<String>, rk: &Option<String>, strict: &str, inclusive: &str| {
+            let pk = pk.as_deref()?;
+            Some(match rk {
+                Some(rk) => format!(
+                    "(PartitionKey {strict} {} or (PartitionKey eq {} and RowKey {inclusive} {}))",
+                    quote(pk),
+                    quote(pk),
+                    quote(rk)
+                ),
+                None => format!("PartitionKey {inclusive} {}", quote(pk)),
+            })
+        };
+        let parts: Vec<String> = [
+            bound(&self.start_partition_key, &self.start_row_key, "gt", "ge"),
+            bound(&self.end_partition_key, &self.end_row_key, "lt", "le"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(" and "))
+    }
+
     /// Whether the range has any bound (queries through such a SAS must be narrowed to it).
     pub fn is_bounded(&self) -> bool {
         self.start_partition_key.is_some() || self.end_partition_key.is_some()
@@ -150,8 +176,6 @@ pub fn authorize(credential: &Credential, access: Access, table: Option<&str>) -
 
 /// [`authorize`] for an operation on the entity (`partition_key`, `row_key`) of `table`:
 /// a table SAS with a key range refuses entities outside it.
-// Until handle.rs calls this for operations on one entity, only the tests do.
-#[allow(dead_code)]
 pub fn authorize_entity(
     credential: &Credential,
     access: Access,
@@ -240,11 +264,8 @@ fn authorize_account_sas(sas: &Sas, access: Access) -> Result<()> {
     };
     let types = sas.resource_types.as_deref().unwrap_or("");
     if !types.contains(resource_type) {
-        // The service's code is AuthorizationResourceTypeMismatch ("This request is not
-        // authorized to perform this operation using this resource type."); ErrorCode has no
-        // such variant yet, so the closest 403 stands in.
         return Err(Error::with_detail(
-            ErrorCode::AuthorizationPermissionMismatch,
+            ErrorCode::AuthorizationResourceTypeMismatch,
             format!("the SAS's resource types '{types}' lack '{resource_type}'"),
         ));
     }
@@ -269,18 +290,18 @@ fn authentication_failed(detail: impl Into<String>) -> Error {
 }
 
 /// A SAS used outside its scope (another table, the table list, an entity outside its key
-/// range). The service answers 403 `AuthorizationFailure` ("This request is not authorized
-/// to perform this operation."); ErrorCode has no such variant yet, so the closest 403
-/// stands in.
+/// range): 403 `AuthorizationFailure`, as production answers a table SAS listing tables.
 fn authorization_failure(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::AuthorizationPermissionMismatch, detail)
+    Error::with_detail(ErrorCode::AuthorizationFailure, detail)
 }
 
-/// A request with no credential where one is required. The Storage services answer 401
-/// `NoAuthenticationInformation` at API versions from 2019-12-12 on; ErrorCode has no such
-/// variant yet, so 403 `AuthenticationFailed` stands in.
+/// A request with no credential where one is required: 401 `NoAuthenticationInformation`,
+/// as the Storage services answer at API versions from 2019-12-12 on.
 fn no_credential() -> Error {
-    authentication_failed("the request carries no Authorization header and no SAS")
+    Error::with_detail(
+        ErrorCode::NoAuthenticationInformation,
+        "the request carries no Authorization header and no SAS",
+    )
 }
 
 /// Whether `signature` (base64) is the HMAC-SHA256 of `string_to_sign` under `key`,

@@ -115,8 +115,8 @@ fn operation(
     table: &mut Option<String>,
 ) -> Result<(BatchRequest, PartInfo)> {
     let resource = route::route(&part.url, host, &endpoint.account)?;
-    let op = translate::operation(&part.method, &resource, &part.headers, &part.body)?;
-    authorize(credential, &op)?;
+    let mut op = translate::operation(&part.method, &resource, &part.headers, &part.body)?;
+    authorize(credential, &mut op)?;
     let part_table = match &resource.target {
         Target::Entities(t) | Target::Entity { table: t, .. } => t.clone(),
         _ => {

@@ -89,8 +89,8 @@ fn serve(
             );
         }
     }
-    let op = translate::operation(&request.method, &resource, &request.headers, &request.body)?;
-    authorize(&credential, &op)?;
+    let mut op = translate::operation(&request.method, &resource, &request.headers, &request.body)?;
+    authorize(&credential, &mut op)?;
     let response = account.execute(&op.request);
     let http = write(endpoint, reply, &resource, level, &op, &response);
     Ok(Outcome {
@@ -100,12 +100,50 @@ fn serve(
     })
 }
 
-pub(super) fn authorize(credential: &Credential, op: &Operation) -> Result<()> {
-    let table = op_table(&op.request);
+/// Checks that `credential` may run `op`: on its table, and on its entity where it names
+/// one (a key-range SAS reaches only entities inside its range). A query through a key-range
+/// SAS is narrowed to the range, as the service narrows it.
+pub(super) fn authorize(credential: &Credential, op: &mut Operation) -> Result<()> {
+    let table = op_table(&op.request).map(str::to_string);
+    let entity = op_keys(&op.request);
     for access in &op.access {
-        auth::authorize(credential, *access, table)?;
+        match (&table, &entity) {
+            (Some(t), Some((pk, rk))) => auth::authorize_entity(credential, *access, t, pk, rk)?,
+            _ => auth::authorize(credential, *access, table.as_deref())?,
+        }
+    }
+    if let (Credential::Sas(sas), Request::Query { filter, .. }) = (credential, &mut op.request) {
+        if let Some(range) = sas.keys.filter() {
+            *filter = Some(match filter.as_deref().filter(|f| !f.trim().is_empty()) {
+                Some(f) => format!("({f}) and {range}"),
+                None => range,
+            });
+        }
     }
     Ok(())
+}
+
+/// The entity an operation names, if it names one.
+fn op_keys(request: &Request) -> Option<(String, String)> {
+    use Request as R;
+    match request {
+        R::Insert { entity, .. }
+        | R::UpsertReplace { entity, .. }
+        | R::UpsertMerge { entity, .. }
+        | R::Replace { entity, .. }
+        | R::Merge { entity, .. } => Some(keys(entity)),
+        R::Delete {
+            partition_key,
+            row_key,
+            ..
+        }
+        | R::Get {
+            partition_key,
+            row_key,
+            ..
+        } => Some((partition_key.clone(), row_key.clone())),
+        _ => None,
+    }
 }
 
 fn op_table(request: &Request) -> Option<&str> {

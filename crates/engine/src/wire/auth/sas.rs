@@ -91,11 +91,8 @@ pub(super) fn verify(
     };
     check_window(&token, now)?;
     if sas.table.is_none() && !token.get("ss").contains('t') {
-        // The service's code is AuthorizationServiceMismatch ("This request is not
-        // authorized to perform this operation using this service."); ErrorCode has no such
-        // variant yet, so the closest 403 stands in.
         return Err(Error::with_detail(
-            ErrorCode::AuthorizationPermissionMismatch,
+            ErrorCode::AuthorizationServiceMismatch,
             format!("the SAS's services '{}' lack t (Table)", token.get("ss")),
         ));
     }
