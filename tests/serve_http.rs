@@ -188,7 +188,11 @@ fn a_request_without_credentials_is_refused_unless_anonymous_is_allowed() {
     assert_eq!(r.status, 204, "{}", r.text());
     let strict = Server::start_strict(&["--in-memory"]);
     let r = strict.client().create_table("Closed").unwrap();
-    assert_eq!(r.status, 403, "{}", r.text());
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert_eq!(
+        r.header("x-ms-error-code"),
+        Some("NoAuthenticationInformation")
+    );
 }
 
 #[test]
