@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runWorkload } from "./lib/sdk.mjs";
-import { residentBytes, withAzurite, withFloor, withTablescope } from "./lib/servers.mjs";
+import { probe, withAzurite, withFloor, withTablescope } from "./lib/servers.mjs";
 import { markdown, summarise, figure } from "./lib/report.mjs";
 import { FULL, QUICK, plan as makePlan } from "./lib/workload.mjs";
 
@@ -92,23 +92,23 @@ function machine() {
 function targetsFor(args) {
   const azurite = packageJson("azurite");
   const azuriteMain = path.join(azurite.dir, azurite.pkg.bin["azurite-table"]);
-  const measure = (pid) => async () => ({ rssBytes: await residentBytes(pid) });
   const all = [
     {
       id: "azurite",
       label: `Azurite ${azurite.pkg.version}, in memory`,
       run: (plan) =>
-        withAzurite(azuriteMain, ({ url, pid }) => runWorkload(url, plan, measure(pid))),
+        withAzurite(azuriteMain, ({ url, pid }) => runWorkload(url, plan, probe(pid))),
     },
   ];
-  const serve = args.serveBin && existsSync(args.serveBin) ? args.serveBin : null;
+  // Absolute: each server runs in its own temporary working directory.
+  const serve = args.serveBin && existsSync(args.serveBin) ? path.resolve(args.serveBin) : null;
   if (serve) {
     for (const durable of [false, true]) {
       all.push({
         id: durable ? "serve-durable" : "serve-memory",
         label: durable ? "tablescope serve, durable" : "tablescope serve, in memory",
         run: (plan) =>
-          withTablescope(serve, durable, ({ url, pid }) => runWorkload(url, plan, measure(pid))),
+          withTablescope(serve, durable, ({ url, pid }) => runWorkload(url, plan, probe(pid))),
       });
     }
   } else {
@@ -123,7 +123,7 @@ function targetsFor(args) {
     all.push({
       id: "floor",
       label: "SDK floor (canned answers, no storage)",
-      run: (plan) => withFloor(plan, ({ url, pid }) => runWorkload(url, plan, measure(pid))),
+      run: (plan) => withFloor(plan, ({ url, pid }) => runWorkload(url, plan, probe(pid))),
     });
   }
   const chosen = args.only ? all.filter((t) => args.only.includes(t.id)) : all;
@@ -139,7 +139,10 @@ function progress(target, round, rounds, run, plan) {
       `point get ${f((run.pointGetSeconds / plan.pointGets.length) * 1e6)} µs, ` +
       `partition query ${f(run.partitionQuerySeconds * 1e3)} ms, ` +
       `table scan ${f(run.tableScanSeconds * 1e3)} ms in ${run.tableScanPages} pages, ` +
-      `RSS ${f(run.memory.rssBytes / 2 ** 20)} MiB (load ${os.loadavg()[0].toFixed(2)})`,
+      `RSS ${f(run.memory.rssBytes / 2 ** 20)} MiB; server CPU: insert ` +
+      `${f(run.cpu.insert.server)} s, gets ${f(run.cpu.pointGet.server)} s, ` +
+      `partition ${f(run.cpu.partitionQuery.server * 1e3)} ms, ` +
+      `scan ${f(run.cpu.tableScan.server * 1e3)} ms (load ${os.loadavg()[0].toFixed(2)})`,
   );
 }
 

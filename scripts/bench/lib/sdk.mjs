@@ -12,6 +12,16 @@ export const DEV_KEY =
 
 const seconds = (startNs) => Number(process.hrtime.bigint() - startNs) / 1e9;
 
+function clientCpuSeconds() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+const spent = (before, after) => ({
+  server: after.server - before.server,
+  client: after.client - before.client,
+});
+
 function check(what, actual, expected) {
   if (actual !== expected) {
     throw new Error(`${what}: expected ${expected}, got ${actual}`);
@@ -19,14 +29,15 @@ function check(what, actual, expected) {
 }
 
 /**
- * Runs the workload of `plan` against `http://host:port/devstoreaccount1`. `afterLoad` is
- * called once the load is acknowledged (the caller reads the server's memory there). Reads run
- * once untimed, then timed: reads warm, as a user's second query. The queries' figure is the
- * median of plan.queryPasses timed passes.
+ * Runs the workload of `plan` against `http://host:port/devstoreaccount1`. `server` reads the
+ * server process: `memory()` once the load is acknowledged, `cpuSeconds()` around each timed
+ * phase (where the time went: the server's CPU against the phase's wall time, the rest being
+ * the client's and the wait). Reads run once untimed, then timed: reads warm, as a user's
+ * second query. The queries' figure is the median of plan.queryPasses timed passes.
  *
  * Returns seconds per phase; throws when a read returns other than the plan expects.
  */
-export async function runWorkload(url, plan, afterLoad) {
+export async function runWorkload(url, plan, server) {
   const credential = new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY);
   // No retries: a failed or throttled request must surface, not be hidden in a slower figure.
   const client = new TableClient(url, plan.table, credential, {
@@ -45,13 +56,16 @@ export async function runWorkload(url, plan, afterLoad) {
       batches.push(actions);
     }
   }
+  const cpu = async () => ({ server: await server.cpuSeconds(), client: clientCpuSeconds() });
+  const cpuBefore = await cpu();
   const start = process.hrtime.bigint();
   for (const actions of batches) {
     const response = await client.submitTransaction(actions);
     check("batch status", response.status, 202);
   }
   const insert = seconds(start);
-  const memory = await afterLoad();
+  const insertCpu = spent(cpuBefore, await cpu());
+  const memory = await server.memory();
 
   const pointGet = async () => {
     for (const key of plan.pointGets) {
@@ -85,12 +99,15 @@ export async function runWorkload(url, plan, afterLoad) {
     await read();
     const passes = [];
     let value;
+    const before = await cpu();
     for (let r = 0; r < repeats; r++) {
       const t = process.hrtime.bigint();
       value = await read();
       passes.push(seconds(t));
     }
-    return { seconds: median(passes), passes, value };
+    const used = spent(before, await cpu());
+    const perPass = { server: used.server / repeats, client: used.client / repeats };
+    return { seconds: median(passes), passes, value, cpu: perPass };
   };
   const gets = await timed(pointGet, 1);
   const partition = await timed(partitionQuery, plan.queryPasses);
@@ -105,5 +122,8 @@ export async function runWorkload(url, plan, afterLoad) {
     tableScanPasses: scan.passes,
     tableScanPages: scan.value,
     memory,
+    // CPU seconds of the server and of this client (the SDK), per phase (per pass for reads).
+    cpu: { insert: insertCpu, pointGet: gets.cpu, partitionQuery: partition.cpu,
+      tableScan: scan.cpu },
   };
 }

@@ -31,6 +31,27 @@ export async function residentBytes(pid) {
   return Number(match[1]) * 1024;
 }
 
+/**
+ * CPU seconds (user + system) a process has used, from /proc/<pid>/stat (in clock ticks,
+ * USER_HZ = 100 on Linux, so a resolution of 10 ms).
+ */
+export async function cpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may itself hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return (utime + stime) / 100;
+}
+
+/** What the workload reads of a server process: its memory and its CPU time. */
+export function probe(pid) {
+  return {
+    memory: async () => ({ rssBytes: await residentBytes(pid) }),
+    cpuSeconds: () => cpuSeconds(pid),
+  };
+}
+
 function connects(port) {
   return new Promise((resolve) => {
     const socket = net.connect(port, HOST);
