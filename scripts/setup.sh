@@ -108,3 +108,46 @@ ensure_browser() {
     apt_install chromium chromium-driver
   fi
 }
+
+# The official Python SDK for the SDK conformance suite (tests/sdk/python), in a virtual
+# environment of its own: .venv-sdk/ at the repo root, every package pinned in
+# tests/sdk/python/requirements.txt. Debian ships python3 without venv/ensurepip; then
+# python3-venv is installed and the environment made again.
+SDK_VENV="$ROOT/.venv-sdk"
+SDK_REQUIREMENTS="$ROOT/tests/sdk/python/requirements.txt"
+
+# True when .venv-sdk holds exactly the versions requirements.txt pins.
+python_sdk_current() {
+  [ -x "$SDK_VENV/bin/python" ] || return 1
+  "$SDK_VENV/bin/python" - "$SDK_REQUIREMENTS" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        continue
+    name, _, pinned = line.partition("==")
+    try:
+        if version(name) != pinned:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+PY
+}
+
+ensure_python_sdk() {
+  command -v python3 >/dev/null || apt_install python3
+  if [ ! -x "$SDK_VENV/bin/pip" ]; then
+    step "python3 -m venv .venv-sdk"
+    rm -rf "$SDK_VENV"
+    if ! python3 -m venv "$SDK_VENV"; then
+      rm -rf "$SDK_VENV"
+      apt_install python3-venv
+      python3 -m venv "$SDK_VENV"
+    fi
+  fi
+  if ! python_sdk_current; then
+    step "pip install -r tests/sdk/python/requirements.txt (into .venv-sdk)"
+    "$SDK_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$SDK_REQUIREMENTS"
+  fi
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, then runs every test: native tests, wasm tests in headless
-# Chromium, the release build and its size budget, and the end-to-end tests against dist/.
+# Installs what is missing, then runs every test: native tests, the official SDKs (Node and
+# Python) against tablescope-serve, wasm tests in headless Chromium, the release build and its
+# size budget, and the end-to-end tests against dist/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
@@ -11,6 +12,9 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step "cargo test (native: engine, conformance, doc tests)"
 cargo test --locked --no-fail-fast --workspace
+
+step "SDK conformance: @azure/data-tables and azure-data-tables against tablescope-serve (tests/sdk/run.sh)"
+tests/sdk/run.sh
 
 step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs in headless Chromium)"
 # Only the lib's wasm tests (persistence planner and decoder) and tests/web_*.rs are wasm
