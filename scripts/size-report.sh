@@ -7,6 +7,9 @@
 #   started (reported; it is not part of the page load);
 # - embed (`?embed=1`): the lessons module (learn.js, learn_bg.wasm) and the CSS;
 # - lessons on first use: what opening the Learn section adds to the playground.
+# - SDK on first use: the official @azure/data-tables SDK with the in-page transport
+#   (sdk/tablescope-sdk-<hash>.js, scripts/bundle-sdk.mjs), imported when SDK code first runs;
+#   it lives in sdk/, so the playground's tablescope-*.js pattern never counts it.
 #
 # BUDGET_KB is the product's budget for a page load (issues #2 and #4: under 300 KB gzip). The
 # playground and the embed must both stay within it. A dist that was not split fails: its
@@ -22,8 +25,13 @@ css=("$DIST"/*.css)
 playground=("$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/sw.js "${css[@]}")
 deferred=("$DIST"/tablescope-deferred-*.wasm)
 lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
+sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
+  exit 1
+fi
+if [ "${#sdk[@]}" -ne 1 ]; then
+  echo "size-report: $DIST lacks the SDK bundle sdk/tablescope-sdk-<hash>.js (Trunk's post_build hook runs scripts/bundle-sdk.mjs)" >&2
   exit 1
 fi
 if [ "${#deferred[@]}" -ne 1 ]; then
@@ -57,6 +65,7 @@ table "deferred: fetched once the playground has started" "${deferred[@]}"
 table "embed (?embed=1): the docs embed's page load" "${lessons[@]}" "${css[@]}"
 embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
+table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
 echo
 
 status=0

@@ -66,6 +66,7 @@ pub fn App() -> impl IntoView {
     let section = RwSignal::new(first_section());
     provide_context(section);
     super::perf::install(state);
+    super::wire_bridge::install(state);
     if Storage::get().read_only.get_untracked() {
         leptos::task::spawn_local(take_over_when_free(state));
     }

@@ -212,6 +212,14 @@ impl AppState {
             .unwrap_or_else(disposed)
     }
 
+    /// Runs `f` on the account for a caller that only reads but reaches the engine through
+    /// `&mut Account` (`engine::wire`: the in-page SDK transport's GETs, `super::wire_bridge`).
+    /// Nothing is persisted and views do not re-read, so `f` must not write; writes go through
+    /// [`AppState::change`]. `None` only while the page tears down.
+    pub fn read_mut<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
+        self.account.try_update_value(f)
+    }
+
     /// Runs `f` on the account without writing, and subscribes the caller to later writes
     /// (for views that draw the stored keys, such as the partition map). `None` only while
     /// the page tears down.
