@@ -20,10 +20,11 @@ export TABLESCOPE_SERVE_BIN="$ROOT/target/release/tablescope-serve"
 step "SDK suites against tablescope-serve: node --test tests/sdk/js/ and pytest tests/sdk/python (in parallel)"
 out="$(mktemp -d "${TMPDIR:-/tmp}/tablescope-sdk.XXXXXX")"
 started=$SECONDS
-TABLESCOPE_SERVE_LOG="$out/js-server.log" tests/sdk/serve.sh \
+# Together they take seconds; the timeout keeps a hung suite from holding CI.
+TABLESCOPE_SERVE_LOG="$out/js-server.log" timeout -k 10 300 tests/sdk/serve.sh \
   node --test tests/sdk/js/ >"$out/js.out" 2>&1 &
 js=$!
-TABLESCOPE_SERVE_LOG="$out/python-server.log" tests/sdk/serve.sh \
+TABLESCOPE_SERVE_LOG="$out/python-server.log" timeout -k 10 300 tests/sdk/serve.sh \
   "$SDK_VENV/bin/python" -m pytest -q tests/sdk/python >"$out/python.out" 2>&1 &
 python=$!
 js_status=0

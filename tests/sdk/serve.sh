@@ -9,8 +9,9 @@
 # with its default account and key (devstoreaccount1 and the development key, as Azurite),
 # runs COMMAND with TABLESCOPE_TABLE_ENDPOINT=http://127.0.0.1:PORT/devstoreaccount1, stops
 # the server and exits with COMMAND's status. The server's request log (one line per request)
-# is kept in TABLESCOPE_SERVE_LOG (a temporary file by default); its last lines are printed
-# when COMMAND fails, so a failing SDK call can be matched with the request the server saw.
+# is kept in TABLESCOPE_SERVE_LOG (a temporary file by default, removed after a success); its
+# last lines are printed when COMMAND fails, so a failing SDK call can be matched with the
+# request the server saw.
 #
 # If this is wrong, the SDK suites in scripts/test.sh fail before a single test runs.
 set -euo pipefail
@@ -25,17 +26,23 @@ if [ -z "$bin" ]; then
 fi
 [ -x "$bin" ] || { echo "serve.sh: $bin is not an executable" >&2; exit 1; }
 
-log="${TABLESCOPE_SERVE_LOG:-$(mktemp "${TMPDIR:-/tmp}/tablescope-serve.XXXXXX")}"
+log="${TABLESCOPE_SERVE_LOG:-}"
+own_log=false
+if [ -z "$log" ]; then
+  log="$(mktemp "${TMPDIR:-/tmp}/tablescope-serve.XXXXXX")"
+  own_log=true
+fi
 : >"$log"
 "$bin" --host 127.0.0.1 --port 0 --in-memory >>"$log" 2>&1 &
 server=$!
 stop_server() {
   if kill -0 "$server" 2>/dev/null; then
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
+    # Braced so that bash's "Terminated" job notice goes to /dev/null too.
+    { kill "$server" && wait "$server"; } 2>/dev/null || true
   fi
 }
 trap stop_server EXIT
+trap 'exit 143' TERM INT
 
 # The server writes `tablescope-serve: listening on http://127.0.0.1:PORT/ACCOUNT` once bound.
 endpoint=""
@@ -64,5 +71,7 @@ if ! kill -0 "$server" 2>/dev/null; then
 elif [ "$status" -ne 0 ]; then
   echo "serve.sh: $* exited with $status; the server's log ($log) ends:" >&2
   tail -n 40 "$log" >&2
+elif $own_log; then
+  rm -f "$log"
 fi
 exit "$status"
