@@ -4,9 +4,9 @@
 //! also the service's lower bound), so the valid range is `0..=MAX_TICKS` and comparison is
 //! integer comparison.
 
-// Only chrono's RFC 3339 parser and its calendar arithmetic: its strftime-style formatting and
+// Only chrono's RFC 3339 parser: its strftime-style formatting and
 // parsing would add ~10 KB gzip to the page for two fixed layouts written out below.
-use chrono::{DateTime as ChronoDateTime, Datelike, NaiveDate, NaiveDateTime, Timelike};
+use chrono::{DateTime as ChronoDateTime, Timelike};
 use std::fmt;
 
 /// Seconds from 1601-01-01 to 1970-01-01.
@@ -74,51 +74,87 @@ impl DateTime {
         DateTime::from_ticks(ticks).ok_or(DateTimeError::OutOfRange)
     }
 
-    fn parts(self) -> (NaiveDateTime, i64) {
-        let secs = self.0.div_euclid(TICKS_PER_SEC) - EPOCH_DIFF_SECS;
-        let frac = self.0.rem_euclid(TICKS_PER_SEC);
-        let naive = ChronoDateTime::from_timestamp(secs, 0)
-            .map(|d| d.naive_utc())
-            .unwrap_or_else(|| NaiveDate::MIN.and_hms_opt(0, 0, 0).unwrap_or_default());
-        (naive, frac)
-    }
-
     /// Always seven fractional digits: `2024-01-01T00:00:00.0000000Z` (the Timestamp form).
     pub fn to_string_7(self) -> String {
-        let (naive, frac) = self.parts();
-        format!("{}.{frac:07}Z", Seconds(naive))
+        let mut out = String::with_capacity(28);
+        self.write(&mut out, ":", Fraction::Seven);
+        out
     }
+
+    /// Writes the instant as ISO 8601 text with `colon` between the time fields (the ETag
+    /// writes `%3A`). Digits are written directly: formatting is on every response's path.
+    pub(crate) fn write(self, out: &mut String, colon: &str, fraction: Fraction) {
+        let secs = self.0.div_euclid(TICKS_PER_SEC);
+        let frac = self.0.rem_euclid(TICKS_PER_SEC);
+        let (year, month, day) = civil(secs.div_euclid(86_400) - EPOCH_DIFF_SECS / 86_400);
+        let in_day = secs.rem_euclid(86_400);
+        digits(out, year, 4);
+        out.push('-');
+        digits(out, i64::from(month), 2);
+        out.push('-');
+        digits(out, i64::from(day), 2);
+        out.push('T');
+        digits(out, in_day / 3600, 2);
+        out.push_str(colon);
+        digits(out, in_day / 60 % 60, 2);
+        out.push_str(colon);
+        digits(out, in_day % 60, 2);
+        if fraction == Fraction::Seven || frac != 0 {
+            out.push('.');
+            digits(out, frac, 7);
+        }
+        out.push('Z');
+    }
+
+    /// The (year, month, day) and the weekday (0 = Monday) of the instant, in UTC.
+    pub(crate) fn date(self) -> (i64, u32, u32, u32) {
+        let days = self.0.div_euclid(TICKS_PER_SEC * 86_400);
+        let (y, m, d) = civil(days - EPOCH_DIFF_SECS / 86_400);
+        // 1601-01-01 was a Monday.
+        (y, m, d, days.rem_euclid(7) as u32)
+    }
+}
+
+/// How many fractional digits [`DateTime::write`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fraction {
+    /// Always seven (Timestamp, ETag).
+    Seven,
+    /// None on a whole second, otherwise seven (DateTime values).
+    WhenNonZero,
+}
+
+/// `value` zero-padded to `width` digits (`value` is never negative here).
+fn digits(out: &mut String, value: i64, width: u32) {
+    let mut div = 10i64.pow(width.saturating_sub(1));
+    let mut v = value.rem_euclid(div * 10);
+    while div > 0 {
+        out.push(char::from(b'0' + (v / div) as u8));
+        v %= div;
+        div /= 10;
+    }
+}
+
+/// The civil date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 /// The service's form for DateTime values: no fraction on a whole second, otherwise all seven
 /// digits (`2008-07-10T00:00:00Z`, `2013-08-22T00:20:16.3134645Z`).
 impl fmt::Display for DateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (naive, frac) = self.parts();
-        write!(f, "{}", Seconds(naive))?;
-        if frac != 0 {
-            write!(f, ".{frac:07}")?;
-        }
-        f.write_str("Z")
-    }
-}
-
-/// `YYYY-MM-DDTHH:MM:SS`; the year is always four digits in the service's range.
-struct Seconds(NaiveDateTime);
-
-impl fmt::Display for Seconds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = self.0;
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-            d.year(),
-            d.month(),
-            d.day(),
-            d.hour(),
-            d.minute(),
-            d.second()
-        )
+        let mut out = String::with_capacity(28);
+        self.write(&mut out, ":", Fraction::WhenNonZero);
+        f.write_str(&out)
     }
 }
 

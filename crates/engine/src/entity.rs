@@ -56,10 +56,11 @@ impl Entity {
 
 /// The weak ETag for a Timestamp.
 pub fn etag_for(timestamp: DateTime) -> String {
-    format!(
-        "W/\"datetime'{}'\"",
-        timestamp.to_string_7().replace(':', "%3A")
-    )
+    let mut out = String::with_capacity(48);
+    out.push_str("W/\"datetime'");
+    timestamp.write(&mut out, "%3A", super::datetime::Fraction::Seven);
+    out.push_str("'\"");
+    out
 }
 
 #[cfg(test)]

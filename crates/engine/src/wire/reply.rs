@@ -78,24 +78,13 @@ pub fn http_date(t: DateTime) -> String {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    // 1601-01-01, tick 0, was a Monday.
-    const TICKS_PER_DAY: i64 = 864_000_000_000;
-    let weekday = DAYS
-        .get((t.ticks().div_euclid(TICKS_PER_DAY) % 7) as usize)
-        .unwrap_or(&"Mon");
-    // `YYYY-MM-DDTHH:MM:SS…`
+    let (year, month, day, weekday) = t.date();
     let text = t.to_string_7();
-    let field = |from: usize, to: usize| text.get(from..to).unwrap_or("00");
-    let month = field(5, 7)
-        .parse::<usize>()
-        .ok()
-        .and_then(|m| MONTHS.get(m.wrapping_sub(1)))
-        .unwrap_or(&"Jan");
     format!(
-        "{weekday}, {} {month} {} {} GMT",
-        field(8, 10),
-        field(0, 4),
-        field(11, 19)
+        "{}, {day:02} {} {year:04} {} GMT",
+        DAYS.get(weekday as usize).unwrap_or(&"Mon"),
+        MONTHS.get(month as usize - 1).unwrap_or(&"Jan"),
+        text.get(11..19).unwrap_or("00:00:00")
     )
 }
 
