@@ -5,7 +5,8 @@
 // Checks: the bundle is neither loaded nor precached at start; CRUD with every type and awkward
 // keys, ETags, queries with filter/select, paging by continuation, transactions, table
 // deletion, errors as the SDK reports them; the UI shows what the SDK wrote, at once and after
-// a reload (persisted); a read-only tab refuses SDK writes as the UI does.
+// a reload (persisted); a read-only tab refuses SDK writes as the UI does; the bundle also runs
+// in a Web Worker whose transport reaches the page's engine by message (issue #12's sandbox).
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/sdk-transport.test.mjs   (default dist: dist/)
 
@@ -439,6 +440,58 @@ test('a read-only tab answers SDK reads and refuses SDK writes with 403 Authoriz
   await second.close();
 });
 
+test('the bundle runs in a Web Worker that reaches the page engine by message (the Code section sandbox)', async () => {
+  const out = await page.evaluate(async () => {
+    const hash = document.querySelector('meta[name="tablescope-sdk"]').content;
+    const url = new URL(`sdk/tablescope-sdk-${hash}.js`, document.baseURI).href;
+    // The worker has no window.tablescope: its transport asks the page, which answers with
+    // tablescope.wire; the request and response are plain data, so they cross as messages.
+    const source = `
+      const sdk = await import(${JSON.stringify(url)});
+      let next = 0;
+      const waiting = new Map();
+      self.onmessage = (e) => { waiting.get(e.data.id)(e.data.response); waiting.delete(e.data.id); };
+      const wire = (request) => new Promise((ok) => { const id = next++; waiting.set(id, ok); self.postMessage({ id, request }); });
+      const httpClient = sdk.createTransport({ wire });
+      await sdk.serviceClient({ httpClient }).createTable('FromWorker');
+      const t = sdk.tableClient('FromWorker', { httpClient });
+      await t.createEntity({ partitionKey: 'w', rowKey: '1', Big: { value: '-9223372036854775808', type: 'Int64' } });
+      const e = await t.getEntity('w', '1', { disableTypeConversion: true });
+      let xml;
+      try { await t.setAccessPolicy([{ id: 'readers' }]); } catch (err) { xml = err.message; }
+      self.postMessage({ done: { big: e.Big, xml, inWorker: typeof window === 'undefined' && typeof document === 'undefined' } });
+    `;
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), { type: 'module' });
+    const requests = [];
+    const done = await new Promise((ok, fail) => {
+      worker.onerror = (e) => fail(new Error(e.message));
+      worker.onmessage = (e) => {
+        if (e.data.done) return ok(e.data.done);
+        requests.push(`${e.data.request.method} ${new URL(e.data.request.url).pathname}`);
+        worker.postMessage({ id: e.data.id, response: window.tablescope.wire(e.data.request) });
+      };
+    });
+    worker.terminate();
+    return { ...done, requests };
+  });
+  assert.deepEqual(out, {
+    big: { value: '-9223372036854775808', type: 'Int64' },
+    // The SDK's XML operations stop before sending, with the reason (www/sdk/no-xml.js).
+    xml:
+      'Error "XML is not available in Tablescope\'s playground: the Table service\'s XML operations ' +
+      '(access policies, service properties and statistics) are not part of it." occurred in ' +
+      'serializing the payload - "tableAcl".',
+    inWorker: true,
+    requests: [
+      'POST /devstoreaccount1/Tables',
+      'POST /devstoreaccount1/FromWorker',
+      "GET /devstoreaccount1/FromWorker(PartitionKey='w',RowKey='1')",
+    ],
+  });
+  await page.locator('[data-table="FromWorker"]').waitFor();
+  assert.equal(await page.locator('[data-table="FromWorker"] .table-counts').textContent(), '1 entity · 1 partition');
+});
+
 test('deleteTable removes the table; reads of it then fail as the service answers', async () => {
   const out = await run(page, async (sdk) => {
     await sdk.serviceClient().deleteTable('SdkTypes');
@@ -452,7 +505,7 @@ test('deleteTable removes the table; reads of it then fail as the service answer
     }
     return { names, read };
   });
-  assert.deepEqual(out, { names: ['SdkShown'], read: single(404, 'TableNotFound') });
+  assert.deepEqual(out, { names: ['FromWorker', 'SdkShown'], read: single(404, 'TableNotFound') });
   await page.locator('[data-table="SdkTypes"]').waitFor({ state: 'detached' });
   assertClean(page);
 });
