@@ -138,6 +138,13 @@ fn entity_members(out: &mut String, place: &Place, level: Metadata, entity: &Raw
             member(out, "odata.etag", tag);
         }
     }
+    // Properties annotated Edm.DateTime (their fractions are trimmed like Timestamp's).
+    let datetimes: Vec<&str> = entity
+        .0
+        .iter()
+        .filter(|(_, v)| v.as_str() == Some("Edm.DateTime"))
+        .filter_map(|(n, _)| n.strip_suffix("@odata.type"))
+        .collect();
     for (name, value) in &entity.0 {
         if name.starts_with("odata.") {
             continue;
@@ -148,8 +155,7 @@ fn entity_members(out: &mut String, place: &Place, level: Metadata, entity: &Raw
             }
             continue;
         }
-        let is_datetime = name == "Timestamp"
-            || entity.get(&format!("{name}@odata.type")) == Some(&Json::from("Edm.DateTime"));
+        let is_datetime = name == "Timestamp" || datetimes.contains(&name.as_str());
         if name == "Timestamp" && level == Metadata::Full {
             member(out, "Timestamp@odata.type", &Json::from("Edm.DateTime"));
         }
