@@ -10,8 +10,8 @@ ensure_browser
 ensure_wasm_split
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
-step "cargo test (native: engine, conformance, doc tests)"
-cargo test --locked --no-fail-fast --workspace
+step "cargo test (native: engine, wire, conformance, tablescope-serve with its kill -9 test, doc tests)"
+cargo test --locked --no-fail-fast --workspace --features serve
 
 step "SDK conformance: @azure/data-tables and azure-data-tables against tablescope-serve (tests/sdk/run.sh)"
 tests/sdk/run.sh

@@ -4,8 +4,10 @@
 # server of its own (tests/sdk/serve.sh), both at once. Their outputs are printed one after the
 # other once both are done; the run fails if either suite fails or runs no test.
 #
-# Installs what is missing first (npm packages, .venv-sdk), then builds the server once:
-#   cargo build --release --features serve --bin tablescope-serve
+# Installs what is missing first (npm packages, .venv-sdk), then builds the server once, as a
+# debug build: scripts/test.sh has just built it for the serve tests, so this costs nothing
+# there, and the suites' few thousand requests take seconds either way.
+#   cargo build --features serve --bin tablescope-serve
 # scripts/test.sh runs this; it also runs alone.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
@@ -13,9 +15,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
 ensure_node_packages
 ensure_python_sdk
 
-step "cargo build --release --features serve --bin tablescope-serve"
-cargo build --locked --release --features serve --bin tablescope-serve
-export TABLESCOPE_SERVE_BIN="$ROOT/target/release/tablescope-serve"
+step "cargo build --features serve --bin tablescope-serve"
+cargo build --locked --features serve --bin tablescope-serve
+export TABLESCOPE_SERVE_BIN="$ROOT/target/debug/tablescope-serve"
 
 step "SDK suites against tablescope-serve: node --test tests/sdk/js/ and pytest tests/sdk/python (in parallel)"
 out="$(mktemp -d "${TMPDIR:-/tmp}/tablescope-sdk.XXXXXX")"
