@@ -12,7 +12,11 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { AzureNamedKeyCredential, generateTableSas } from '@azure/data-tables';
 import { assertClean, start } from './lib.mjs';
+
+/** The development account's key (Microsoft's Azurite documentation publishes it). */
+const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 let env;
 let context;
@@ -490,6 +494,38 @@ test('the bundle runs in a Web Worker that reaches the page engine by message (t
   });
   await page.locator('[data-table="FromWorker"]').waitFor();
   assert.equal(await page.locator('[data-table="FromWorker"] .table-counts').textContent(), '1 entity · 1 partition');
+});
+
+test('a credential is checked: a SAS for the development account works as its permissions say, a forged one is refused', async () => {
+  // The browser SDK signs no SharedKey; a SAS made here (Node's SDK, the development key) is
+  // what a learner would paste.
+  const key = new AzureNamedKeyCredential('devstoreaccount1', DEV_KEY);
+  const expiresOn = new Date(Date.now() + 3_600_000);
+  const readOnly = generateTableSas('SdkShown', key, { permissions: { query: true }, expiresOn });
+  const forged = readOnly.replace(/sig=[^&]+/, `sig=${encodeURIComponent(Buffer.alloc(32).toString('base64'))}`);
+  assert.notEqual(forged, readOnly);
+  const out = await run(page, async (sdk, [sas, bad]) => {
+    const client = (token) => new sdk.TableClient(sdk.PLAYGROUND_URL, 'SdkShown', new sdk.AzureSASCredential(token), sdk.clientOptions());
+    const attempt = async (f) => {
+      try {
+        return await f();
+      } catch (e) {
+        return reported(e);
+      }
+    };
+    return {
+      read: await attempt(async () => (await client(sas).getEntity('p1', 'r1')).Label),
+      write: await attempt(() => client(sas).createEntity({ partitionKey: 'p1', rowKey: 'sas' })),
+      forged: await attempt(() => client(bad).getEntity('p1', 'r1')),
+      sent: new URL(window.wireLog.at(-1).request.url).searchParams.get('sp'),
+    };
+  }, [readOnly, forged]);
+  assert.deepEqual(out, {
+    read: 'changed',
+    write: single(403, 'AuthorizationPermissionMismatch'),
+    forged: single(403, 'AuthenticationFailed'),
+    sent: 'r',
+  });
 });
 
 test('deleteTable removes the table; reads of it then fail as the service answers', async () => {
