@@ -42,6 +42,35 @@ export function lines(plan) {
   ];
 }
 
+/**
+ * CPU time per operation (from /proc and process.cpuUsage, the server's in 10 ms ticks summed
+ * over the phase): what the server spends, without the SDK's cost or the wait for a busy
+ * machine's cores; and what the client (the SDK) spends, which no server can take away, so
+ * it bounds every ratio of the first table. The client's rows have no ratio.
+ */
+export function cpuLines(plan) {
+  const phases = [
+    ["insert", "insert", "per entity", "µs", (s) => (s / plan.entities) * 1e6],
+    ["pointGet", "point get", "per get", "µs", (s) => (s / plan.pointGets.length) * 1e6],
+    ["partitionQuery", "partition query", "per query", "ms", (s) => s * 1e3],
+    ["tableScan", "table scan", "per scan", "ms", (s) => s * 1e3],
+  ];
+  const rows = [];
+  for (const side of ["server", "client"]) {
+    for (const [phase, name, per, unit, scale] of phases) {
+      rows.push({
+        id: `${phase}Cpu${side === "server" ? "Server" : "Client"}`,
+        label: `${name}: ${side === "server" ? "server" : "client (SDK)"} CPU ${per}`,
+        unit,
+        higherIsBetter: false,
+        noRatio: side === "client",
+        figure: (run) => scale(run.cpu[phase][side]),
+      });
+    }
+  }
+  return rows;
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -55,24 +84,29 @@ export function median(values) {
  * baseline time ÷ target time, target throughput ÷ baseline throughput, baseline memory ÷
  * target memory.
  */
-export function summarise(plan, targets, rounds, baselineId) {
-  return lines(plan).map((line) => {
+export function summarise(lineSet, targets, rounds, baselineId) {
+  return lineSet.map((line) => {
     const perTarget = {};
     for (const target of targets) {
       const figures = rounds.map((round) => line.figure(round[target.id]));
       const entry = { figures, median: median(figures) };
-      if (baselineId && target.id !== baselineId) {
-        const ratios = rounds.map((round) => {
-          const base = line.figure(round[baselineId]);
-          const mine = line.figure(round[target.id]);
-          return line.higherIsBetter ? mine / base : base / mine;
-        });
+      if (baselineId && target.id !== baselineId && !line.noRatio) {
+        // A figure of 0 (CPU time under one 10 ms tick) has no ratio.
+        const ratios = rounds
+          .map((round) => {
+            const base = line.figure(round[baselineId]);
+            const mine = line.figure(round[target.id]);
+            return line.higherIsBetter ? mine / base : base / mine;
+          })
+          .filter((ratio) => Number.isFinite(ratio) && ratio > 0);
         entry.ratios = ratios;
-        entry.ratio = {
-          min: Math.min(...ratios),
-          median: median(ratios),
-          max: Math.max(...ratios),
-        };
+        if (ratios.length > 0) {
+          entry.ratio = {
+            min: Math.min(...ratios),
+            median: median(ratios),
+            max: Math.max(...ratios),
+          };
+        }
       }
       perTarget[target.id] = entry;
     }
@@ -95,7 +129,7 @@ export function figure(value) {
 /** "4.4×" below 10, "42×" and "8,500×" above (two significant digits at least). */
 export function times(ratio) {
   if (!Number.isFinite(ratio)) return String(ratio);
-  if (ratio < 10) return `${ratio.toFixed(1)}×`;
+  if (ratio < 9.95) return `${ratio.toFixed(1)}×`;
   return `${Math.round(ratio).toLocaleString("en-US")}×`;
 }
 
@@ -103,7 +137,7 @@ const gib = (bytes) => (bytes / 2 ** 30).toFixed(1);
 const loads = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 
 /** The Markdown block: a header with the machine and versions, then one table. */
-export function markdown({ date, machine, versions, plan, rounds, targets, summary, load }) {
+export function markdown({ date, machine, versions, plan, rounds, targets, summary, cpu, load }) {
   const n = (x) => x.toLocaleString("en-US");
   const roundCount = `${rounds.length} round${rounds.length === 1 ? "" : "s"}`;
   const out = [];
@@ -133,18 +167,31 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
       `Azurite's run of the same round; N× = N times faster (N times less memory).`,
   );
   out.push("");
+  out.push(...table(targets, summary));
+  out.push("");
+  out.push(
+    "Where the time goes: CPU time per operation, the server's (from /proc, in 10 ms ticks " +
+      "summed over the phase) and the client's, the SDK's own cost, which no server can take " +
+      "away and which bounds every ratio above.",
+  );
+  out.push("");
+  out.push(...table(targets, cpu));
+  return out.join("\n");
+}
+
+function table(targets, summary) {
   const header = ["line", ...targets.map((t) => t.label)];
-  out.push(`| ${header.join(" | ")} |`);
-  out.push(`|${header.map(() => "---").join("|")}|`);
+  const rows = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const line of summary) {
     const cells = targets.map((target) => {
       const entry = line.targets[target.id];
       const value = `${figure(entry.median)} ${line.unit}`;
       if (!entry.ratio) return value;
+      if (entry.ratios.length < entry.figures.length) return `${value} · some rounds under a tick`;
       const { min, median: mid, max } = entry.ratio;
       return `${value} · **${times(mid)}** (${times(min)}–${times(max)})`;
     });
-    out.push(`| ${line.label} | ${cells.join(" | ")} |`);
+    rows.push(`| ${line.label} | ${cells.join(" | ")} |`);
   }
-  return out.join("\n");
+  return rows;
 }
