@@ -50,9 +50,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         return reply::error(
             request,
             context,
-            400,
-            "InvalidHeaderValue",
-            "A required CORS header is not present.",
+            crate::engine::ErrorCode::InvalidHeaderValue,
         );
     };
     if !METHODS
@@ -62,9 +60,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         return reply::error(
             request,
             context,
-            403,
-            "CorsPreflightFailure",
-            "CORS not enabled or no matching rule found for this request.",
+            crate::engine::ErrorCode::CorsPreflightFailure,
         );
     }
     let h = |n: &str, v: &str| (n.to_string(), v.to_string());

@@ -158,13 +158,10 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Full<B
                 state.serve(&request, &context)
             }
             Err(e) => Served {
-                response: reply::error(
-                    &request,
-                    &context,
-                    400,
-                    "InvalidInput",
-                    &format!("The request body could not be read: {e}"),
-                ),
+                response: {
+                    eprintln!("tablescope-serve: the request body could not be read: {e}");
+                    reply::error(&request, &context, crate::engine::ErrorCode::InvalidInput)
+                },
                 stats: None,
             },
         }

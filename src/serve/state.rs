@@ -76,13 +76,7 @@ impl State {
     fn internal_error(&self, request: &HttpRequest, context: &Context, why: String) -> Served {
         eprintln!("tablescope-serve: {why}; restart the server to recover what was acknowledged");
         Served {
-            response: reply::error(
-                request,
-                context,
-                500,
-                "InternalError",
-                "The server encountered an internal error. Please retry the request.",
-            ),
+            response: reply::error(request, context, crate::engine::ErrorCode::InternalError),
             stats: None,
         }
     }

@@ -25,7 +25,7 @@
 //! leaves it in the deferred wasm.
 
 use super::state::{AppState, Storage, READ_ONLY};
-use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Metadata, Outcome};
+use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use crate::engine::{DateTime, ErrorCode};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use leptos::prelude::GetUntracked;
@@ -178,30 +178,10 @@ fn request_id() -> String {
 /// The service's answer to a write it does not permit (a read-only SAS), written as
 /// `engine::wire` writes errors; the message says why this tab refuses.
 fn read_only_refusal(context: &Context, request: &HttpRequest) -> HttpResponse {
-    let code = ErrorCode::AuthorizationPermissionMismatch;
-    let message = format!(
-        "{} This tab is read-only: the change was not made. {READ_ONLY}\nRequestId:{}\nTime:{}",
-        code.default_message(),
-        context.request_id,
-        context.now.to_string_7()
+    let mut error = crate::engine::Error::new(ErrorCode::AuthorizationPermissionMismatch);
+    error.message = format!(
+        "{} This tab is read-only: the change was not made. {READ_ONLY}",
+        error.message
     );
-    let body = serde_json::json!({
-        "odata.error": { "code": code.as_str(), "message": { "lang": "en-US", "value": message } }
-    });
-    let version = request.header_value("x-ms-version").unwrap_or("2019-02-02");
-    let date = String::from(js_sys::Date::new_0().to_utc_string());
-    let header = |name: &str, value: &str| (name.to_string(), value.to_string());
-    HttpResponse {
-        status: code.status(),
-        headers: vec![
-            header("Cache-Control", "no-cache"),
-            header("Content-Type", Metadata::Minimal.content_type()),
-            header("x-ms-request-id", &context.request_id),
-            header("x-ms-version", version),
-            header("X-Content-Type-Options", "nosniff"),
-            header("x-ms-error-code", code.as_str()),
-            header("Date", &date),
-        ],
-        body: body.to_string().into_bytes(),
-    }
+    crate::engine::wire::error_response(context, request, &error)
 }

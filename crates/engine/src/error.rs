@@ -55,6 +55,10 @@ pub enum ErrorCode {
     AuthorizationServiceMismatch,
     /// No credential where one is needed (401).
     NoAuthenticationInformation,
+    /// The server failed (`tablescope serve`: its data directory can no longer be written).
+    InternalError,
+    /// A CORS preflight the endpoint's rules do not allow.
+    CorsPreflightFailure,
     /// `Accept` asks for Atom/XML, which the service no longer serves.
     AtomFormatNotSupported,
     /// The request body's media type is not JSON (or multipart for `$batch`).
@@ -76,6 +80,8 @@ impl ErrorCode {
             | AuthorizationResourceTypeMismatch
             | AuthorizationServiceMismatch => 403,
             NoAuthenticationInformation => 401,
+            InternalError => 500,
+            CorsPreflightFailure => 403,
             UnsupportedHttpVerb => 405,
             AtomFormatNotSupported | MediaTypeNotSupported => 415,
             _ => 400,
@@ -123,6 +129,8 @@ impl ErrorCode {
             AuthorizationResourceTypeMismatch => "This request is not authorized to perform this operation using this resource type.",
             AuthorizationServiceMismatch => "This request is not authorized to perform this operation using this service.",
             NoAuthenticationInformation => "Server failed to authenticate the request. Please refer to the information in the www-authenticate header.",
+            InternalError => "Server encountered an internal error. Please try again after some time.",
+            CorsPreflightFailure => "CORS not enabled or no matching rule found for this request.",
             AtomFormatNotSupported => "Atom format is not supported.",
             MediaTypeNotSupported => "None of the provided media types are supported",
         }
@@ -161,6 +169,8 @@ impl ErrorCode {
             AuthorizationResourceTypeMismatch => "AuthorizationResourceTypeMismatch",
             AuthorizationServiceMismatch => "AuthorizationServiceMismatch",
             NoAuthenticationInformation => "NoAuthenticationInformation",
+            InternalError => "InternalError",
+            CorsPreflightFailure => "CorsPreflightFailure",
             AtomFormatNotSupported => "AtomFormatNotSupported",
             MediaTypeNotSupported => "MediaTypeNotSupported",
         }

@@ -72,6 +72,20 @@ impl Reply<'_> {
     }
 }
 
+/// The service's error response for `error`, as [`super::handle`] writes it: for callers
+/// that refuse a request before it reaches the engine (a read-only tab, a server whose disk
+/// failed, a CORS refusal), so every error a client sees has one format.
+pub fn error_response(
+    context: &Context,
+    request: &super::HttpRequest,
+    error: &Error,
+) -> HttpResponse {
+    let version = request
+        .header_value("x-ms-version")
+        .unwrap_or(DEFAULT_VERSION);
+    Reply { context, version }.error(error)
+}
+
 /// `Date` as HTTP writes it (RFC 1123): `Mon, 23 Nov 2026 19:49:23 GMT`.
 pub fn http_date(t: DateTime) -> String {
     const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
