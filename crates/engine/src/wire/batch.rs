@@ -5,14 +5,13 @@
 //! Status is 202 whether or not an operation fails; a failure answers with only the failing
 //! operation's part, its message prefixed with the 0-based index.
 
-use super::auth::Credential;
-use super::handle::{authorize, keys, place};
+use super::handle::{authorize, keys, Call};
 use super::multipart::{self, BatchPart, PartResponse};
-use super::payload::{self, Metadata};
+use super::payload;
 use super::reply::Reply;
-use super::route::{self, entity_path, Resource, Target};
+use super::route::{self, entity_path, Target};
 use super::translate;
-use super::{Endpoint, HttpRequest, Outcome};
+use super::{HttpRequest, Outcome};
 use crate::account::Account;
 use crate::api::{BatchRequest, Request, Response};
 use crate::error::{Error, ErrorCode, Result};
@@ -26,15 +25,8 @@ struct PartInfo {
     content_id: Option<String>,
 }
 
-pub fn run(
-    account: &mut Account,
-    endpoint: &Endpoint,
-    reply: &Reply,
-    credential: &Credential,
-    resource: &Resource,
-    level: Metadata,
-    request: &HttpRequest,
-) -> Result<Outcome> {
+pub fn run(account: &mut Account, call: &Call, request: &HttpRequest) -> Result<Outcome> {
+    let reply = call.reply;
     let content_type = request.header_value("Content-Type").ok_or_else(|| {
         Error::with_detail(
             ErrorCode::InvalidInput,
@@ -47,7 +39,7 @@ pub fn run(
     let mut operations = Vec::with_capacity(parsed.parts.len());
     let mut infos = Vec::with_capacity(parsed.parts.len());
     for (i, part) in parsed.parts.iter().enumerate() {
-        match operation(endpoint, credential, host, part, &mut table) {
+        match operation(call, host, part, &mut table) {
             Ok((op, info)) => {
                 operations.push(op);
                 infos.push(info);
@@ -84,9 +76,7 @@ pub fn run(
         return Err(Error::new(ErrorCode::InvalidInput));
     };
     for ((op, result), info) in operations.iter().zip(results).zip(&infos) {
-        parts.push(success_part(
-            account, endpoint, resource, level, &table, op, result, info,
-        ));
+        parts.push(success_part(account, call, &table, op, result, info));
     }
     Ok(finish(reply, &parsed, parts, Some(batch)))
 }
@@ -108,15 +98,14 @@ fn finish(
 
 /// Translates one part into a batch operation on the batch's one table.
 fn operation(
-    endpoint: &Endpoint,
-    credential: &Credential,
+    call: &Call,
     host: Option<&str>,
     part: &BatchPart,
     table: &mut Option<String>,
 ) -> Result<(BatchRequest, PartInfo)> {
-    let resource = route::route(&part.url, host, &endpoint.account)?;
+    let resource = route::route(&part.url, host, &call.endpoint.account)?;
     let mut op = translate::operation(&part.method, &resource, &part.headers, &part.body)?;
-    authorize(credential, &mut op)?;
+    authorize(&call.credential, &mut op)?;
     let part_table = match &resource.target {
         Target::Entities(t) | Target::Entity { table: t, .. } => t.clone(),
         _ => {
@@ -224,12 +213,9 @@ fn failure_part(reply: &Reply, error: Error, part: &BatchPart) -> PartResponse {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn success_part(
     account: &Account,
-    endpoint: &Endpoint,
-    resource: &Resource,
-    level: Metadata,
+    call: &Call,
     table: &str,
     op: &BatchRequest,
     result: &Response,
@@ -246,7 +232,7 @@ fn success_part(
             let raw_keys = keys(entity);
             let location = format!(
                 "{}/{}",
-                resource.base,
+                call.resource.base,
                 entity_path(table, &raw_keys.0, &raw_keys.1)
             );
             if info.return_content == Some(false) {
@@ -270,8 +256,8 @@ fn success_part(
                     .and_then(|t| t.entity(&raw_keys.0, &raw_keys.1))
                     .map(|e| crate::json::RawEntity::from_entity(&e))
                     .unwrap_or_default();
-                let place = place(endpoint, resource, table);
-                body = payload::entity_element(&place, level, None, &stored).into_bytes();
+                body = payload::entity_element(&call.place(table), call.level, None, &stored)
+                    .into_bytes();
                 201
             }
         }
@@ -280,8 +266,8 @@ fn success_part(
             headers.push(h("Content-Type", PART_JSON));
             headers.extend(etag.map(|t| h("ETag", t)));
             let entity = result.entity.clone().unwrap_or_default();
-            let place = place(endpoint, resource, table);
-            body = payload::entity_element(&place, level, None, &entity).into_bytes();
+            body =
+                payload::entity_element(&call.place(table), call.level, None, &entity).into_bytes();
             200
         }
         _ => {

@@ -59,40 +59,36 @@ fn serve(
     let level = metadata(&resource, request)?;
     check_versions(request)?;
     let credential = auth::authenticate(endpoint, request, reply.context.now)?;
-    if resource.target == Target::Batch {
+    let call = Call {
+        endpoint,
+        reply,
+        credential,
+        resource,
+        level,
+    };
+    if call.resource.target == Target::Batch {
         if !request.method.eq_ignore_ascii_case("POST") {
             return Err(Error::with_detail(
                 ErrorCode::UnsupportedHttpVerb,
                 "$batch takes POST",
             ));
         }
-        return batch::run(
-            account,
-            endpoint,
-            reply,
-            &credential,
-            &resource,
-            level,
-            request,
-        );
+        return batch::run(account, &call, request);
     }
-    if let Target::Table(name) = &resource.target {
+    if let Target::Table(name) = &call.resource.target {
         if request.method.eq_ignore_ascii_case("GET") {
-            return read_table(
-                account,
-                endpoint,
-                reply,
-                &credential,
-                &resource,
-                level,
-                name,
-            );
+            return read_table(account, &call, name);
         }
     }
-    let mut op = translate::operation(&request.method, &resource, &request.headers, &request.body)?;
-    authorize(&credential, &mut op)?;
+    let mut op = translate::operation(
+        &request.method,
+        &call.resource,
+        &request.headers,
+        &request.body,
+    )?;
+    authorize(&call.credential, &mut op)?;
     let response = account.execute(&op.request);
-    let http = write(endpoint, reply, &resource, level, &op, &response);
+    let http = write(&call, &op, &response);
     Ok(Outcome {
         response: http,
         stats: response.stats,
@@ -212,24 +208,21 @@ fn check_versions(request: &HttpRequest) -> Result<()> {
 }
 
 /// `GET /Tables('name')`: the table's entry, or 404.
-fn read_table(
-    account: &mut Account,
-    endpoint: &Endpoint,
-    reply: &Reply,
-    credential: &Credential,
-    resource: &Resource,
-    level: Metadata,
-    name: &str,
-) -> Result<Outcome> {
-    auth::authorize(credential, auth::Access::ListTables, None)?;
+fn read_table(account: &mut Account, call: &Call, name: &str) -> Result<Outcome> {
+    auth::authorize(&call.credential, auth::Access::ListTables, None)?;
     let table = account
         .table(name)
         .map_err(|_| Error::new(ErrorCode::ResourceNotFound))?;
-    let body = payload::table_element(&resource.base, &endpoint.account, level, &table.name);
+    let body = payload::table_element(
+        &call.resource.base,
+        &call.endpoint.account,
+        call.level,
+        &table.name,
+    );
     Ok(Outcome {
-        response: reply.response(
+        response: call.reply.response(
             200,
-            Some(level.content_type()),
+            Some(call.level.content_type()),
             Vec::new(),
             Vec::new(),
             body.into_bytes(),
@@ -244,14 +237,15 @@ fn h(name: &str, value: impl Into<String>) -> (String, String) {
 }
 
 /// Writes the engine's answer to a single operation.
-fn write(
-    endpoint: &Endpoint,
-    reply: &Reply,
-    resource: &Resource,
-    level: Metadata,
-    op: &Operation,
-    response: &Response,
-) -> HttpResponse {
+fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
+    let Call {
+        endpoint,
+        reply,
+        resource,
+        level,
+        ..
+    } = call;
+    let level = *level;
     if let Some(error) = &response.error {
         return reply.error(error);
     }
@@ -309,7 +303,7 @@ fn write(
                     Vec::new(),
                 )
             } else {
-                let place = place(endpoint, resource, table);
+                let place = call.place(table);
                 let body = payload::entity_element(&place, level, None, &entity);
                 reply.response(
                     201,
@@ -322,7 +316,7 @@ fn write(
         }
         R::Get { table, select, .. } => {
             let entity = response.entity.clone().unwrap_or_default();
-            let place = place(endpoint, resource, table);
+            let place = call.place(table);
             let body = payload::entity_element(&place, level, select.as_deref(), &entity);
             let etag = response.etag.clone().unwrap_or_default();
             reply.response(
@@ -335,7 +329,7 @@ fn write(
         }
         R::Query { table, select, .. } => {
             let entities = response.entities.as_deref().unwrap_or_default();
-            let place = place(endpoint, resource, table);
+            let place = call.place(table);
             let body = payload::entity_page(&place, level, select.as_deref(), entities);
             let own = response
                 .continuation
@@ -370,15 +364,23 @@ fn preference_applied(op: &Operation) -> Vec<(String, String)> {
     }
 }
 
-pub(super) fn place<'a>(
-    endpoint: &'a Endpoint,
-    resource: &'a Resource,
-    table: &'a str,
-) -> Place<'a> {
-    Place {
-        base: &resource.base,
-        account: &endpoint.account,
-        table,
+/// One request being answered: what every step after routing and authentication needs.
+pub(super) struct Call<'a> {
+    pub endpoint: &'a Endpoint,
+    pub reply: &'a Reply<'a>,
+    pub credential: Credential,
+    pub resource: Resource,
+    pub level: Metadata,
+}
+
+impl Call<'_> {
+    /// Where `table`'s entities live, for their bodies' metadata.
+    pub fn place<'b>(&'b self, table: &'b str) -> Place<'b> {
+        Place {
+            base: &self.resource.base,
+            account: &self.endpoint.account,
+            table,
+        }
     }
 }
 
