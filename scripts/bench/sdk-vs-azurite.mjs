@@ -198,6 +198,7 @@ async function main() {
       sdk,
       azurite,
       tablescope: `${commit}${dirty}`,
+      serveBinary: targets.some((t) => t.id.startsWith("serve-")) ? args.serveBin : null,
     },
     load: { before, after, highest, wallSeconds },
     workload: { ...sizes, entities: plan.entities, partitionQuery: plan.partitionQuery,

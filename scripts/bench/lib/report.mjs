@@ -151,7 +151,8 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
   out.push(
     `Load average (1 / 5 / 15 min): ${loads(load.before)} before, ${loads(load.after)} after, ` +
       `highest 1-min ${load.highest.toFixed(2)} during the run (${roundCount}, ` +
-      `${Math.round(load.wallSeconds)} s).`,
+      `${Math.round(load.wallSeconds)} s); the benchmark's own client and server account ` +
+      `for up to 2 of it.`,
   );
   out.push("");
   out.push(
