@@ -63,11 +63,11 @@ fn bad_imports_name_the_problem_and_change_nothing() {
         ),
         (
             r#"{"format":"tablescope-account","version":1,"tables":[{"name":"Good","entities":[{"PartitionKey":"a/b","RowKey":"r"}]}]}"#,
-            "table 'Good', entity 0: PartitionKey may not contain '/'",
+            "table 'Good', entity 0 (PartitionKey 'a/b', RowKey 'r'): PartitionKey may not contain '/'",
         ),
         (
             r#"{"format":"tablescope-account","version":1,"tables":[{"name":"Good","entities":[{"PartitionKey":"a","RowKey":"r","L@odata.type":"Edm.Int64","L":"x"}]}]}"#,
-            "table 'Good', entity 0: L: not an Int64",
+            "table 'Good', entity 0 (PartitionKey 'a', RowKey 'r'): L: not an Int64",
         ),
         (
             r#"{"format":"tablescope-account","version":1,"tables":[{"name":"Good","entities":[{"PartitionKey":"a","RowKey":"r"},{"PartitionKey":"a","RowKey":"r"}]}]}"#,

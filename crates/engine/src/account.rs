@@ -104,15 +104,45 @@ impl Account {
     }
 
     /// The next Timestamp: the clock's now, but always after the last one issued.
-    pub(crate) fn next_timestamp(&mut self) -> DateTime {
+    ///
+    /// At the end of the clock's range (9999-12-31T23:59:59.9999999Z issued, or a clock
+    /// standing there) no strictly later Timestamp exists. The service never gives two writes
+    /// the same ETag, so rather than reuse one the write is refused with 500 InternalError:
+    /// the request is valid and the fault is the account's own state, which no retry of the
+    /// same request fixes. The clock is unchanged on refusal.
+    pub(crate) fn next_timestamp(&mut self) -> Result<DateTime> {
+        let [next] = self.next_timestamps()?;
+        Ok(next)
+    }
+
+    /// `N` strictly increasing Timestamps (a batch takes up to two), or none at all and the
+    /// clock unchanged.
+    pub(crate) fn next_timestamps<const N: usize>(&mut self) -> Result<[DateTime; N]> {
+        let mut stamps = [self.last_timestamp; N];
+        let mut last = self.last_timestamp;
+        for slot in &mut stamps {
+            last = self.timestamp_after(last).ok_or_else(clock_exhausted)?;
+            *slot = last;
+        }
+        self.last_timestamp = last;
+        Ok(stamps)
+    }
+
+    /// The Timestamp a write would get if `last` were the latest issued: the clock's now,
+    /// or one tick after `last` when now is not later. `None` when no later instant exists.
+    /// Reads the clock without moving it, so imports can plan their Timestamps first.
+    pub(crate) fn timestamp_after(&self, last: DateTime) -> Option<DateTime> {
         let now = self.clock.now();
-        let next = if now > self.last_timestamp {
-            now
+        if now > last {
+            Some(now)
         } else {
-            DateTime::from_ticks(self.last_timestamp.ticks() + 1).unwrap_or(self.last_timestamp)
-        };
-        self.last_timestamp = next;
-        next
+            DateTime::from_ticks(last.ticks().checked_add(1)?)
+        }
+    }
+
+    /// The latest Timestamp issued or observed.
+    pub(crate) fn last_timestamp(&self) -> DateTime {
+        self.last_timestamp
     }
 
     /// Makes later Timestamps come after `t` (used when loading stored data).
@@ -212,7 +242,7 @@ impl Account {
 
     /// Applies a prepared write: stamps it and stores it; returns its Timestamp.
     pub(crate) fn apply_write(&mut self, table: &str, entity: Entity) -> Result<DateTime> {
-        let timestamp = self.next_timestamp();
+        let timestamp = self.next_timestamp()?;
         self.apply_write_at(table, entity, timestamp)
     }
 
@@ -313,6 +343,15 @@ impl Account {
         }
         result
     }
+}
+
+/// The refusal of a write that cannot get a Timestamp later than the last one issued.
+fn clock_exhausted() -> Error {
+    Error::with_detail(
+        ErrorCode::InternalError,
+        "the account's clock has reached 9999-12-31T23:59:59.9999999Z: no later Timestamp \
+         (and so no new ETag) can be issued",
+    )
 }
 
 /// The lower-cased table name in `buf`, without allocating (lookups are on every operation).

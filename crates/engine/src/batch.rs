@@ -77,7 +77,7 @@ pub fn run(
     for (i, (op, entity)) in operations.iter().zip(keyed).enumerate() {
         checked.push(check(account, table, op, entity).map_err(|e| e.at_index(i))?);
     }
-    let stamps = Stamps::take(account, operations);
+    let stamps = Stamps::take(account, operations)?;
     Ok(account.as_one_change_set(|account| {
         checked
             .into_iter()
@@ -95,7 +95,8 @@ struct Stamps {
 }
 
 impl Stamps {
-    fn take(account: &mut Account, operations: &[BatchOperation]) -> Stamps {
+    /// Both or neither: a batch refused for want of Timestamps leaves the clock unchanged.
+    fn take(account: &mut Account, operations: &[BatchOperation]) -> Result<Stamps> {
         let is_insert = |op: &BatchOperation| {
             matches!(
                 op,
@@ -109,10 +110,16 @@ impl Stamps {
         let updates = operations
             .iter()
             .any(|op| matches!(op, BatchOperation::Write { .. }) && !is_insert(op));
-        Stamps {
-            insert: inserts.then(|| account.next_timestamp()),
-            update: updates.then(|| account.next_timestamp()),
-        }
+        let (insert, update) = match (inserts, updates) {
+            (true, true) => {
+                let [insert, update] = account.next_timestamps()?;
+                (Some(insert), Some(update))
+            }
+            (true, false) => (Some(account.next_timestamp()?), None),
+            (false, true) => (None, Some(account.next_timestamp()?)),
+            (false, false) => (None, None),
+        };
+        Ok(Stamps { insert, update })
     }
 }
 

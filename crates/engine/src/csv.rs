@@ -304,6 +304,18 @@ fn error_text(e: &super::error::Error) -> String {
     }
 }
 
+/// An entity the clock has no room for, named by its keys (records are not numbered here).
+fn no_room(e: &Entity, why: &str) -> CsvError {
+    fail(
+        0,
+        None,
+        format!(
+            "OutOfRangeInput: PartitionKey '{}' RowKey '{}': {why}",
+            e.partition_key, e.row_key
+        ),
+    )
+}
+
 /// `Edm.Int64` or `Int64`, any case.
 fn parse_type(text: &str) -> Option<EdmType> {
     let short = match text.get(..4) {
@@ -368,9 +380,32 @@ impl Account {
     pub fn import_csv(&mut self, table: &str, text: &str) -> Result<usize, CsvError> {
         validate::table_name(table)
             .map_err(|e| fail(0, None, format!("table name '{table}': {}", error_text(&e))))?;
-        // `decode` checks every entity and key: nothing below can fail.
+        // `decode` checks every entity and key; the clock is checked next; nothing after can fail.
         let entities = decode(text)?;
         let count = entities.len();
+        // Timestamps are planned before anything changes: a refused file leaves the tables and
+        // the clock as they were (see `Account::next_timestamp` for the end of the range).
+        let mut last = self.last_timestamp();
+        let mut stamped: Vec<(Entity, DateTime)> = Vec::with_capacity(count);
+        for e in entities {
+            let at = match e.timestamp {
+                Some(t) => t,
+                None => self.timestamp_after(last).ok_or_else(|| {
+                    no_room(&e, "the account's clock has no later Timestamp to give it")
+                })?,
+            };
+            last = last.max(at);
+            if self.timestamp_after(last).is_none() {
+                return Err(no_room(
+                    &e,
+                    &format!(
+                        "Timestamp {} leaves no later Timestamp for the next write",
+                        at.to_string_7()
+                    ),
+                ));
+            }
+            stamped.push((e, at));
+        }
         let mut changes = Vec::with_capacity(count + 1);
         let name = match self.table(table) {
             Ok(t) => t.name.clone(),
@@ -382,14 +417,7 @@ impl Account {
                 table.to_string()
             }
         };
-        let stamped: Vec<(Entity, DateTime)> = entities
-            .into_iter()
-            .map(|e| {
-                let at = e.timestamp.unwrap_or_else(|| self.next_timestamp());
-                self.observe_timestamp(at);
-                (e, at)
-            })
-            .collect();
+        self.observe_timestamp(last);
         let t = self
             .table_mut(&name)
             .map_err(|e| fail(0, None, error_text(&e)))?;

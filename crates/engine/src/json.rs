@@ -158,13 +158,21 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
         match name.as_str() {
             "PartitionKey" => pk = key_value(name, value)?,
             "RowKey" => rk = key_value(name, value)?,
-            "Timestamp" => {
-                if keep_timestamp {
-                    if let Some(text) = value.as_str() {
-                        entity.timestamp = DateTime::parse(text).ok();
-                    }
-                }
+            // Stored data carries the Timestamp it was given: one that does not read back is
+            // refused, never replaced (null, like any null, is the same as absent).
+            "Timestamp" if keep_timestamp => {
+                entity.timestamp = match value {
+                    Json::Null => None,
+                    Json::String(text) => Some(DateTime::parse(text).map_err(|_| {
+                        invalid(format!(
+                            "Timestamp: '{text}' is not an ISO 8601 DateTime between \
+                             1601-01-01 and 9999-12-31"
+                        ))
+                    })?),
+                    _ => return Err(invalid("Timestamp must be ISO 8601 text".into())),
+                };
             }
+            "Timestamp" => {}
             _ => {
                 super::validate::property_name(name)?;
                 if value.is_null() {

@@ -9,11 +9,13 @@
 
 use super::account::Account;
 use super::changes::Change;
+use super::datetime::DateTime;
 use super::error::{Error, ErrorCode, Result};
 use super::json::{self, RawEntity};
 use super::table::Table;
 use super::validate;
 use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
 use std::collections::HashSet;
 
 pub const FORMAT: &str = "tablescope-account";
@@ -68,8 +70,11 @@ impl Account {
     }
 
     /// Replaces every table with the snapshot's, or changes nothing and says what is wrong.
+    ///
+    /// The snapshot is checked and its Timestamps planned against a copy of the clock's state;
+    /// the tables and the clock change together, and only when all of it is good.
     pub fn import(&mut self, snapshot: &Snapshot) -> Result<()> {
-        let tables = build_tables(self, snapshot)?;
+        let (tables, last) = build_tables(self, snapshot)?;
         let names: Vec<String> = self.tables().map(|t| t.name.clone()).collect();
         for name in names {
             let _ = self.delete_table(name.as_str());
@@ -77,37 +82,68 @@ impl Account {
         for t in tables {
             self.restore_table(t);
         }
+        self.observe_timestamp(last);
         self.take_changes();
         self.record(vec![Change::AccountReplaced]);
         Ok(())
     }
 
+    /// Parses and imports snapshot JSON bytes; bytes that are not UTF-8 are refused, never
+    /// replaced by U+FFFD.
+    pub fn import_json_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            bad(format!(
+                "not UTF-8: the byte at offset {} does not start a valid character",
+                e.valid_up_to()
+            ))
+        })?;
+        self.import_json(text)
+    }
+
     /// Parses and imports snapshot JSON text.
+    ///
+    /// Read straight into [`Snapshot`], never through a JSON map: a map keeps only the last of
+    /// members named twice, and a property, key or `"tables"` given twice must be refused.
     pub fn import_json(&mut self, text: &str) -> Result<()> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
-        let format = value.get("format").and_then(|f| f.as_str());
-        if format != Some(FORMAT) {
+        let header: Header = serde_json::from_str(text).map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => bad(format!("malformed export: {e}")),
+            _ => bad(format!("not valid JSON: {e}")),
+        })?;
+        if header.format.as_ref().and_then(Json::as_str) != Some(FORMAT) {
             return Err(bad(format!(
                 "not a Tablescope export: \"format\" must be \"{FORMAT}\""
             )));
         }
-        let version = value.get("version").and_then(|v| v.as_u64());
+        let version = header.version.as_ref().and_then(Json::as_u64);
         if version != Some(u64::from(VERSION)) {
             return Err(bad(format!(
                 "unsupported export version {version:?}; this Tablescope reads version {VERSION}"
             )));
         }
         let snapshot: Snapshot =
-            serde_json::from_value(value).map_err(|e| bad(format!("malformed export: {e}")))?;
+            serde_json::from_str(text).map_err(|e| bad(format!("malformed export: {e}")))?;
         self.import(&snapshot)
     }
 }
 
-fn build_tables(account: &mut Account, snapshot: &Snapshot) -> Result<Vec<Table>> {
+/// The members that say what a file is, read first so a file of another kind or version gets
+/// a message saying so; other members are skipped here. A member given twice is refused.
+#[derive(Deserialize)]
+struct Header {
+    #[serde(default)]
+    format: Option<Json>,
+    #[serde(default)]
+    version: Option<Json>,
+}
+
+/// The snapshot's tables and the latest Timestamp they hold or were given, computed without
+/// touching the account: entities without a Timestamp get the ones the account's clock would
+/// issue next, as if each were a write.
+fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, DateTime)> {
     if snapshot.format != FORMAT || snapshot.version != VERSION {
         return Err(bad(format!("expected format {FORMAT} version {VERSION}")));
     }
+    let mut last = account.last_timestamp();
     let mut seen = HashSet::new();
     let mut tables = Vec::with_capacity(snapshot.tables.len());
     for ts in &snapshot.tables {
@@ -117,7 +153,7 @@ fn build_tables(account: &mut Account, snapshot: &Snapshot) -> Result<Vec<Table>
         }
         let mut table = Table::new(&ts.name);
         for (i, raw) in ts.entities.iter().enumerate() {
-            let where_ = || format!("table '{}', entity {i}", ts.name);
+            let where_ = || place(&ts.name, i, raw);
             let e = json::decode_stored(raw).map_err(|e| context(e, where_()))?;
             validate::entity(&e).map_err(|e| context(e, where_()))?;
             if table.get(&e.partition_key, &e.row_key).is_some() {
@@ -128,16 +164,51 @@ fn build_tables(account: &mut Account, snapshot: &Snapshot) -> Result<Vec<Table>
                     e.row_key
                 )));
             }
-            let ts_ = match e.timestamp {
+            let at = match e.timestamp {
                 Some(t) => t,
-                None => account.next_timestamp(),
+                None => account.timestamp_after(last).ok_or_else(|| {
+                    context(
+                        clock_full("the account's clock has no later Timestamp to give it"),
+                        where_(),
+                    )
+                })?,
             };
-            account.observe_timestamp(ts_);
-            table.put(e, ts_);
+            last = last.max(at);
+            // An import may not leave the clock where the next write has no Timestamp to get
+            // (see `Account::next_timestamp`).
+            if account.timestamp_after(last).is_none() {
+                return Err(context(
+                    clock_full(&format!(
+                        "Timestamp {} leaves no later Timestamp for the next write",
+                        at.to_string_7()
+                    )),
+                    where_(),
+                ));
+            }
+            table.put(e, at);
         }
         tables.push(table);
     }
-    Ok(tables)
+    Ok((tables, last))
+}
+
+/// The refusal of an entity whose Timestamp leaves the clock no room: 400 OutOfRangeInput, as
+/// for any DateTime the service cannot take.
+fn clock_full(why: &str) -> Error {
+    Error::with_detail(ErrorCode::OutOfRangeInput, why)
+}
+
+/// Names an entity in an error: its table, its position, and its keys when it has them.
+fn place(table: &str, index: usize, raw: &RawEntity) -> String {
+    match (
+        raw.get("PartitionKey").and_then(Json::as_str),
+        raw.get("RowKey").and_then(Json::as_str),
+    ) {
+        (Some(pk), Some(rk)) => {
+            format!("table '{table}', entity {index} (PartitionKey '{pk}', RowKey '{rk}')")
+        }
+        _ => format!("table '{table}', entity {index}"),
+    }
 }
 
 /// Prefixes an error's detail with where it happened.
