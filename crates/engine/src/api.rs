@@ -240,6 +240,33 @@ pub struct ColumnInfo {
     pub count: u64,
 }
 
+/// The entities a request answered, typed, for callers that write their own bytes (the wire
+/// layer): [`crate::Account::execute_rows`] hands them over instead of building their JSON.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Rows {
+    /// A point read's or an insert's entity, or a query page's entities in order.
+    pub entities: Vec<Entity>,
+    /// The request's `$select`, when it projects: the JSON form lists exactly these names
+    /// (system properties only when listed, a missing property as null).
+    pub select: Option<Vec<String>>,
+    /// Whether the answer is one entity (`Response::entity`) rather than a page
+    /// (`Response::entities`).
+    pub single: bool,
+}
+
+impl Rows {
+    /// The JSON form of each entity, as [`Response`] carries them.
+    pub fn to_json(&self) -> Vec<RawEntity> {
+        self.entities
+            .iter()
+            .map(|e| match self.select.as_deref() {
+                Some(sel) => RawEntity(super::json::encode_projected(e, sel).into_iter().collect()),
+                None => RawEntity::from_entity(e),
+            })
+            .collect()
+    }
+}
+
 /// The answer to a request. `status` is the HTTP status the service would send.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -300,5 +327,16 @@ impl Response {
             entity: Some(RawEntity::from_entity(entity)),
             ..Response::default()
         }
+    }
+
+    /// Fills `entity` or `entities` with the JSON form of typed rows.
+    pub(crate) fn with_rows(mut self, rows: &Rows) -> Self {
+        let mut json = rows.to_json();
+        if rows.single {
+            self.entity = json.pop();
+        } else {
+            self.entities = Some(json);
+        }
+        self
     }
 }

@@ -99,9 +99,26 @@ impl DateTime {
         digits(out, in_day / 60 % 60, 2);
         out.push_str(colon);
         digits(out, in_day % 60, 2);
-        if fraction == Fraction::Seven || frac != 0 {
-            out.push('.');
-            digits(out, frac, 7);
+        match fraction {
+            Fraction::Seven => {
+                out.push('.');
+                digits(out, frac, 7);
+            }
+            Fraction::WhenNonZero if frac != 0 => {
+                out.push('.');
+                digits(out, frac, 7);
+            }
+            Fraction::Trimmed if frac != 0 => {
+                out.push('.');
+                let mut width = 7;
+                let mut f = frac;
+                while f % 10 == 0 {
+                    f /= 10;
+                    width -= 1;
+                }
+                digits(out, f, width);
+            }
+            _ => {}
         }
         out.push('Z');
     }
@@ -122,6 +139,9 @@ pub(crate) enum Fraction {
     Seven,
     /// None on a whole second, otherwise seven (DateTime values).
     WhenNonZero,
+    /// Without trailing zeros, none on a whole second: how production writes Timestamp and
+    /// DateTime values on the wire (`…21.047563Z`, `…:00Z`).
+    Trimmed,
 }
 
 /// `value` zero-padded to `width` digits (`value` is never negative here).

@@ -2,7 +2,7 @@
 //! and answers with the service's status codes (SPEC §2–§4; SCENARIOS.md "Success statuses").
 
 use super::account::{Account, IfMatch, WriteMode};
-use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, TableInfo};
+use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, Rows, TableInfo};
 use super::batch::{self, BatchOperation, BatchResult};
 use super::entity::etag_for;
 use super::error::{Error, ErrorCode, Result};
@@ -14,13 +14,25 @@ impl Account {
     /// Runs one request. Never panics; every failure is a [`Response`] with the service's
     /// status, code and message.
     pub fn execute(&mut self, request: &Request) -> Response {
-        match self.try_execute(request) {
-            Ok(r) => r,
-            Err(e) => Response::failure(e),
+        match self.execute_rows(request) {
+            (response, Some(rows)) => response.with_rows(&rows),
+            (response, None) => response,
         }
     }
 
-    fn try_execute(&mut self, request: &Request) -> Result<Response> {
+    /// [`Self::execute`], but the entities a read or an insert answers come back typed in
+    /// [`Rows`] and the [`Response`] carries no JSON for them: for callers that write their
+    /// own bytes (the wire layer), so no JSON tree is built for entities nobody reads as JSON.
+    pub fn execute_rows(&mut self, request: &Request) -> (Response, Option<Rows>) {
+        let mut rows = None;
+        let response = match self.try_execute(request, &mut rows) {
+            Ok(r) => r,
+            Err(e) => Response::failure(e),
+        };
+        (response, rows)
+    }
+
+    fn try_execute(&mut self, request: &Request, rows: &mut Option<Rows>) -> Result<Response> {
         use Request as R;
         match request {
             R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
@@ -30,23 +42,31 @@ impl Account {
                 top,
                 next_table_name,
             } => self.list_tables(filter.as_deref(), *top, next_table_name.as_deref()),
-            R::Insert { table, entity } => self.write_json(table, entity, WriteMode::Insert, &None),
-            R::UpsertReplace { table, entity } => {
-                self.write_json(table, entity, WriteMode::UpsertReplace, &None)
+            R::Insert { table, entity } => {
+                let (response, echo) = self.write_json(table, entity, WriteMode::Insert, &None)?;
+                *rows = echo;
+                Ok(response)
             }
-            R::UpsertMerge { table, entity } => {
-                self.write_json(table, entity, WriteMode::UpsertMerge, &None)
-            }
+            R::UpsertReplace { table, entity } => self
+                .write_json(table, entity, WriteMode::UpsertReplace, &None)
+                .map(|(r, _)| r),
+            R::UpsertMerge { table, entity } => self
+                .write_json(table, entity, WriteMode::UpsertMerge, &None)
+                .map(|(r, _)| r),
             R::Replace {
                 table,
                 entity,
                 if_match,
-            } => self.write_json(table, entity, WriteMode::Replace, if_match),
+            } => self
+                .write_json(table, entity, WriteMode::Replace, if_match)
+                .map(|(r, _)| r),
             R::Merge {
                 table,
                 entity,
                 if_match,
-            } => self.write_json(table, entity, WriteMode::Merge, if_match),
+            } => self
+                .write_json(table, entity, WriteMode::Merge, if_match)
+                .map(|(r, _)| r),
             R::Delete {
                 table,
                 partition_key,
@@ -64,13 +84,17 @@ impl Account {
                 select,
             } => {
                 let e = self.get(table, partition_key, row_key)?;
-                let mut r = Response::with_entity(200, &e);
-                if let Some(sel) = select.as_deref().filter(|s| !s.is_empty()) {
-                    r.entity = Some(RawEntity(
-                        json::encode_projected(&e, sel).into_iter().collect(),
-                    ));
-                }
-                Ok(r)
+                let response = Response {
+                    status: 200,
+                    etag: e.etag(),
+                    ..Response::default()
+                };
+                *rows = Some(Rows {
+                    entities: vec![e],
+                    select: select.clone().filter(|s| !s.is_empty()),
+                    single: true,
+                });
+                Ok(response)
             }
             R::Query {
                 table,
@@ -88,7 +112,9 @@ impl Account {
                     continuation: continuation.clone(),
                     page_budget: *page_budget,
                 };
-                self.query_response(table, &options, *trace)
+                let (response, page) = self.query_rows(table, &options, *trace)?;
+                *rows = Some(page);
+                Ok(response)
             }
             R::Batch { table, operations } => {
                 let ops: Vec<BatchOperation> =
@@ -126,22 +152,34 @@ impl Account {
         raw: &RawEntity,
         mode: WriteMode,
         if_match: &Option<String>,
-    ) -> Result<Response> {
+    ) -> Result<(Response, Option<Rows>)> {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
         if mode == WriteMode::Insert {
             // Insert answers with the entity (201 and a body); the others only with an ETag.
             let mut echo = entity.clone();
-            echo.timestamp = Some(self.write(table, entity, mode, cond.as_ref())?);
-            return Ok(Response::with_entity(201, &echo));
+            let timestamp = self.write(table, entity, mode, cond.as_ref())?;
+            echo.timestamp = Some(timestamp);
+            let response = Response {
+                status: 201,
+                etag: Some(etag_for(timestamp)),
+                ..Response::default()
+            };
+            let rows = Rows {
+                entities: vec![echo],
+                select: None,
+                single: true,
+            };
+            return Ok((response, Some(rows)));
         }
         let timestamp = self.write(table, entity, mode, cond.as_ref())?;
-        Ok(Response {
+        let response = Response {
             status: 204,
             etag: Some(etag_for(timestamp)),
             ..Response::default()
-        })
+        };
+        Ok((response, None))
     }
 
     /// Lists tables in name order (case-insensitive, as they are keyed), optionally filtered
@@ -207,6 +245,17 @@ impl Account {
         options: &QueryOptions,
         trace: bool,
     ) -> Result<Response> {
+        let (response, rows) = self.query_rows(table, options, trace)?;
+        Ok(response.with_rows(&rows))
+    }
+
+    /// [`Self::query_response`] with the page's entities typed instead of as JSON.
+    fn query_rows(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        trace: bool,
+    ) -> Result<(Response, Rows)> {
         let t = self.table(table)?;
         let expr = filter::parse(options.filter.as_deref().unwrap_or(""))?;
         if !names_a_property(&expr) && !matches!(expr, filter::Expr::Bool(_)) {
@@ -219,15 +268,6 @@ impl Account {
         let plan = query::plan(expr);
         let advice = query::advise(&plan, t);
         let page = query::execute_page(t, plan, options, trace)?;
-        let select = options.select.as_deref().filter(|s| !s.is_empty());
-        let entities = page
-            .entities
-            .iter()
-            .map(|e| match select {
-                Some(sel) => RawEntity(json::encode_projected(e, sel).into_iter().collect()),
-                None => RawEntity::from_entity(e),
-            })
-            .collect();
         let explain = Explain {
             summary: page.plan.summary(),
             filter: page.plan.filter.to_string(),
@@ -235,15 +275,20 @@ impl Account {
             checked: page.plan.checked.clone(),
             advice,
         };
-        Ok(Response {
+        let rows = Rows {
+            entities: page.entities,
+            select: options.select.clone().filter(|s| !s.is_empty()),
+            single: false,
+        };
+        let response = Response {
             status: 200,
-            entities: Some(entities),
             continuation: page.continuation,
             stats: Some(page.stats),
             explain: Some(explain),
             scanned_keys: page.scanned_keys,
             ..Response::default()
-        })
+        };
+        Ok((response, rows))
     }
 
     pub fn describe_tables(&self) -> Vec<TableInfo> {

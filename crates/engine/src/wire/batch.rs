@@ -254,18 +254,25 @@ fn success_part(
                     .table(table)
                     .ok()
                     .and_then(|t| t.entity(&raw_keys.0, &raw_keys.1))
-                    .map(|e| crate::json::RawEntity::from_entity(&e))
                     .unwrap_or_default();
                 body = payload::entity_element(&call.place(table), call.level, None, &stored)
                     .into_bytes();
                 201
             }
         }
-        BatchRequest::Get { .. } => {
+        BatchRequest::Get {
+            partition_key,
+            row_key,
+        } => {
             headers.push(h("DataServiceVersion", "3.0;"));
             headers.push(h("Content-Type", PART_JSON));
             headers.extend(etag.map(|t| h("ETag", t)));
-            let entity = result.entity.clone().unwrap_or_default();
+            // A read is alone in its batch, so the stored entity is the one it read.
+            let entity = account
+                .table(table)
+                .ok()
+                .and_then(|t| t.entity(partition_key, row_key))
+                .unwrap_or_default();
             body =
                 payload::entity_element(&call.place(table), call.level, None, &entity).into_bytes();
             200

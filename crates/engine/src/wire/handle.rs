@@ -7,7 +7,7 @@ use super::route::{self, entity_path, Resource, Target};
 use super::translate::{self, Operation};
 use super::{batch, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use crate::account::Account;
-use crate::api::{Request, Response};
+use crate::api::{Request, Response, Rows};
 use crate::error::{Error, ErrorCode, Result};
 
 /// The largest request body read. Batches are limited to 4 MiB by the engine; single
@@ -87,8 +87,8 @@ fn serve(
         &request.body,
     )?;
     authorize(&call.credential, &mut op)?;
-    let response = account.execute(&op.request);
-    let http = write(&call, &op, &response);
+    let (response, rows) = account.execute_rows(&op.request);
+    let http = write(&call, &op, &response, &rows.unwrap_or_default());
     Ok(Outcome {
         response: http,
         stats: response.stats,
@@ -236,8 +236,9 @@ fn h(name: &str, value: impl Into<String>) -> (String, String) {
     (name.to_string(), value.into())
 }
 
-/// Writes the engine's answer to a single operation.
-fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
+/// Writes the engine's answer to a single operation; `rows` holds the entities it answered
+/// (typed: their bytes are written straight from the stored values).
+fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpResponse {
     let Call {
         endpoint,
         reply,
@@ -287,9 +288,11 @@ fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
             }
         }
         R::Insert { table, .. } => {
-            let entity = response.entity.clone().unwrap_or_default();
-            let (pk, rk) = keys(&entity);
-            let location = format!("{}/{}", resource.base, entity_path(table, &pk, &rk));
+            let Some(entity) = rows.entities.first() else {
+                return reply.error(&Error::new(ErrorCode::InvalidInput));
+            };
+            let path = entity_path(table, &entity.partition_key, &entity.row_key);
+            let location = format!("{}/{path}", resource.base);
             let etag = response.etag.clone().unwrap_or_default();
             if op.return_content == Some(false) {
                 reply.response(
@@ -303,8 +306,7 @@ fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
                     Vec::new(),
                 )
             } else {
-                let place = call.place(table);
-                let body = payload::entity_element(&place, level, None, &entity);
+                let body = payload::entity_element(&call.place(table), level, None, entity);
                 reply.response(
                     201,
                     json,
@@ -315,9 +317,11 @@ fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
             }
         }
         R::Get { table, select, .. } => {
-            let entity = response.entity.clone().unwrap_or_default();
+            let Some(entity) = rows.entities.first() else {
+                return reply.error(&Error::new(ErrorCode::ResourceNotFound));
+            };
             let place = call.place(table);
-            let body = payload::entity_element(&place, level, select.as_deref(), &entity);
+            let body = payload::entity_element(&place, level, select.as_deref(), entity);
             let etag = response.etag.clone().unwrap_or_default();
             reply.response(
                 200,
@@ -328,9 +332,8 @@ fn write(call: &Call, op: &Operation, response: &Response) -> HttpResponse {
             )
         }
         R::Query { table, select, .. } => {
-            let entities = response.entities.as_deref().unwrap_or_default();
             let place = call.place(table);
-            let body = payload::entity_page(&place, level, select.as_deref(), entities);
+            let body = payload::entity_page(&place, level, select.as_deref(), &rows.entities);
             let own = response
                 .continuation
                 .iter()

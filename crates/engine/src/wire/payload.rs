@@ -12,8 +12,9 @@
 //! kept so the value reads back exactly, and non-ASCII characters as `\uXXXX`.
 
 use super::route::entity_path;
-use crate::json::RawEntity;
-use serde_json::Value as Json;
+use crate::datetime::{DateTime, Fraction};
+use crate::entity::Entity;
+use crate::value::Value;
 use std::fmt::Write as _;
 
 /// How much OData metadata a JSON response carries (`Accept` or `$format`).
@@ -49,12 +50,13 @@ pub fn entity_page(
     place: &Place,
     level: Metadata,
     select: Option<&[String]>,
-    entities: &[RawEntity],
+    entities: &[Entity],
 ) -> String {
-    let mut out = String::from("{");
+    let mut out = String::with_capacity(64 + entities.len() * 256);
+    out.push('{');
     if level != Metadata::None {
         out.push_str("\"odata.metadata\":");
-        string(&mut out, &metadata_url(place, select, false));
+        metadata_url(&mut out, place, select, false);
         out.push(',');
     }
     out.push_str("\"value\":[");
@@ -63,7 +65,7 @@ pub fn entity_page(
             out.push(',');
         }
         out.push('{');
-        entity_members(&mut out, place, level, e);
+        entity_members(&mut out, place, level, select, e);
         out.push('}');
     }
     out.push_str("]}");
@@ -75,21 +77,25 @@ pub fn entity_element(
     place: &Place,
     level: Metadata,
     select: Option<&[String]>,
-    entity: &RawEntity,
+    entity: &Entity,
 ) -> String {
-    let mut out = String::from("{");
+    let mut out = String::with_capacity(512);
+    out.push('{');
     if level != Metadata::None {
         out.push_str("\"odata.metadata\":");
-        string(&mut out, &metadata_url(place, select, true));
+        metadata_url(&mut out, place, select, true);
         out.push(',');
     }
-    entity_members(&mut out, place, level, entity);
+    entity_members(&mut out, place, level, select, entity);
     out.push('}');
     out
 }
 
-fn metadata_url(place: &Place, select: Option<&[String]>, element: bool) -> String {
-    let mut url = format!("{}/$metadata#{}", place.base, place.table);
+fn metadata_url(out: &mut String, place: &Place, select: Option<&[String]>, element: bool) {
+    let mut url = String::with_capacity(place.base.len() + place.table.len() + 24);
+    url.push_str(place.base);
+    url.push_str("/$metadata#");
+    url.push_str(place.table);
     if element {
         url.push_str("/@Element");
     }
@@ -97,92 +103,147 @@ fn metadata_url(place: &Place, select: Option<&[String]>, element: bool) -> Stri
         url.push_str("&$select=");
         url.push_str(&names.join(","));
     }
-    url
+    string(out, &url);
 }
 
-/// The members of one entity (without braces). `entity` is the engine's JSON form: maybe
-/// `odata.etag` first, keys, Timestamp with seven digits, annotations before their values.
-fn entity_members(out: &mut String, place: &Place, level: Metadata, entity: &RawEntity) {
-    let mut first = true;
-    let mut member = |out: &mut String, name: &str, value: &Json| {
-        if !first {
-            out.push(',');
+/// Writes an object's members: `"name":` with a comma before all but the first.
+struct Members<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl Members<'_> {
+    fn name(&mut self, name: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
         }
-        first = false;
-        string(out, name);
-        out.push(':');
-        json_value(out, value);
-    };
-    let etag = entity.get("odata.etag");
-    let keys = match (entity.get("PartitionKey"), entity.get("RowKey")) {
-        (Some(Json::String(pk)), Some(Json::String(rk))) => Some((pk, rk)),
-        _ => None,
-    };
+        self.first = false;
+        string(self.out, name);
+        self.out.push(':');
+        self.out
+    }
+
+    fn text(&mut self, name: &str, value: &str) {
+        let out = self.name(name);
+        string(out, value);
+    }
+
+    /// `"name@odata.type":"edm"`.
+    fn annotation(&mut self, name: &str, edm: &str) {
+        let mut member = String::with_capacity(name.len() + 11);
+        member.push_str(name);
+        member.push_str("@odata.type");
+        self.text(&member, edm);
+    }
+}
+
+/// The members of one entity (without braces), in production's order: the `odata.*`
+/// members for the level, then the keys, Timestamp and properties in stored order; with
+/// `select`, exactly the listed names (system properties only when listed, a missing one as
+/// null).
+fn entity_members(
+    out: &mut String,
+    place: &Place,
+    level: Metadata,
+    select: Option<&[String]>,
+    entity: &Entity,
+) {
+    let mut m = Members { out, first: true };
     if level == Metadata::Full {
-        let odata_type = format!("{}.{}", place.account, place.table);
-        member(out, "odata.type", &Json::String(odata_type));
-        if let Some((pk, rk)) = keys {
-            let path = entity_path(place.table, pk, rk);
-            member(
-                out,
-                "odata.id",
-                &Json::String(format!("{}/{path}", place.base)),
-            );
-            if let Some(tag) = etag {
-                member(out, "odata.etag", tag);
-            }
-            member(out, "odata.editLink", &Json::String(path));
+        let path = entity_path(place.table, &entity.partition_key, &entity.row_key);
+        m.text("odata.type", &format!("{}.{}", place.account, place.table));
+        m.text("odata.id", &format!("{}/{path}", place.base));
+        if let Some(t) = entity.timestamp {
+            etag(m.name("odata.etag"), t);
         }
+        m.text("odata.editLink", &path);
     } else if level == Metadata::Minimal {
-        if let Some(tag) = etag {
-            member(out, "odata.etag", tag);
+        if let Some(t) = entity.timestamp {
+            etag(m.name("odata.etag"), t);
         }
     }
-    // Properties annotated Edm.DateTime (their fractions are trimmed like Timestamp's).
-    let datetimes: Vec<&str> = entity
-        .0
-        .iter()
-        .filter(|(_, v)| v.as_str() == Some("Edm.DateTime"))
-        .filter_map(|(n, _)| n.strip_suffix("@odata.type"))
-        .collect();
-    for (name, value) in &entity.0 {
-        if name.starts_with("odata.") {
-            continue;
+    let annotate = level != Metadata::None;
+    let Some(select) = select else {
+        m.text("PartitionKey", &entity.partition_key);
+        m.text("RowKey", &entity.row_key);
+        if let Some(t) = entity.timestamp {
+            timestamp(&mut m, level, t);
         }
-        if name.ends_with("@odata.type") {
-            if level != Metadata::None {
-                member(out, name, value);
-            }
-            continue;
+        for (name, value) in &entity.properties {
+            property(&mut m, annotate, name, value);
         }
-        let is_datetime = name == "Timestamp" || datetimes.contains(&name.as_str());
-        if name == "Timestamp" && level == Metadata::Full {
-            member(out, "Timestamp@odata.type", &Json::from("Edm.DateTime"));
-        }
-        match value {
-            Json::String(text) if is_datetime => {
-                member(out, name, &Json::String(trim_fraction(text)));
-            }
-            _ => member(out, name, value),
+        return;
+    };
+    for name in select {
+        match name.as_str() {
+            "PartitionKey" => m.text(name, &entity.partition_key),
+            "RowKey" => m.text(name, &entity.row_key),
+            "Timestamp" => match entity.timestamp {
+                Some(t) => timestamp(&mut m, level, t),
+                None => m.name(name).push_str("null"),
+            },
+            _ => match entity.get(name) {
+                Some(value) => property(&mut m, annotate, name, value),
+                None => m.name(name).push_str("null"),
+            },
         }
     }
 }
 
-/// `2024-01-01T00:00:00.1230000Z` → `2024-01-01T00:00:00.123Z`; a zero fraction goes whole.
-pub fn trim_fraction(text: &str) -> String {
-    let Some(body) = text.strip_suffix('Z') else {
-        return text.to_string();
+/// The ETag as a JSON string: `"W/\"datetime'2021-…%3A…Z'\""`.
+fn etag(out: &mut String, t: DateTime) {
+    out.push_str("\"W/\\\"datetime'");
+    t.write(out, "%3A", Fraction::Seven);
+    out.push_str("'\\\"\"");
+}
+
+fn timestamp(m: &mut Members, level: Metadata, t: DateTime) {
+    if level == Metadata::Full {
+        m.annotation("Timestamp", "Edm.DateTime");
+    }
+    let out = m.name("Timestamp");
+    out.push('"');
+    t.write(out, ":", Fraction::Trimmed);
+    out.push('"');
+}
+
+/// One property: its annotation where JSON cannot tell the type (at levels that write
+/// annotations), then its value.
+fn property(m: &mut Members, annotate: bool, name: &str, value: &Value) {
+    let needs_annotation = match value {
+        Value::String(_) | Value::Boolean(_) | Value::Int32(_) => false,
+        Value::Double(d) => !d.is_finite(),
+        _ => true,
     };
-    match body.split_once('.') {
-        Some((secs, frac)) => {
-            let frac = frac.trim_end_matches('0');
-            if frac.is_empty() {
-                format!("{secs}Z")
-            } else {
-                format!("{secs}.{frac}Z")
-            }
+    if annotate && needs_annotation {
+        m.annotation(name, value.edm_type().odata_name());
+    }
+    let out = m.name(name);
+    match value {
+        Value::String(s) => string(out, s),
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int32(v) => {
+            let _ = write!(out, "{v}");
         }
-        None => text.to_string(),
+        Value::Int64(v) => {
+            let _ = write!(out, "\"{v}\"");
+        }
+        Value::Double(v) if v.is_finite() => out.push_str(&double(*v)),
+        Value::Double(v) => string(out, &crate::value::format_double(*v)),
+        Value::DateTime(t) => {
+            out.push('"');
+            t.write(out, ":", Fraction::Trimmed);
+            out.push('"');
+        }
+        Value::Guid(g) => {
+            let _ = write!(out, "\"{g}\"");
+        }
+        Value::Binary(b) => {
+            use base64::Engine as _;
+            out.push('"');
+            base64::engine::general_purpose::STANDARD.encode_string(b, out);
+            out.push('"');
+        }
     }
 }
 
@@ -254,6 +315,15 @@ fn escape(text: &str) -> String {
 /// A JSON string literal with every non-ASCII character as `\uXXXX` (UTF-16 units).
 pub fn string(out: &mut String, text: &str) {
     out.push('"');
+    // Most text (keys, names, URLs) needs no escape: copy it whole.
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -273,25 +343,6 @@ pub fn string(out: &mut String, text: &str) {
         }
     }
     out.push('"');
-}
-
-fn json_value(out: &mut String, value: &Json) {
-    match value {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::String(s) => string(out, s),
-        Json::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) if !n.is_f64() => {
-                let _ = write!(out, "{i}");
-            }
-            (_, Some(f)) => out.push_str(&double(f)),
-            _ => {
-                let _ = write!(out, "{n}");
-            }
-        },
-        // Entities hold no arrays or objects; written as JSON if one ever does.
-        other => out.push_str(&other.to_string()),
-    }
 }
 
 /// A finite Double as production writes it: the shortest text that reads back to the same
@@ -317,21 +368,25 @@ mod tests {
 
     #[test]
     fn fractions_lose_trailing_zeros() {
+        let text = |t: &str| {
+            let mut out = String::new();
+            DateTime::parse(t)
+                .unwrap()
+                .write(&mut out, ":", Fraction::Trimmed);
+            out
+        };
         assert_eq!(
-            trim_fraction("2021-09-10T14:40:21.0475630Z"),
+            text("2021-09-10T14:40:21.0475630Z"),
             "2021-09-10T14:40:21.047563Z"
         );
+        assert_eq!(text("2021-09-10T14:40:00.0000000Z"), "2021-09-10T14:40:00Z");
         assert_eq!(
-            trim_fraction("2021-09-10T14:40:00.0000000Z"),
-            "2021-09-10T14:40:00Z"
-        );
-        assert_eq!(
-            trim_fraction("2021-09-10T14:40:59.9990000Z"),
+            text("2021-09-10T14:40:59.9990000Z"),
             "2021-09-10T14:40:59.999Z"
         );
         assert_eq!(
-            trim_fraction("2021-09-10T14:40:59Z"),
-            "2021-09-10T14:40:59Z"
+            text("2021-09-10T14:40:59.0000001Z"),
+            "2021-09-10T14:40:59.0000001Z"
         );
     }
 
