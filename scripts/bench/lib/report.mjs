@@ -118,8 +118,9 @@ export function summarise(lineSet, targets, rounds, baselineId) {
 export function figure(value) {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return "0";
-  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  // Digits from the rounded value, so 9.9999 prints "10.0", not "10.00".
   const rounded = Number(value.toPrecision(3));
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(rounded))));
   return rounded.toLocaleString("en-US", {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
@@ -186,6 +187,8 @@ function table(targets, summary) {
   for (const line of summary) {
     const cells = targets.map((target) => {
       const entry = line.targets[target.id];
+      // CPU time is counted in 10 ms ticks: a phase that used less reads as 0.
+      if (entry.median === 0) return "under a 10 ms tick";
       const value = `${figure(entry.median)} ${line.unit}`;
       if (!entry.ratio) return value;
       if (entry.ratios.length < entry.figures.length) return `${value} · some rounds under a tick`;
