@@ -219,7 +219,7 @@ test('each bad import names its problem and changes nothing', async () => {
   const cases = [
     ['broken.json', '{"format": "tablescope-account", "version": 1, "tables": [', /broken\.json was not imported: .*not valid JSON: EOF while parsing a list at line 1/],
     ['v2.json', JSON.stringify(withVersion), /v2\.json was not imported: .*unsupported export version Some\(2\); this Tablescope reads version 1/],
-    ['key.json', JSON.stringify(badKey), /key\.json was not imported: .*table 'Typed', entity 1: PartitionKey may not contain '\/'/],
+    ['key.json', JSON.stringify(badKey), /key\.json was not imported: .*table 'Typed', entity 1 \(PartitionKey 'a\/b', RowKey '2'\): PartitionKey may not contain '\/'/],
     ['type.json', JSON.stringify(badType), /type\.json was not imported: .*table 'Typed', entity 1/],
     ['Typed.csv', 'PartitionKey,RowKey,N,N@type\r\np,9,ok,Edm.String\r\np,10,x,Edm.Int32\r\n', /^Typed\.csv was not imported: line 3, column N: 'x' is not a valid Edm\.Int32$/],
     ['Typed.csv', 'PartitionKey,RowKey,N,N@type\r\np,9,ok,Edm.Decimal\r\n', /^Typed\.csv was not imported: line 2, column N: unknown type 'Edm\.Decimal'$/],
