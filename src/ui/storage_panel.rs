@@ -238,7 +238,7 @@ fn offer(name: &str, text: Option<String>) -> Result<String, String> {
     Ok(format!("Exported {name}."))
 }
 
-/// Reads a chosen file as text, refusing one that is too large or not UTF-8 text.
+/// Reads a chosen file as text, refusing one that is too large or not UTF-8.
 async fn read_file(file: &JsValue) -> Result<Pending, String> {
     let name = Reflect::get(file, &"name".into())
         .ok()
@@ -255,17 +255,21 @@ async fn read_file(file: &JsValue) -> Result<Pending, String> {
             self::size(MAX_IMPORT_BYTES as u64)
         ));
     }
-    let unreadable = || format!("{name} was not imported: it cannot be read as text.");
-    let text = Reflect::get(file, &"text".into())
+    // Bytes, not File.text(): that would turn bytes that are not UTF-8 into U+FFFD and
+    // import them silently; the engine refuses them instead (issue #15).
+    let unreadable = || format!("{name} was not imported: it cannot be read.");
+    let buffer = Reflect::get(file, &"arrayBuffer".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .and_then(|f| f.call0(file).ok())
         .ok_or_else(unreadable)?;
-    let text = JsFuture::from(js_sys::Promise::from(text))
+    let buffer = JsFuture::from(js_sys::Promise::from(buffer))
         .await
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(unreadable)?;
+        .map_err(|_| unreadable())?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let text = crate::engine::snapshot::utf8(&bytes)
+        .map_err(|e| format!("{name} was not imported: {e}"))?
+        .to_string();
     let csv = !(name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{'));
     Ok(Pending { name, text, csv })
 }

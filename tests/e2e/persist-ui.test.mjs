@@ -61,7 +61,7 @@ const SNAPSHOT = {
 async function chooseFile(page, name, text, mimeType = 'text/plain') {
   await page
     .locator(`${PANEL} input[type=file]`)
-    .setInputFiles({ name, mimeType, buffer: Buffer.from(text, 'utf8') });
+    .setInputFiles({ name, mimeType, buffer: Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8') });
   await page.locator(`${PANEL} .storage-confirm, ${PANEL} .storage-error`).first().waitFor();
 }
 
@@ -227,6 +227,24 @@ test('each bad import names its problem and changes nothing', async () => {
     ['Typed.csv', 'PartitionKey,RowKey\r\na#b,1\r\n', /^Typed\.csv was not imported: line 2: OutOfRangeInput: PartitionKey may not contain '#'$/],
     ['Typed.csv', 'RowKey,N\r\n1,2\r\n', /^Typed\.csv was not imported: line 1: the header has no PartitionKey column$/],
   ];
+  // Bytes that are not UTF-8 are refused as the file is read, before any confirmation
+  // (they used to become U+FFFD and import silently).
+  for (const name of ['latin1.json', 'latin1.csv']) {
+    const bytes = Buffer.concat([
+      Buffer.from('{"format":"tablescope-account","version":1,"tables":[{"name":"Latin","entities":[{"PartitionKey":"p","RowKey":"r","S":"caf'),
+      Buffer.from([0xe9]), // é in Latin-1
+      Buffer.from('"}]}]}'),
+    ]);
+    await chooseFile(page, name, bytes);
+    const error = page.locator(`${PANEL} .storage-error`, { hasText: name });
+    await error.waitFor();
+    assert.equal(
+      await error.textContent(),
+      `${name} was not imported: 400 InvalidInput: One of the request inputs is not valid. (not UTF-8: the byte at offset 122 does not start a valid character)`,
+    );
+    assert.equal(await page.locator(`${PANEL} .storage-confirm`).count(), 0, `${name}: no confirmation`);
+    assert.equal(await exportJson(page), before, `${name} left the data as it was`);
+  }
   for (const [name, text, expected] of cases) {
     await importFile(page, name, text);
     const error = page.locator(`${PANEL} .storage-error`);

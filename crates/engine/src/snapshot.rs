@@ -91,13 +91,7 @@ impl Account {
     /// Parses and imports snapshot JSON bytes; bytes that are not UTF-8 are refused, never
     /// replaced by U+FFFD.
     pub fn import_json_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            bad(format!(
-                "not UTF-8: the byte at offset {} does not start a valid character",
-                e.valid_up_to()
-            ))
-        })?;
-        self.import_json(text)
+        self.import_json(utf8(bytes)?)
     }
 
     /// Parses and imports snapshot JSON text.
@@ -139,6 +133,17 @@ struct Header {
 /// The snapshot's tables and the latest Timestamp they hold or were given, computed without
 /// touching the account: entities without a Timestamp get the ones the account's clock would
 /// issue next, as if each were a write.
+/// An imported file's bytes as text: JSON exports and CSV files are UTF-8, and a byte that is
+/// not is refused (400 `InvalidInput`, naming its offset) rather than turned into U+FFFD.
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        bad(format!(
+            "not UTF-8: the byte at offset {} does not start a valid character",
+            e.valid_up_to()
+        ))
+    })
+}
+
 fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, DateTime)> {
     if snapshot.format != FORMAT || snapshot.version != VERSION {
         return Err(bad(format!("expected format {FORMAT} version {VERSION}")));
