@@ -146,12 +146,15 @@ pub(crate) enum Fraction {
 
 /// `value` zero-padded to `width` digits (`value` is never negative here).
 fn digits(out: &mut String, value: i64, width: u32) {
-    let mut div = 10i64.pow(width.saturating_sub(1));
-    let mut v = value.rem_euclid(div * 10);
-    while div > 0 {
-        out.push(char::from(b'0' + (v / div) as u8));
-        v %= div;
-        div /= 10;
+    let mut buf = [b'0'; 8];
+    let width = (width as usize).min(buf.len());
+    let mut v = value.unsigned_abs();
+    for slot in buf.iter_mut().take(width).rev() {
+        *slot = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    for &b in buf.iter().take(width) {
+        out.push(char::from(b));
     }
 }
 

@@ -166,8 +166,17 @@ fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
     let asked = resource
         .param("$format")
         .or_else(|| request.header_value("Accept"))
-        .unwrap_or("application/json;odata=minimalmetadata")
-        .to_ascii_lowercase();
+        .unwrap_or("application/json;odata=minimalmetadata");
+    // What the SDKs send, matched before the general (allocating) case.
+    match asked {
+        "application/json;odata=minimalmetadata" | "application/json" => {
+            return Ok(Metadata::Minimal)
+        }
+        "application/json;odata=nometadata" => return Ok(Metadata::None),
+        "application/json;odata=fullmetadata" => return Ok(Metadata::Full),
+        _ => {}
+    }
+    let asked = asked.to_ascii_lowercase();
     if asked.contains("nometadata") {
         Ok(Metadata::None)
     } else if asked.contains("fullmetadata") {

@@ -135,7 +135,13 @@ pub struct UrlParts<'a> {
 }
 
 pub fn split_target(url: &str) -> UrlParts<'_> {
-    let (origin, rest) = match url.find("://") {
+    // A request target is origin-form (`/…`) or absolute (`scheme://authority/…`).
+    let scheme_end = if url.starts_with('/') {
+        None
+    } else {
+        url.find("://")
+    };
+    let (origin, rest) = match scheme_end {
         Some(scheme_end) => {
             let after = scheme_end + 3;
             let path_start = url
@@ -146,7 +152,7 @@ pub fn split_target(url: &str) -> UrlParts<'_> {
         }
         None => (None, url),
     };
-    let rest = rest.split('#').next().unwrap_or("");
+    let rest = rest.find('#').and_then(|i| rest.get(..i)).unwrap_or(rest);
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
     UrlParts {
         origin,

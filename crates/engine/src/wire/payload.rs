@@ -130,10 +130,16 @@ impl Members<'_> {
 
     /// `"name@odata.type":"edm"`.
     fn annotation(&mut self, name: &str, edm: &str) {
-        let mut member = String::with_capacity(name.len() + 11);
-        member.push_str(name);
-        member.push_str("@odata.type");
-        self.text(&member, edm);
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        // `name` as a JSON string, its closing quote replaced by the annotation's suffix.
+        string(self.out, name);
+        self.out.pop();
+        self.out.push_str("@odata.type\":\"");
+        self.out.push_str(edm);
+        self.out.push('"');
     }
 }
 

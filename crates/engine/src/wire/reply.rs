@@ -6,6 +6,7 @@ use super::payload;
 use super::Context;
 use crate::datetime::DateTime;
 use crate::error::Error;
+use std::fmt::Write as _;
 
 /// The API version written when the request names none.
 pub const DEFAULT_VERSION: &str = "2019-02-02";
@@ -93,13 +94,25 @@ pub fn http_date(t: DateTime) -> String {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
     let (year, month, day, weekday) = t.date();
-    let text = t.to_string_7();
-    format!(
-        "{}, {day:02} {} {year:04} {} GMT",
-        DAYS.get(weekday as usize).unwrap_or(&"Mon"),
-        MONTHS.get(month as usize - 1).unwrap_or(&"Jan"),
-        text.get(11..19).unwrap_or("00:00:00")
-    )
+    // `YYYY-MM-DDTHH:MM:SS…`: the time of day is characters 11..19.
+    let mut iso = String::with_capacity(28);
+    t.write(&mut iso, ":", crate::datetime::Fraction::Seven);
+    let mut out = String::with_capacity(29);
+    out.push_str(DAYS.get(weekday as usize).unwrap_or(&"Mon"));
+    out.push_str(", ");
+    if day < 10 {
+        out.push('0');
+    }
+    let _ = write!(out, "{day} ");
+    out.push_str(
+        MONTHS
+            .get((month as usize).wrapping_sub(1))
+            .unwrap_or(&"Jan"),
+    );
+    let _ = write!(out, " {year:04} ");
+    out.push_str(iso.get(11..19).unwrap_or("00:00:00"));
+    out.push_str(" GMT");
+    out
 }
 
 #[cfg(test)]

@@ -58,17 +58,25 @@ pub fn route(url: &str, host: Option<&str>, account: &str) -> Result<Resource> {
     let parts = split_target(url);
     let query = super::http::query_pairs(parts.query)
         .ok_or_else(|| invalid_uri("a query parameter is not valid percent-encoded UTF-8"))?;
-    let origin = match parts.origin {
-        Some(o) => o.to_string(),
-        None => format!("http://{}", host.unwrap_or("localhost")),
-    };
     let path = parts.path.strip_prefix('/').unwrap_or(parts.path);
     // Path style: the account is the first segment.
-    let (base, resource) = match path.split_once('/') {
-        Some((first, rest)) if first == account => (format!("{origin}/{account}"), rest),
-        _ if path == account => (format!("{origin}/{account}"), ""),
-        _ => (origin, path),
+    let (path_style, resource) = match path.split_once('/') {
+        Some((first, rest)) if first == account => (true, rest),
+        _ if path == account => (true, ""),
+        _ => (false, path),
     };
+    let mut base = String::with_capacity(64);
+    match parts.origin {
+        Some(o) => base.push_str(o),
+        None => {
+            base.push_str("http://");
+            base.push_str(host.unwrap_or("localhost"));
+        }
+    }
+    if path_style {
+        base.push('/');
+        base.push_str(account);
+    }
     let resource = resource.strip_suffix('/').unwrap_or(resource);
     let decoded = percent_decode(resource, false)
         .ok_or_else(|| invalid_uri("the path is not valid percent-encoded UTF-8"))?;
