@@ -8,7 +8,8 @@
 // - activate: drop caches of older versions of this worker.
 // - when a fresh app shell arrives (a navigation refreshed from the network), cache the hashed
 //   files it names and delete those of older builds, so they do not pile up. The files of the
-//   shell just served from the cache are kept too: that page may still be loading them.
+//   shell just served from the cache are kept too: that page may still be loading them. So is
+//   the SDK bundle a shell names for first use, once cached (it is never precached).
 //   Invariant: the cache holds the hashed files of at most two builds, the newest and the
 //   one last served.
 // Nothing is fetched from any other origin.
@@ -32,8 +33,21 @@ function assetsOf(html) {
 }
 
 /**
+ * Files a shell names for first use only, as absolute URLs: kept once cached, never
+ * precached. The SDK bundle (`<meta name="tablescope-sdk" content="<hash>">`, see
+ * scripts/bundle-sdk.mjs) is one: not part of the page load, but SDK code must still run
+ * offline after it has run once.
+ */
+function onFirstUseOf(html) {
+  const kept = new Set();
+  const sdk = html.match(/<meta name="tablescope-sdk" content="([0-9a-f]{1,16})"/);
+  if (sdk) kept.add(new URL(`sdk/tablescope-sdk-${sdk[1]}.js`, self.registration.scope).href);
+  return kept;
+}
+
+/**
  * Caches what the shell `html` names, and deletes the hashed files named neither by it nor by
- * `servedHtml` (the shell the open page came from, or '').
+ * `servedHtml` (the shell the open page came from, or ''), nor kept for first use by either.
  */
 async function adoptShell(cache, html, servedHtml = '') {
   const assets = assetsOf(html);
@@ -44,7 +58,12 @@ async function adoptShell(cache, html, servedHtml = '') {
       if (await missing(url)) await cache.add(url).catch(() => undefined);
     }),
   );
-  const keep = new Set([...assets, ...assetsOf(servedHtml)]);
+  const keep = new Set([
+    ...assets,
+    ...assetsOf(servedHtml),
+    ...onFirstUseOf(html),
+    ...onFirstUseOf(servedHtml),
+  ]);
   const stale = (await cache.keys()).filter(
     (request) => HASHED.test(new URL(request.url).pathname) && !keep.has(request.url),
   );

@@ -545,3 +545,46 @@ test('deleteTable removes the table; reads of it then fail as the service answer
   await page.locator('[data-table="SdkTypes"]').waitFor({ state: 'detached' });
   assertClean(page);
 });
+
+test('the SDK, once used, still loads offline after a later online visit', async () => {
+  const ctx = await env.browser.newContext();
+  const p = await open(ctx);
+  await p.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await p.reload();
+  await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+  const url = await loadSdk(p);
+  const cached = async () =>
+    p.evaluate(async (u) => (await (await caches.open('tablescope-v1')).match(u)) !== undefined, url);
+  for (const end = Date.now() + 5_000; !(await cached()); ) {
+    assert.ok(Date.now() < end, 'the SDK is cached once used');
+    await p.waitForTimeout(50);
+  }
+  // A later online visit adopts the fresh shell and deletes other builds' hashed files: a
+  // marker of an older build shows when that has run.
+  const stale = `${env.url}tablescope-0123456789abcdef_bg.wasm`;
+  await p.evaluate(async (u) => (await caches.open('tablescope-v1')).put(u, new Response('old build')), stale);
+  await p.reload();
+  await p.waitForFunction(
+    async (u) => (await (await caches.open('tablescope-v1')).match(u)) === undefined,
+    stale,
+    { timeout: 15_000, polling: 200 },
+  );
+  assert.ok(await cached(), 'the SDK bundle of this build survives the shell adoption');
+
+  await ctx.setOffline(true);
+  await p.reload();
+  await p.locator('h1').waitFor({ timeout: 15_000 });
+  await p.waitForFunction(() => typeof window.tablescope?.wire === 'function');
+  await loadSdk(p);
+  const names = await p.evaluate(async () => {
+    await window.sdk.serviceClient().createTable('OfflineSdk');
+    const out = [];
+    for await (const t of window.sdk.serviceClient().listTables()) out.push(t.name);
+    return out;
+  });
+  assert.ok(names.includes('OfflineSdk'), `tables: ${names}`);
+  await ctx.setOffline(false);
+  await ctx.close();
+});
