@@ -76,7 +76,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         h("Access-Control-Allow-Credentials", "true"),
         h("Vary", "Origin"),
         h("x-ms-request-id", &context.request_id),
-        h("x-ms-version", reply::version(request)),
+        h("x-ms-version", crate::engine::wire::api_version(request)),
     ]);
     HttpResponse {
         status: 200,

@@ -5,19 +5,9 @@
 use crate::engine::wire::{self, Context, HttpRequest, HttpResponse};
 use crate::engine::{Error, ErrorCode};
 
-/// The API version echoed when the request names none (as `engine::wire` does).
-const DEFAULT_VERSION: &str = "2019-02-02";
-
 /// The service's error response for `code`, written by the wire layer's own writer.
 pub fn error(request: &HttpRequest, context: &Context, code: ErrorCode) -> HttpResponse {
     wire::error_response(context, request, &Error::new(code))
-}
-
-/// The request's `x-ms-version`, echoed as production does.
-pub fn version(request: &HttpRequest) -> &str {
-    request
-        .header_value("x-ms-version")
-        .unwrap_or(DEFAULT_VERSION)
 }
 
 #[cfg(test)]

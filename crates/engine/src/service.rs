@@ -43,30 +43,24 @@ impl Account {
                 next_table_name,
             } => self.list_tables(filter.as_deref(), *top, next_table_name.as_deref()),
             R::Insert { table, entity } => {
-                let (response, echo) = self.write_json(table, entity, WriteMode::Insert, &None)?;
-                *rows = echo;
-                Ok(response)
+                self.write_json(table, entity, WriteMode::Insert, &None, rows)
             }
-            R::UpsertReplace { table, entity } => self
-                .write_json(table, entity, WriteMode::UpsertReplace, &None)
-                .map(|(r, _)| r),
-            R::UpsertMerge { table, entity } => self
-                .write_json(table, entity, WriteMode::UpsertMerge, &None)
-                .map(|(r, _)| r),
+            R::UpsertReplace { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertReplace, &None, rows)
+            }
+            R::UpsertMerge { table, entity } => {
+                self.write_json(table, entity, WriteMode::UpsertMerge, &None, rows)
+            }
             R::Replace {
                 table,
                 entity,
                 if_match,
-            } => self
-                .write_json(table, entity, WriteMode::Replace, if_match)
-                .map(|(r, _)| r),
+            } => self.write_json(table, entity, WriteMode::Replace, if_match, rows),
             R::Merge {
                 table,
                 entity,
                 if_match,
-            } => self
-                .write_json(table, entity, WriteMode::Merge, if_match)
-                .map(|(r, _)| r),
+            } => self.write_json(table, entity, WriteMode::Merge, if_match, rows),
             R::Delete {
                 table,
                 partition_key,
@@ -146,40 +140,35 @@ impl Account {
         }
     }
 
+    /// A write from its JSON form. Insert answers with the entity (201, and the entity in
+    /// `rows`); the others only with an ETag (204).
     fn write_json(
         &mut self,
         table: &str,
         raw: &RawEntity,
         mode: WriteMode,
         if_match: &Option<String>,
-    ) -> Result<(Response, Option<Rows>)> {
+        rows: &mut Option<Rows>,
+    ) -> Result<Response> {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
-        if mode == WriteMode::Insert {
-            // Insert answers with the entity (201 and a body); the others only with an ETag.
-            let mut echo = entity.clone();
-            let timestamp = self.write(table, entity, mode, cond.as_ref())?;
-            echo.timestamp = Some(timestamp);
-            let response = Response {
-                status: 201,
-                etag: Some(etag_for(timestamp)),
-                ..Response::default()
-            };
-            let rows = Rows {
-                entities: vec![echo],
-                select: None,
-                single: true,
-            };
-            return Ok((response, Some(rows)));
-        }
+        let echo = (mode == WriteMode::Insert).then(|| entity.clone());
         let timestamp = self.write(table, entity, mode, cond.as_ref())?;
         let response = Response {
-            status: 204,
+            status: if echo.is_some() { 201 } else { 204 },
             etag: Some(etag_for(timestamp)),
             ..Response::default()
         };
-        Ok((response, None))
+        if let Some(mut echo) = echo {
+            echo.timestamp = Some(timestamp);
+            *rows = Some(Rows {
+                entities: vec![echo],
+                select: None,
+                single: true,
+            });
+        }
+        Ok(response)
     }
 
     /// Lists tables in name order (case-insensitive, as they are keyed), optionally filtered

@@ -36,7 +36,7 @@ pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};
 pub use payload::Metadata;
-pub use reply::error_response;
+pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
 
 use super::api::Request;

@@ -8,7 +8,7 @@
 use super::handle::{authorize, keys, Call};
 use super::multipart::{self, BatchPart, PartResponse};
 use super::payload;
-use super::reply::Reply;
+use super::reply::{header as h, Reply};
 use super::route::{self, entity_path, Target};
 use super::translate;
 use super::{HttpRequest, Outcome};
@@ -180,10 +180,6 @@ fn failing_index(error: &Error) -> usize {
         .split_once(':')
         .and_then(|(i, _)| i.parse().ok())
         .unwrap_or(0)
-}
-
-fn h(name: &str, value: impl Into<String>) -> (String, String) {
-    (name.to_string(), value.into())
 }
 
 /// The one part a failed batch answers with; `error`'s message already starts with the index.

@@ -2,7 +2,7 @@
 
 use super::auth::{self, Credential};
 use super::payload::{self, Metadata, Place};
-use super::reply::{Reply, DEFAULT_VERSION};
+use super::reply::{api_version, header as h, Reply};
 use super::route::{self, entity_path, Resource, Target};
 use super::translate::{self, Operation};
 use super::{batch, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
@@ -22,10 +22,10 @@ pub fn handle(
     context: &Context,
     request: &HttpRequest,
 ) -> Outcome {
-    let version = request
-        .header_value("x-ms-version")
-        .unwrap_or(DEFAULT_VERSION);
-    let reply = Reply { context, version };
+    let reply = Reply {
+        context,
+        version: api_version(request),
+    };
     match serve(account, endpoint, &reply, request) {
         Ok(outcome) => outcome,
         Err(error) => Outcome {
@@ -239,10 +239,6 @@ fn read_table(account: &mut Account, call: &Call, name: &str) -> Result<Outcome>
         request: None,
         stats: None,
     })
-}
-
-fn h(name: &str, value: impl Into<String>) -> (String, String) {
-    (name.to_string(), value.into())
 }
 
 /// Writes the engine's answer to a single operation; `rows` holds the entities it answered

@@ -81,10 +81,21 @@ pub fn error_response(
     request: &super::HttpRequest,
     error: &Error,
 ) -> HttpResponse {
-    let version = request
-        .header_value("x-ms-version")
-        .unwrap_or(DEFAULT_VERSION);
+    let version = api_version(request);
     Reply { context, version }.error(error)
+}
+
+/// The API version a response names: the request's `x-ms-version`, echoed as production
+/// does, or [`DEFAULT_VERSION`] when it names none.
+pub fn api_version(request: &super::HttpRequest) -> &str {
+    request
+        .header_value("x-ms-version")
+        .unwrap_or(DEFAULT_VERSION)
+}
+
+/// A header as a response carries it.
+pub(super) fn header(name: &str, value: impl Into<String>) -> (String, String) {
+    (name.to_string(), value.into())
 }
 
 /// `Date` as HTTP writes it (RFC 1123): `Mon, 23 Nov 2026 19:49:23 GMT`.

@@ -109,35 +109,32 @@ pub fn operation(
                     },
                     &[Access::Read],
                 )),
-                "PUT" => {
+                // Without If-Match, PUT and MERGE/PATCH are upserts (WIRE.md "Verbs").
+                "PUT" | "MERGE" | "PATCH" => {
                     let entity = keyed(entity_body(headers, body)?);
-                    Ok(match if_match {
-                        Some(_) => op(
+                    let replace = verb == "PUT";
+                    Ok(match (if_match, replace) {
+                        (Some(m), true) => op(
                             Request::Replace {
                                 table,
                                 entity,
-                                if_match,
+                                if_match: Some(m),
                             },
                             &[Access::Update],
                         ),
-                        None => op(
-                            Request::UpsertReplace { table, entity },
-                            &[Access::Add, Access::Update],
-                        ),
-                    })
-                }
-                "MERGE" | "PATCH" => {
-                    let entity = keyed(entity_body(headers, body)?);
-                    Ok(match if_match {
-                        Some(_) => op(
+                        (Some(m), false) => op(
                             Request::Merge {
                                 table,
                                 entity,
-                                if_match,
+                                if_match: Some(m),
                             },
                             &[Access::Update],
                         ),
-                        None => op(
+                        (None, true) => op(
+                            Request::UpsertReplace { table, entity },
+                            &[Access::Add, Access::Update],
+                        ),
+                        (None, false) => op(
                             Request::UpsertMerge { table, entity },
                             &[Access::Add, Access::Update],
                         ),
