@@ -2,10 +2,15 @@
 //! tests/code/golden/<case>.<ext> (`UPDATE_GOLDEN=1 cargo test --test code_golden` rewrites
 //! them; review the diff). And the HTTP form is the request itself: `engine::wire` reads it
 //! back to the same `Request`, and answers it as the engine answers that request.
+//!
+//! Each case also has tests/code/golden/<case>.check.json for the browser test of the Code
+//! section (tests/e2e/code-runtime.test.mjs): the setup as JavaScript forms, what the
+//! engine answers the case (in tests/code/run.mjs's terms), and the table afterwards as the
+//! page's engine serves it on the wire (`Timestamp` and `odata.etag` left out).
 
 mod code_cases;
 
-use code_cases::{cases, with_etag, Case, TABLE};
+use code_cases::{cases, expected_output, with_etag, Case, TABLE};
 use std::path::PathBuf;
 use tablescope::code::{self, Form};
 use tablescope::engine::wire::{self, Context, Endpoint, HttpRequest};
@@ -20,10 +25,15 @@ fn every_form_matches_its_golden_file() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut differ = Vec::new();
     for case in cases() {
+        let check = serde_json::to_string_pretty(&browser_check(&case)).unwrap() + "\n";
+        let mut files = vec![(format!("{}.check.json", case.name), check)];
         for form in Form::ALL {
             let text = code::show(&case.request, form)
                 .unwrap_or_else(|e| panic!("{}: {form:?}: {e}", case.name));
-            let path = golden_dir().join(format!("{}.{}", case.name, form.extension()));
+            files.push((format!("{}.{}", case.name, form.extension()), text));
+        }
+        for (name, text) in files {
+            let path = golden_dir().join(name);
             if update {
                 std::fs::create_dir_all(golden_dir()).unwrap();
                 std::fs::write(&path, &text).unwrap();
@@ -37,6 +47,47 @@ fn every_form_matches_its_golden_file() {
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
+
+/// The browser test's data for a case (see the header).
+fn browser_check(case: &Case) -> serde_json::Value {
+    let setup: String = case
+        .setup
+        .iter()
+        .map(|r| format!("{{\n{}}}\n", code::show(r, Form::JavaScript).unwrap()))
+        .collect();
+    let mut account = Account::default();
+    for step in &case.setup {
+        assert!(account.execute(step).is_success());
+    }
+    let response = account.execute(&case.request);
+    let endpoint = Endpoint::anonymous(wire::DEV_ACCOUNT);
+    let context = Context {
+        now: DateTime::MIN,
+        request_id: "check".into(),
+    };
+    let read = HttpRequest::new("GET", &format!("/{}/{TABLE}()", wire::DEV_ACCOUNT))
+        .header("Accept", "application/json;odata=minimalmetadata");
+    let out = wire::handle(&mut account, &endpoint, &context, &read);
+    let table = match out.response.status {
+        404 => serde_json::Value::Null,
+        200 => {
+            let body: serde_json::Value = serde_json::from_slice(&out.response.body).unwrap();
+            let mut rows = body["value"].as_array().unwrap().clone();
+            for row in &mut rows {
+                let map = row.as_object_mut().unwrap();
+                map.remove("Timestamp");
+                map.remove("odata.etag");
+            }
+            serde_json::Value::Array(rows)
+        }
+        other => panic!("{}: reading the table gave {other}", case.name),
+    };
+    serde_json::json!({
+        "setup": setup,
+        "expected": expected_output(&case.request, &response),
+        "table": table,
+    })
 }
 
 /// Splits `.http` text into the request `engine::wire` reads.

@@ -12,13 +12,13 @@
 mod code_cases;
 mod serve_support;
 
-use code_cases::{cases, with_etag, Case, TABLE};
-use serde_json::{json, Value as Json};
+use code_cases::{cases, expected_output, with_etag, Case, TABLE};
+use serde_json::Value as Json;
 use serve_support::{Client, Server, ACCOUNT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tablescope::code::{self, Form, PLAYGROUND_URL};
-use tablescope::engine::{json as entity_json, Account, Entity, RawEntity, Request, Response};
+use tablescope::engine::{json as entity_json, Account, Entity, RawEntity, Request};
 
 const DEV_KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
@@ -85,56 +85,6 @@ fn engine_table(account: &Account) -> Option<Vec<Entity>> {
             .map(|raw| entity_json::decode(raw).expect("a stored entity"))
             .collect(),
     )
-}
-
-/// What the runners print, from the engine's answer.
-fn expected_output(request: &Request, response: &Response) -> Json {
-    let error = response
-        .error
-        .as_ref()
-        .map(|e| json!({ "code": serde_json::to_value(e.code).unwrap() }));
-    let describe = |raw: &RawEntity| {
-        let mut names: Vec<String> = raw
-            .0
-            .iter()
-            .map(|(n, _)| n.clone())
-            .filter(|n| {
-                !n.contains("@odata.")
-                    && !n.starts_with("odata.")
-                    && !["PartitionKey", "RowKey", "Timestamp"].contains(&n.as_str())
-            })
-            .collect();
-        names.sort();
-        json!([raw.get("PartitionKey"), raw.get("RowKey"), names])
-    };
-    let mut entities: Vec<Json> = Vec::new();
-    let mut lines: Vec<Json> = Vec::new();
-    if response.error.is_none() {
-        match request {
-            Request::Query { .. } => {
-                entities = response.entities.iter().flatten().map(describe).collect()
-            }
-            Request::Get { .. } => entities = response.entity.iter().map(describe).collect(),
-            Request::Batch { operations, .. }
-                if matches!(
-                    operations.as_slice(),
-                    [tablescope::engine::BatchRequest::Get { .. }]
-                ) =>
-            {
-                let results = response.results.as_ref().expect("batch results");
-                entities = results
-                    .iter()
-                    .filter_map(|r| r.entity.as_ref())
-                    .map(describe)
-                    .collect()
-            }
-            Request::ListTables { .. } => {
-                lines = response.tables.iter().flatten().map(|t| json!(t)).collect()
-            }
-            _ => {}
-        }
-    }
-    json!({ "error": error, "entities": entities, "lines": lines })
 }
 
 fn current_etag(client: &mut Client, pk: &str, rk: &str) -> String {

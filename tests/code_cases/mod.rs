@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use serde_json::json;
-use tablescope::engine::Request;
+use tablescope::engine::{BatchRequest, RawEntity, Request, Response};
 
 pub struct Case {
     pub name: &'static str,
@@ -241,4 +241,51 @@ pub fn with_etag(request: &Request, etag: &str) -> Request {
     }
     visit(&mut value, etag);
     serde_json::from_value(value).expect("the request reads back")
+}
+
+/// What the runners print, from the engine's answer.
+pub fn expected_output(request: &Request, response: &Response) -> serde_json::Value {
+    let error = response
+        .error
+        .as_ref()
+        .map(|e| json!({ "code": serde_json::to_value(e.code).unwrap() }));
+    let describe = |raw: &RawEntity| {
+        let mut names: Vec<String> = raw
+            .0
+            .iter()
+            .map(|(n, _)| n.clone())
+            .filter(|n| {
+                !n.contains("@odata.")
+                    && !n.starts_with("odata.")
+                    && !["PartitionKey", "RowKey", "Timestamp"].contains(&n.as_str())
+            })
+            .collect();
+        names.sort();
+        json!([raw.get("PartitionKey"), raw.get("RowKey"), names])
+    };
+    let mut entities: Vec<serde_json::Value> = Vec::new();
+    let mut lines: Vec<serde_json::Value> = Vec::new();
+    if response.error.is_none() {
+        match request {
+            Request::Query { .. } => {
+                entities = response.entities.iter().flatten().map(describe).collect()
+            }
+            Request::Get { .. } => entities = response.entity.iter().map(describe).collect(),
+            Request::Batch { operations, .. }
+                if matches!(operations.as_slice(), [BatchRequest::Get { .. }]) =>
+            {
+                let results = response.results.as_ref().expect("batch results");
+                entities = results
+                    .iter()
+                    .filter_map(|r| r.entity.as_ref())
+                    .map(describe)
+                    .collect()
+            }
+            Request::ListTables { .. } => {
+                lines = response.tables.iter().flatten().map(|t| json!(t)).collect()
+            }
+            _ => {}
+        }
+    }
+    json!({ "error": error, "entities": entities, "lines": lines })
 }
