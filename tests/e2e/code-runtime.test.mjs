@@ -274,6 +274,60 @@ async function tableRows() {
   });
 }
 
+test('the starter snippets (www/snippets) run in the sandbox, twice, with the same output', async () => {
+  const index = await page.evaluate(async () => (await fetch('snippets/index.json')).json());
+  assert.deepEqual(
+    index.snippets.map((s) => s.file),
+    [
+      'employee-and-index.js',
+      'paging-with-continuation.js',
+      'upsert-instead-of-read-then-write.js',
+      'projection-with-select.js',
+    ],
+  );
+  for (const s of index.snippets) assert.ok(s.name && s.summary, JSON.stringify(s));
+  const t = (text) => ({ text });
+  const j = (json) => ({ json });
+  const expected = {
+    'employee-and-index.js': [
+      [t('transaction:'), j(202)],
+      [t('email_ada@contoso.com'), t('Ada'), t('Lovelace')],
+    ],
+    'paging-with-continuation.js': [
+      [t('page 1: 10 orders, 0001 to 0010')],
+      [t('page 2: 10 orders, 0011 to 0020')],
+      [t('page 3: 5 orders, 0021 to 0025')],
+    ],
+    'upsert-instead-of-read-then-write.js': [[t('dark'), t('app')]],
+    'projection-with-select.js': [
+      [t('Hammer'), j(10), j(null)],
+      [t('Saw'), j(11), j(null)],
+      [t('Drill'), j(12), j(null)],
+    ],
+  };
+  await deleteAllTables();
+  for (const { file } of index.snippets) {
+    const code = await page.evaluate(async (f) => (await fetch(`snippets/${f}`)).text(), file);
+    for (const round of [1, 2]) {
+      const { outcome, logs, exchanges } = await run(code);
+      assert.equal(outcome.status, 'done', `${file} run ${round}: ${JSON.stringify(outcome)}`);
+      assert.deepEqual(logs.map((l) => l.values), expected[file], `${file} run ${round}`);
+      if (file === 'projection-with-select.js') {
+        const query = exchanges.find((x) => x.request.method === 'GET');
+        const rows = JSON.parse(query.response.body).value;
+        assert.deepEqual(rows.map((r) => Object.keys(r).sort()), [0, 1, 2].map(() => ['Name', 'Price', 'odata.etag']));
+      }
+      if (file === 'upsert-instead-of-read-then-write.js') {
+        // Two upserts (PATCH without If-Match) and the read: no read before a write.
+        assert.deepEqual(
+          exchanges.map((x) => x.request.method).slice(-3),
+          ['PATCH', 'PATCH', 'GET'],
+        );
+      }
+    }
+  }
+});
+
 test('the editor: JavaScript highlighting, line numbers, Ctrl+Enter runs', async () => {
   await loadCode();
   await page.evaluate(async () => {
