@@ -14,6 +14,9 @@
 # - SDK on first use: the official @azure/data-tables SDK with the in-page transport
 #   (sdk/tablescope-sdk-<hash>.js, scripts/bundle-sdk.mjs), imported when SDK code first runs;
 #   it lives in sdk/, so the playground's tablescope-*.js pattern never counts it.
+# - Code section on first use: the editor (CodeMirror 6) with the runner, and the sandbox
+#   worker (code/tablescope-code[-worker]-<hash>.js, scripts/bundle-code.mjs); with the SDK,
+#   what opening the Code section and running code adds.
 #
 # BUDGET_KB is the product's budget for a page load (issues #2 and #4: under 300 KB gzip). The
 # playground and the embed must both stay within it. A dist that was not split fails: its
@@ -33,12 +36,17 @@ lesson=$(ls -S "$DIST"/scenarios/*.json | grep -v '/index\.json$' | head -n 1)
 deferred=("$DIST"/tablescope-deferred-*.wasm)
 lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)
+code=("$DIST"/code/tablescope-code-*.js)
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
   exit 1
 fi
 if [ "${#sdk[@]}" -ne 1 ]; then
   echo "size-report: $DIST lacks the SDK bundle sdk/tablescope-sdk-<hash>.js (Trunk's post_build hook runs scripts/bundle-sdk.mjs)" >&2
+  exit 1
+fi
+if [ "${#code[@]}" -ne 2 ]; then
+  echo "size-report: $DIST lacks the Code section's bundles code/tablescope-code[-worker]-<hash>.js (Trunk's post_build hook runs scripts/bundle-code.mjs)" >&2
   exit 1
 fi
 if [ "${#deferred[@]}" -ne 1 ]; then
@@ -73,6 +81,7 @@ table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "${le
 embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
+table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
 echo
 
 status=0

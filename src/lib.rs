@@ -2,11 +2,14 @@
 //!
 //! - [`engine`]: the table service itself, pure Rust (native and wasm32): the
 //!   `tablescope-engine` crate in `crates/engine`, re-exported here.
+//! - [`code`]: "show as code", any request as raw HTTP, JavaScript, Python, C# or Java.
 //! - `persist`: IndexedDB persistence (wasm32 only).
 //! - `ui`: the Leptos app (wasm32 only).
 #![forbid(unsafe_code)]
 
 pub use tablescope_engine as engine;
+
+pub mod code;
 
 #[cfg(target_arch = "wasm32")]
 pub mod persist;

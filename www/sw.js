@@ -43,12 +43,19 @@ function assetsOf(html) {
  * Files a shell names for first use only, as absolute URLs: kept once cached, never
  * precached. The SDK bundle (`<meta name="tablescope-sdk" content="<hash>">`, see
  * scripts/bundle-sdk.mjs) is one: not part of the page load, but SDK code must still run
- * offline after it has run once.
+ * offline after it has run once. So are the Code section's editor and sandbox worker
+ * (`<meta name="tablescope-code" content="<hash>">`, scripts/bundle-code.mjs).
  */
 function onFirstUseOf(html) {
   const kept = new Set();
   const sdk = html.match(/<meta name="tablescope-sdk" content="([0-9a-f]{1,16})"/);
   if (sdk) kept.add(new URL(`sdk/tablescope-sdk-${sdk[1]}.js`, self.registration.scope).href);
+  const code = html.match(/<meta name="tablescope-code" content="([0-9a-f]{1,16})"/);
+  if (code) {
+    for (const name of ['tablescope-code', 'tablescope-code-worker']) {
+      kept.add(new URL(`code/${name}-${code[1]}.js`, self.registration.scope).href);
+    }
+  }
   return kept;
 }
 

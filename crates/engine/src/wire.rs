@@ -38,6 +38,9 @@ pub use multipart::{BatchPart, PartResponse};
 pub use payload::Metadata;
 pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
+/// The service's continuation token for a key (what `x-ms-continuation-NextPartitionKey`,
+/// `NextRowKey` and `NextTableName` carry), for clients that write requests themselves.
+pub use token::encode as continuation_token;
 
 use super::api::Request;
 use super::datetime::DateTime;

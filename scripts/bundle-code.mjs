@@ -1,0 +1,79 @@
+// Bundles the Code section's JavaScript (issue #12) into two minified ES modules in
+// dist/code/, and names their common hash in index.html as
+// <meta name="tablescope-code" content="<hash>">:
+//
+//   code/tablescope-code-<hash>.js         the page side: the CodeMirror 6 editor and the
+//                                          runner (www/code/code.js)
+//   code/tablescope-code-worker-<hash>.js  the sandbox worker (www/code/worker.js, with acorn
+//                                          for syntax errors with their line)
+//
+// Why: CodeMirror and acorn are npm packages of many ES modules; the browser needs files it
+// can import() the first time the Code section opens. They load on first use only, so the
+// playground's page load stays under its 300 KB gzip budget (README "Size"). The worker needs
+// a file of its own (a Worker starts from a URL); the page side finds it next to itself. The
+// SDK the worker runs is the separate bundle of scripts/bundle-sdk.mjs, loaded by URL. As for
+// the SDK, the meta names only the hash, so the service worker (www/sw.js) keeps these files
+// once used but does not precache them.
+//
+// Trunk runs it after every build (`[[hooks]] stage = "post_build"` in Trunk.toml):
+//
+//   node scripts/bundle-code.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
+//
+// If it is wrong: the Code section cannot load its editor or start its sandbox
+// (tests/e2e/code-runtime.test.mjs), or every visit downloads the editor.
+
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = resolve(process.argv[2] ?? process.env.TRUNK_STAGING_DIR ?? join(repo, 'dist'));
+
+async function bundle(entry, define = {}) {
+  const result = await build({
+    entryPoints: [join(repo, 'www', 'code', entry)],
+    absWorkingDir: repo,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    target: 'es2020',
+    legalComments: 'eof',
+    define,
+    write: false,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0].contents;
+}
+
+const worker = await bundle('worker.js');
+// The page side is built twice: its text names the worker's file, whose name holds the hash of
+// both. A first build with a placeholder gives the hash; the second writes the real name.
+const placeholder = await bundle('code.js', { __TABLESCOPE_CODE_WORKER__: '"./worker.js"' });
+// 16 hex digits, the shape of Trunk's own hashes (www/sw.js recognises hashed files by it).
+const hash = createHash('sha256').update(worker).update(placeholder).digest('hex').slice(0, 16);
+const workerName = `tablescope-code-worker-${hash}.js`;
+const page = await bundle('code.js', { __TABLESCOPE_CODE_WORKER__: JSON.stringify(`./${workerName}`) });
+const pageName = `tablescope-code-${hash}.js`;
+
+await rm(join(dir, 'code'), { recursive: true, force: true });
+await mkdir(join(dir, 'code'), { recursive: true });
+await writeFile(join(dir, 'code', workerName), worker);
+await writeFile(join(dir, 'code', pageName), page);
+
+const htmlPath = join(dir, 'index.html');
+const html = await readFile(htmlPath, 'utf8');
+if (!html.includes('</head>')) throw new Error(`bundle-code: ${htmlPath} has no </head>`);
+const meta = `<meta name="tablescope-code" content="${hash}" />`;
+const stripped = html.replace(/<meta name="tablescope-code" content="[0-9a-f]*" \/>/g, '');
+await writeFile(htmlPath, stripped.replace('</head>', `${meta}</head>`));
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+console.log(
+  `bundle-code: code/${pageName} ${kb(page.length)} (${kb(gz(page))} gzip), ` +
+    `code/${workerName} ${kb(worker.length)} (${kb(gz(worker))} gzip)`,
+);

@@ -1,0 +1,15 @@
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.*;
+import com.azure.data.tables.models.*;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+TableServiceClient service = new TableServiceClientBuilder()
+    .connectionString(System.getenv("AZURE_TABLES_CONNECTION_STRING"))
+    .buildClient();
+TableClient table = service.getTableClient("Showcode");
+// azure-data-tables has no read in a transaction: the same read on its own.
+TableEntity entity = table.getEntityWithResponse("Sales", "002", null, null, Context.NONE).getValue();
+System.out.println(entity.getProperties());

@@ -1,0 +1,5 @@
+using Azure;
+using Azure.Data.Tables;
+
+var service = new TableServiceClient(Environment.GetEnvironmentVariable("AZURE_TABLES_CONNECTION_STRING"));
+service.CreateTable("Showcode");

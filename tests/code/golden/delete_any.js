@@ -1,0 +1,2 @@
+const client = tableClient("Showcode");
+await client.deleteEntity("Sales", "001");

@@ -1,0 +1,1 @@
+await serviceClient.deleteTable("Showcode");

@@ -1,0 +1,6 @@
+import os
+
+from azure.data.tables import TableServiceClient
+
+service = TableServiceClient.from_connection_string(os.environ["AZURE_TABLES_CONNECTION_STRING"])
+service.delete_table("Showcode")

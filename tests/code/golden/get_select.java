@@ -1,0 +1,14 @@
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.*;
+import com.azure.data.tables.models.*;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+TableServiceClient service = new TableServiceClientBuilder()
+    .connectionString(System.getenv("AZURE_TABLES_CONNECTION_STRING"))
+    .buildClient();
+TableClient table = service.getTableClient("Showcode");
+TableEntity entity = table.getEntityWithResponse("O'Brien 100%", "it's 50%", List.of("Name", "Big"), null, Context.NONE).getValue();
+System.out.println(entity.getProperties());

@@ -1,0 +1,15 @@
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.*;
+import com.azure.data.tables.models.*;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+TableServiceClient service = new TableServiceClientBuilder()
+    .connectionString(System.getenv("AZURE_TABLES_CONNECTION_STRING"))
+    .buildClient();
+TableClient table = service.getTableClient("Showcode");
+table.updateEntityWithResponse(new TableEntity("O'Brien 100%", "it's 50%")
+    .addProperty("odata.etag", "W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"")
+    .addProperty("Extra", 1.5), TableEntityUpdateMode.MERGE, true, null, Context.NONE);

@@ -1,0 +1,16 @@
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.util.Context;
+import com.azure.data.tables.*;
+import com.azure.data.tables.models.*;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+TableServiceClient service = new TableServiceClientBuilder()
+    .connectionString(System.getenv("AZURE_TABLES_CONNECTION_STRING"))
+    .buildClient();
+TableClient table = service.getTableClient("Showcode");
+table.updateEntityWithResponse(new TableEntity("Sales", "001")
+    .addProperty("odata.etag", "W/\"datetime'2024-05-06T07%3A08%3A09.1234567Z'\"")
+    .addProperty("N", 40)
+    .addProperty("When", OffsetDateTime.parse("2030-12-31T00:00:00Z")), TableEntityUpdateMode.REPLACE, true, null, Context.NONE);
