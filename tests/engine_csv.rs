@@ -60,6 +60,21 @@ fn all_eight_types_round_trip_exactly() {
 }
 
 #[test]
+fn doubles_are_spelled_as_the_service_json_spells_them() {
+    // Storage Explorer and the service write `1E-300` and `0`-valued Doubles as `0.0`;
+    // a round trip must not turn them into Rust's `1e-300`.
+    let text = "PartitionKey,RowKey,Tiny,Tiny@type,Zero,Zero@type,Big,Big@type,Neg,Neg@type\r\n\
+                p,1,1E-300,Edm.Double,0,Edm.Double,1.5E+24,Edm.Double,-2.5,Edm.Double\r\n";
+    let back = csv::decode(text).unwrap();
+    assert_eq!(back[0].properties[0], ("Tiny".into(), Value::Double(1e-300)));
+    assert_eq!(
+        csv::encode(&back),
+        "PartitionKey,RowKey,Timestamp,Tiny,Tiny@type,Zero,Zero@type,Big,Big@type,Neg,Neg@type\r\n\
+         p,1,,1E-300,Edm.Double,0.0,Edm.Double,1.5E+24,Edm.Double,-2.5,Edm.Double\r\n"
+    );
+}
+
+#[test]
 fn missing_and_empty_are_different() {
     let text = "PartitionKey,RowKey,A,A@type,B,B@type\r\np,1,,Edm.String,,\r\n";
     let back = csv::decode(text).unwrap();

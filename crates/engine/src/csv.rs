@@ -112,6 +112,10 @@ pub fn encode<'a>(entities: impl IntoIterator<Item = &'a Entity> + Clone) -> Str
 fn value_text(v: &Value) -> String {
     match v {
         Value::DateTime(t) => t.to_string_7(),
+        // As the service's JSON writes a Double (`1E-300`, not Rust's `1e-300`), so a file
+        // exported here reads the same as a payload; NaN and the infinities as the JSON form's
+        // annotated strings.
+        Value::Double(d) if d.is_finite() => crate::wire::service_double(*d),
         Value::Double(d) => format_double(*d),
         other => other.display_text(),
     }
