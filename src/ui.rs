@@ -45,8 +45,11 @@ pub fn mount() {
     // The saved tables load first, so nothing on the page can race the load; a plain
     // message says so meanwhile. Leptos' executor starts with the mount, so the load runs on
     // wasm-bindgen's.
-    let loading = show_loading();
     wasm_bindgen_futures::spawn_local(async move {
+        // The page's language first (a download only when it is not English), so the first
+        // text shown is in it.
+        crate::i18n::start().await;
+        let loading = show_loading();
         state::load_saved_tables().await;
         if let Some(loading) = loading {
             loading.remove();
@@ -75,7 +78,7 @@ fn show_loading() -> Option<web_sys::Element> {
     let p = document.create_element("p").ok()?;
     p.set_id("app-loading");
     let _ = p.set_attribute("role", "status");
-    p.set_text_content(Some("Loading your saved tables…"));
+    p.set_text_content(Some(&crate::i18n::msg::app_loading_tables()));
     document.body()?.append_child(&p).ok()?;
     Some(p)
 }

@@ -11,6 +11,7 @@ use super::state::{take_over_when_free, AppState, Storage};
 use super::storage_panel::StoragePanel;
 use super::tables_panel::TablesPanel;
 use super::workspace::Workspace;
+use crate::i18n::{self, msg, t, Lang};
 use leptos::prelude::*;
 
 /// The app's sections, in navigation order.
@@ -35,12 +36,13 @@ impl Section {
         Section::Learn,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// The tab's label, in the current language.
+    pub fn label(self) -> String {
         match self {
-            Section::Data => "Entities",
-            Section::Query => "Query",
-            Section::Batch => "Batch",
-            Section::Learn => "Learn",
+            Section::Data => msg::nav_data(),
+            Section::Query => msg::nav_query(),
+            Section::Batch => msg::nav_batch(),
+            Section::Learn => msg::nav_learn(),
         }
     }
 
@@ -79,11 +81,10 @@ pub fn App() -> impl IntoView {
                     <path d="M3 9.5h18M9 9.5V20" />
                 </svg>
                 <h1>"Tablescope"</h1>
-                <span class="version" title="Tablescope version">{format!("v{}", crate::VERSION)}</span>
+                <span class="version" title=t(msg::app_version_title)>{format!("v{}", crate::VERSION)}</span>
+                <LangSwitcher />
                 </div>
-                <p class="tagline">
-                    "An Azure Table storage playground that runs entirely in your browser."
-                </p>
+                <p class="tagline">{t(msg::app_tagline)}</p>
             </div>
         </header>
         <div class="storage-banners">
@@ -120,7 +121,7 @@ fn first_section() -> Section {
 fn Nav(section: RwSignal<Section>) -> impl IntoView {
     let workspace = Workspace::expect();
     view! {
-        <nav class="app-nav" aria-label="Sections">
+        <nav class="app-nav" aria-label=t(msg::app_sections)>
             {Section::ALL
                 .into_iter()
                 .map(|s| {
@@ -136,13 +137,45 @@ fn Nav(section: RwSignal<Section>) -> impl IntoView {
                             aria-current=move || (section.get() == s).then_some("page")
                             on:click=move |_| section.set(s)
                         >
-                            {s.label()}
+                            {move || s.label()}
                             {badge}
                         </button>
                     }
                 })
                 .collect_view()}
         </nav>
+    }
+}
+
+/// The language switcher: each language in its own name. A catalogue not yet downloaded is
+/// fetched first; if that fails the page stays as it was and says why.
+#[component]
+fn LangSwitcher() -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let change = move |ev: leptos::ev::Event| {
+        let Some(lang) = Lang::from_tag(&event_target_value(&ev)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            error.set(i18n::choose(lang).await.err());
+        });
+    };
+    view! {
+        <div class="lang-switcher">
+            <select id="lang-select" aria-label=t(msg::lang_label) on:change=change>
+                {Lang::ALL
+                    .into_iter()
+                    .map(|l| {
+                        view! {
+                            <option value=l.code() lang=l.code() dir=l.dir() prop:selected=move || i18n::lang() == l>
+                                {l.own_name()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+            {move || error.get().map(|e| view! { <p class="lang-error" role="alert">{e}</p> })}
+        </div>
     }
 }
 

@@ -5,6 +5,7 @@ use super::error_notice::ErrorNotice;
 use super::state::AppState;
 use super::workspace::Workspace;
 use crate::engine::{Error, TableInfo};
+use crate::i18n::{msg, t};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -28,7 +29,7 @@ pub fn TablesPanel() -> impl IntoView {
             Ok(()) => {
                 name.set(String::new());
                 error.set(None);
-                status.set(format!("Created table {table}."));
+                status.set(msg::tables_created(&table));
                 workspace.table.set(Some(table));
             }
             Err(e) => {
@@ -42,7 +43,7 @@ pub fn TablesPanel() -> impl IntoView {
         match state.delete_table(&table) {
             Ok(()) => {
                 error.set(None);
-                status.set(format!("Deleted table {table}."));
+                status.set(msg::tables_deleted(&table));
                 if workspace.table.get_untracked().as_deref() == Some(table.as_str()) {
                     workspace.table.set(None);
                 }
@@ -53,9 +54,9 @@ pub fn TablesPanel() -> impl IntoView {
 
     view! {
         <section class="panel tables-panel" aria-labelledby="tables-heading">
-            <h2 id="tables-heading">"Tables"</h2>
+            <h2 id="tables-heading">{t(msg::tables_heading)}</h2>
             <form class="create-table" on:submit=create>
-                <label for="new-table-name">"New table"</label>
+                <label for="new-table-name">{t(msg::tables_new_label)}</label>
                 <div class="field-row">
                     <input
                         id="new-table-name"
@@ -64,16 +65,14 @@ pub fn TablesPanel() -> impl IntoView {
                         autocomplete="off"
                         autocapitalize="off"
                         spellcheck="false"
-                        placeholder="e.g. Employees"
+                        placeholder=move || msg::tables_new_placeholder(EXAMPLE_TABLE)
                         aria-describedby="table-name-hint"
                         prop:value=name
                         on:input=move |ev| name.set(event_target_value(&ev))
                     />
-                    <button type="submit" class="primary">"Create table"</button>
+                    <button type="submit" class="primary">{t(msg::tables_create)}</button>
                 </div>
-                <p id="table-name-hint" class="hint">
-                    "3–63 letters or digits, starting with a letter. Names are case-insensitive."
-                </p>
+                <p id="table-name-hint" class="hint">{t(msg::tables_name_hint)}</p>
             </form>
             <ErrorNotice error=error />
             <p class="status" role="status">{move || status.get()}</p>
@@ -96,9 +95,9 @@ fn TableList(
     view! {
         <Show
             when=move || !tables.with(Vec::is_empty)
-            fallback=|| view! { <p class="empty">"No tables yet. Create one to start."</p> }
+            fallback=|| view! { <p class="empty">{t(msg::tables_empty)}</p> }
         >
-            <ul class="table-list" aria-label="Tables">
+            <ul class="table-list" aria-label=t(msg::tables_heading)>
                 <For
                     each=move || tables.get()
                     key=|t| (t.name.clone(), t.entities, t.partitions)
@@ -132,13 +131,22 @@ fn TableRow(
         let name = name.clone();
         move |_| workspace.table.set(Some(name.clone()))
     };
-    let delete_label = format!("Delete table {name}");
-    let question_label = format!("Delete table {name}?");
-    let counts = format!(
-        "{} · {}",
-        plural(info.entities, "entity", "entities"),
-        plural(info.partitions, "partition", "partitions")
-    );
+    let delete_label = {
+        let name = name.clone();
+        move || msg::tables_delete_label(&name)
+    };
+    let question_label = {
+        let name = name.clone();
+        move || msg::tables_delete_question_label(&name)
+    };
+    let (entities, partitions) = (info.entities, info.partitions);
+    let counts = move || {
+        format!(
+            "{} · {}",
+            msg::count_entities(entities),
+            msg::count_partitions(partitions)
+        )
+    };
     let confirming = {
         let name = name.clone();
         Memo::new(move |_| pending_delete.with(|p| p.as_deref() == Some(name.as_str())))
@@ -186,10 +194,11 @@ fn TableRow(
                 type="button"
                 class="table-facts"
                 aria-pressed=move || if is_selected.get() { "true" } else { "false" }
-                title="Work on this table"
+                title=t(msg::tables_select_title)
                 on:click=select
             >
-                <span class="table-name">{name.clone()}</span>
+                // A table name is data: its own left-to-right run, also in an Arabic page.
+                <bdi class="table-name" dir="ltr">{name.clone()}</bdi>
                 <span class="table-counts">{counts}</span>
             </button>
             <Show
@@ -203,7 +212,7 @@ fn TableRow(
                             node_ref=delete_ref
                             on:click=ask.clone()
                         >
-                            "Delete"
+                            {t(msg::tables_delete)}
                         </button>
                     }
                 }
@@ -214,17 +223,17 @@ fn TableRow(
                     aria-label=question_label.clone()
                     on:keydown=on_keydown
                 >
-                    <span class="confirm-question">"Delete this table and its entities?"</span>
+                    <span class="confirm-question">{t(msg::tables_delete_question)}</span>
                     <button
                         type="button"
                         class="danger confirm-delete"
                         node_ref=confirm_ref
                         on:click=confirm.clone()
                     >
-                        "Delete"
+                        {t(msg::tables_delete)}
                     </button>
                     <button type="button" class="cancel" on:click=move |_| cancel()>
-                        "Cancel"
+                        {t(msg::tables_cancel)}
                     </button>
                 </div>
             </Show>
@@ -232,11 +241,5 @@ fn TableRow(
     }
 }
 
-/// `1 entity`, `0 entities`.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
+/// The example name in the new-table field: a name, so the same in every language.
+const EXAMPLE_TABLE: &str = "Employees";

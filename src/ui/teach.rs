@@ -106,13 +106,17 @@ pub fn LearnSection() -> impl IntoView {
 /// The lessons module's view (see `src/learn.rs`): mounts the scenario list, the player and
 /// the simulator into `host` for the page's lifetime.
 pub fn mount_learn(host: web_sys::HtmlElement) {
-    leptos::mount::mount_to(host, || {
-        view! {
-            <LearnPanel />
-            <SimulatorPanel />
-        }
-    })
-    .forget();
+    wasm_bindgen_futures::spawn_local(async move {
+        // The playground's language (this module has its own copy of the catalogues).
+        crate::i18n::start_as_page().await;
+        leptos::mount::mount_to(host, || {
+            view! {
+                <LearnPanel />
+                <SimulatorPanel />
+            }
+        })
+        .forget();
+    });
 }
 
 /// The built-in scenarios, each loadable in one click, and the player.

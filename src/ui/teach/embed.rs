@@ -24,7 +24,11 @@ pub fn embed_request() -> Option<String> {
 pub fn mount_embed() -> bool {
     match embed_request() {
         Some(file) => {
-            leptos::mount::mount_to_body(move || view! { <Embed file=file.clone() /> });
+            wasm_bindgen_futures::spawn_local(async move {
+                // The host page passes its language as `?lang=`.
+                crate::i18n::start().await;
+                leptos::mount::mount_to_body(move || view! { <Embed file=file.clone() /> });
+            });
             true
         }
         None => false,

@@ -1,0 +1,156 @@
+//! A catalogue's messages, how a message is filled, and how a catalogue is downloaded and read.
+
+use super::{msg, Lang, COUNT, KEYS, VERSIONS};
+use js_sys::Reflect;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// A CLDR cardinal plural category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    Zero,
+    One,
+    Two,
+    Few,
+    Many,
+    Other,
+}
+
+impl Category {
+    pub const ALL: [Category; 6] = [
+        Category::Zero,
+        Category::One,
+        Category::Two,
+        Category::Few,
+        Category::Many,
+        Category::Other,
+    ];
+
+    /// The category CLDR (and `Intl.PluralRules`) calls `name`.
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Zero => "zero",
+            Category::One => "one",
+            Category::Two => "two",
+            Category::Few => "few",
+            Category::Many => "many",
+            Category::Other => "other",
+        }
+    }
+}
+
+/// One message: a text, or a text per plural category.
+#[derive(Debug, Clone, Copy)]
+pub enum Message {
+    Text(&'static str),
+    Plural(&'static [(Category, &'static str)]),
+}
+
+/// The form of `category`, else `other` (build.rs makes sure every category of the message's
+/// language is there).
+pub fn form(forms: &'static [(Category, &'static str)], category: Category) -> &'static str {
+    let find = |c: Category| forms.iter().find(|(k, _)| *k == c).map(|(_, t)| *t);
+    find(category)
+        .or_else(|| find(Category::Other))
+        .unwrap_or("")
+}
+
+/// `text` with each `{name}` replaced by its argument (`{count}` by `count`). A `{` that opens
+/// no known placeholder stays as it is.
+pub fn fill(text: &str, args: &[(&str, &dyn std::fmt::Display)], count: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let name = after.find('}').map(|end| &after[..end]);
+        let value = name.and_then(|name| {
+            if name == "count" {
+                count.map(str::to_string)
+            } else {
+                args.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        });
+        match (name, value) {
+            (Some(name), Some(value)) => {
+                out.push_str(&value);
+                rest = &after[name.len() + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Downloads `lang`'s catalogue, `locales/<code>.json?v=<hash>`, relative to the page.
+pub async fn fetch(lang: Lang) -> Result<String, String> {
+    let failed = |e: JsValue| msg::lang_load_failed(lang.own_name(), describe(&e));
+    let window = web_sys::window().ok_or("no window")?;
+    let url = format!("locales/{}.json?v={}", lang.code(), VERSIONS[lang.index()]);
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
+        .await
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(failed)?;
+    if !response.ok() {
+        return Err(msg::lang_load_failed(
+            lang.own_name(),
+            format!("HTTP {}", response.status()),
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    text.as_string()
+        .ok_or_else(|| msg::lang_load_failed(lang.own_name(), "not text"))
+}
+
+/// A catalogue's messages by id, or what is wrong with it. A catalogue of this build always
+/// reads (build.rs checked it); one of another build may lack a key. Read with the browser's
+/// `JSON.parse`: no JSON code of ours in the wasm for it.
+pub fn parse(text: &str) -> Result<Vec<Message>, String> {
+    let root = js_sys::JSON::parse(text).map_err(|e| describe(&e))?;
+    if !root.is_object() {
+        return Err("not a JSON object".into());
+    }
+    let field = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
+    let mut messages = Vec::with_capacity(COUNT);
+    for key in KEYS {
+        let value = field(&root, key).unwrap_or(JsValue::UNDEFINED);
+        let message = if let Some(text) = value.as_string() {
+            Message::Text(leak(text))
+        } else if value.is_object() {
+            let forms: Vec<(Category, &'static str)> = Category::ALL
+                .into_iter()
+                .filter_map(|c| Some((c, leak(field(&value, c.name())?.as_string()?))))
+                .collect();
+            Message::Plural(Box::leak(forms.into_boxed_slice()))
+        } else {
+            return Err(format!("`{key}` is missing"));
+        };
+        messages.push(message);
+    }
+    Ok(messages)
+}
+
+/// Catalogues live as long as the page (at most three are loaded).
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}

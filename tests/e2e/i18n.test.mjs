@@ -1,0 +1,96 @@
+// The UI's languages on the release build (issue #14, stage 1: the mechanism): English needs
+// no download, another language's catalogue is fetched only when it is shown, `?lang=` and
+// the saved choice pick it, `<html lang dir>` follow it, the header's switcher shows each
+// language in its own name. Screenshots: tests/e2e/screenshots/i18n-*.png.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DESKTOP, PHONE, assertClean, openPage, screenshot, start } from './lib.mjs';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** The catalogues the page has downloaded, by language code. */
+async function catalogues(page) {
+  const urls = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => e.name),
+  );
+  return urls
+    .map((u) => new URL(u).pathname.match(/\/locales\/([a-z]+)\.json$/)?.[1])
+    .filter(Boolean)
+    .sort();
+}
+
+async function mounted(page) {
+  await page.locator('#tables-heading').waitFor({ timeout: 15_000 });
+}
+
+async function htmlLangDir(page) {
+  return page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
+}
+
+test('English: compiled in, no catalogue downloaded', async () => {
+  const page = await openPage(env.browser, `${env.url}?lang=en`);
+  await mounted(page);
+  assert.deepEqual(await htmlLangDir(page), ['en', 'ltr']);
+  assert.equal(await page.locator('#tables-heading').textContent(), 'Tables');
+  assert.deepEqual(await page.locator('#lang-select option').allTextContents(), [
+    'English',
+    'Deutsch',
+    'Nederlands',
+    'العربية',
+  ]);
+  assert.deepEqual(await catalogues(page), []);
+  assertClean(page);
+  await page.context().close();
+});
+
+test('?lang=ar: only the Arabic catalogue, right to left', async () => {
+  for (const [viewport, name] of [
+    [DESKTOP, 'desktop'],
+    [PHONE, '360'],
+  ]) {
+    const page = await openPage(env.browser, `${env.url}?lang=ar`, { viewport });
+    await mounted(page);
+    assert.deepEqual(await htmlLangDir(page), ['ar', 'rtl']);
+    assert.equal(await page.locator('#tables-heading').textContent(), 'الجداول');
+    assert.equal(await page.locator('#nav-data').textContent(), 'الكيانات');
+    assert.equal(await page.locator('#lang-select').inputValue(), 'ar');
+    await page.getByLabel('جدول جديد').fill('Orders');
+    await page.getByRole('button', { name: 'إنشاء جدول' }).click();
+    const row = page.locator('[data-table=Orders]');
+    assert.equal(await row.locator('.table-counts').textContent(), 'لا كيانات · لا أقسام');
+    assert.equal(await page.locator('.tables-panel .status').textContent(), 'تم إنشاء الجدول Orders.');
+    assert.deepEqual(await catalogues(page), ['ar']);
+    await screenshot(page, `i18n-ar-${name}`);
+    assertClean(page);
+    await page.context().close();
+  }
+});
+
+test('the switcher downloads a language on first use, saves it, and a reload keeps it', async () => {
+  const page = await openPage(env.browser, env.url);
+  await mounted(page);
+  assert.deepEqual(await catalogues(page), []);
+  await page.locator('#lang-select').selectOption('de');
+  await page.locator('#tables-heading', { hasText: 'Tabellen' }).waitFor();
+  assert.deepEqual(await htmlLangDir(page), ['de', 'ltr']);
+  assert.equal(await page.locator('#nav-query').textContent(), 'Abfrage');
+  assert.deepEqual(await catalogues(page), ['de']);
+  await page.reload();
+  await mounted(page);
+  assert.equal(await page.locator('#tables-heading').textContent(), 'Tabellen');
+  assert.equal(await page.locator('#lang-select').inputValue(), 'de');
+  await page.locator('#lang-select').selectOption('nl');
+  await page.locator('#nav-learn', { hasText: 'Leren' }).waitFor();
+  assert.equal(await page.locator('#tables-heading').textContent(), 'Tabellen');
+  assert.deepEqual(await htmlLangDir(page), ['nl', 'ltr']);
+  await screenshot(page, 'i18n-nl-desktop');
+  assertClean(page);
+  await page.context().close();
+});

@@ -1,0 +1,178 @@
+#![cfg(target_arch = "wasm32")]
+//! The UI's languages in headless Chromium: the plural rules build.rs requires are the
+//! browser's (CLDR), every catalogue's plural forms at 0, 1, 2, 3, 11 and 100, and the app
+//! shell and tables panel switching language through the header's switcher, `<html lang dir>`
+//! following.
+//!
+//! The runner serves no `locales/`, so the catalogues are installed from `www/locales` as a
+//! download would install them.
+
+mod web_common;
+
+use leptos::task::tick;
+use tablescope::i18n::{self, msg, Lang};
+use wasm_bindgen_test::*;
+use web_common::Mounted;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const CATALOGUES: [(Lang, &str); 3] = [
+    (Lang::De, include_str!("../www/locales/de.json")),
+    (Lang::Nl, include_str!("../www/locales/nl.json")),
+    (Lang::Ar, include_str!("../www/locales/ar.json")),
+];
+
+fn install_all() {
+    for (lang, text) in CATALOGUES {
+        i18n::install(lang, text).unwrap();
+    }
+}
+
+/// Back to English, nothing saved: the tests share one page.
+async fn reset() {
+    i18n::choose(Lang::En).await.unwrap();
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item(i18n::SAVED_KEY).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn build_rs_requires_the_browsers_plural_categories() {
+    for lang in Lang::ALL {
+        let mut browser = i18n::browser_plural_categories(lang);
+        let mut required: Vec<String> = i18n::PLURAL_CATEGORIES[lang.index()]
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        browser.sort();
+        required.sort();
+        assert_eq!(browser, required, "{}", lang.code());
+    }
+}
+
+#[wasm_bindgen_test]
+async fn plural_forms_at_0_1_2_3_11_100_in_every_language() {
+    install_all();
+    let expected: [(Lang, [&str; 6]); 4] = [
+        (
+            Lang::En,
+            [
+                "0 entities",
+                "1 entity",
+                "2 entities",
+                "3 entities",
+                "11 entities",
+                "100 entities",
+            ],
+        ),
+        (
+            Lang::De,
+            [
+                "0 Entitäten",
+                "1 Entität",
+                "2 Entitäten",
+                "3 Entitäten",
+                "11 Entitäten",
+                "100 Entitäten",
+            ],
+        ),
+        (
+            Lang::Nl,
+            [
+                "0 entiteiten",
+                "1 entiteit",
+                "2 entiteiten",
+                "3 entiteiten",
+                "11 entiteiten",
+                "100 entiteiten",
+            ],
+        ),
+        // zero, one, two, few (3–10), many (11–99), other (100).
+        (
+            Lang::Ar,
+            [
+                "لا كيانات",
+                "كيان واحد",
+                "كيانان",
+                "3 كيانات",
+                "11 كيانًا",
+                "100 كيان",
+            ],
+        ),
+    ];
+    for (lang, forms) in expected {
+        i18n::choose(lang).await.unwrap();
+        let got: Vec<String> = [0u64, 1, 2, 3, 11, 100]
+            .into_iter()
+            .map(msg::count_entities)
+            .collect();
+        assert_eq!(got, forms, "{}", lang.code());
+    }
+    // Prose numbers follow the language; Arabic keeps the guide's Latin digits.
+    i18n::choose(Lang::De).await.unwrap();
+    assert_eq!(msg::count_partitions(1234), "1.234 Partitionen");
+    i18n::choose(Lang::Ar).await.unwrap();
+    // 1234 ends in 34: Arabic's "many" form.
+    assert_eq!(msg::count_partitions(1234), "1,234 قسمًا");
+    reset().await;
+}
+
+#[wasm_bindgen_test]
+fn language_tags_and_own_names() {
+    assert_eq!(Lang::from_tag("de-AT"), Some(Lang::De));
+    assert_eq!(Lang::from_tag("AR-eg"), Some(Lang::Ar));
+    assert_eq!(Lang::from_tag("nl_BE"), Some(Lang::Nl));
+    assert_eq!(Lang::from_tag("fr"), None);
+    let names: Vec<&str> = Lang::ALL.iter().map(|l| l.own_name()).collect();
+    assert_eq!(names, ["English", "Deutsch", "Nederlands", "العربية"]);
+}
+
+#[wasm_bindgen_test]
+async fn the_switcher_translates_the_shell_and_tables_panel() {
+    install_all();
+    let app = Mounted::new();
+    app.create_table("Employees").await;
+    assert_eq!(app.text("#nav-data"), "Entities");
+    let options = app.all_text("#lang-select option");
+    assert_eq!(options, ["English", "Deutsch", "Nederlands", "العربية"]);
+
+    app.choose("#lang-select", "de");
+    for _ in 0..5 {
+        tick().await;
+    }
+    let root = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("de"));
+    assert_eq!(root.get_attribute("dir").as_deref(), Some("ltr"));
+    assert_eq!(app.text("#tables-heading"), "Tabellen");
+    assert_eq!(app.text("#nav-data"), "Entitäten");
+    assert_eq!(
+        app.text("[data-table=Employees] .table-counts"),
+        "0 Entitäten · 0 Partitionen"
+    );
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    assert_eq!(
+        storage.get_item(i18n::SAVED_KEY).unwrap().as_deref(),
+        Some("de")
+    );
+
+    app.choose("#lang-select", "ar");
+    for _ in 0..5 {
+        tick().await;
+    }
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("ar"));
+    assert_eq!(root.get_attribute("dir").as_deref(), Some("rtl"));
+    assert_eq!(app.text("#tables-heading"), "الجداول");
+    assert_eq!(
+        app.text("[data-table=Employees] .table-counts"),
+        "لا كيانات · لا أقسام"
+    );
+    // The table name is data: an isolated left-to-right run.
+    let name = app.get("[data-table=Employees] .table-name");
+    assert_eq!(name.tag_name(), "BDI");
+    assert_eq!(name.get_attribute("dir").as_deref(), Some("ltr"));
+    reset().await;
+}
