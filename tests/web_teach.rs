@@ -161,6 +161,88 @@ fn a_large_table_is_drawn_in_buckets() {
     assert_eq!((map.scanned, map.returned), (10_000, 1));
 }
 
+/// 1,000 partitions `p000`..`p999` of 3 entities each.
+fn thousand_partitions() -> Vec<(String, Vec<String>)> {
+    (0..1_000)
+        .map(|p| (format!("p{p:03}"), vec!["a".into(), "b".into(), "c".into()]))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn a_match_in_the_999th_of_1000_partitions_is_drawn_in_a_row_of_its_own() {
+    let rows = thousand_partitions();
+    // A partition scan of p998: 3 scanned, 1 returned.
+    let scanned = keys(&[("p998", "a"), ("p998", "b"), ("p998", "c")]);
+    let returned = keys(&[("p998", "b")]);
+    let map = layout(&rows, &scanned, &returned);
+    assert!(map.partitions.len() <= 62, "{} rows", map.partitions.len());
+    let covered: usize = map.partitions.iter().map(|r| r.partitions).sum();
+    assert_eq!(
+        covered, 1_000,
+        "every partition is drawn, alone or in a band"
+    );
+    let row = map
+        .partitions
+        .iter()
+        .find(|r| r.partition_key == "p998")
+        .expect("the touched partition has a row");
+    assert_eq!((row.partitions, row.last_key.as_deref()), (1, None));
+    // 3,000 entities in at most 1,500 cells: two per cell, so (a, b) then (c).
+    assert_eq!(map.bucket, 2);
+    let states: Vec<&str> = row.cells.iter().map(|c| c.state()).collect();
+    assert_eq!(states, ["returned", "scanned"]);
+    // The bands around it hold only untouched partitions, in key order.
+    let before = &map.partitions[map.partitions.len() - 3];
+    assert_eq!(before.last_key.as_deref(), Some("p997"));
+    let after = map.partitions.last().unwrap();
+    assert_eq!(
+        (after.partition_key.as_str(), after.partitions),
+        ("p999", 1)
+    );
+    assert_eq!((map.scanned, map.returned), (3, 1));
+}
+
+#[wasm_bindgen_test]
+fn a_table_scan_of_1000_partitions_shows_its_matches_wherever_they_are() {
+    let rows = thousand_partitions();
+    let scanned: Vec<(String, String)> = rows
+        .iter()
+        .flat_map(|(pk, rks)| rks.iter().map(move |rk| (pk.clone(), rk.clone())))
+        .collect();
+    // Matches in 40 partitions, more than get rows of their own.
+    let returned: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("p{:03}", i * 25 + 24), "c".to_string()))
+        .collect();
+    let map = layout(&rows, &scanned, &returned);
+    assert!(map.partitions.len() <= 90, "{} rows", map.partitions.len());
+    let covered: usize = map.partitions.iter().map(|r| r.partitions).sum();
+    assert_eq!(covered, 1_000);
+    assert_eq!((map.scanned, map.returned), (3_000, 40));
+    let drawn_returned: usize = map.partitions.iter().map(|r| r.returned).sum();
+    assert_eq!(
+        drawn_returned, 40,
+        "every returned entity is in some drawn row"
+    );
+    let returned_cells: u32 = map
+        .partitions
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .map(|c| c.returned)
+        .sum();
+    assert_eq!(returned_cells, 40);
+    // The first 30 partitions with matches have rows of their own; the rest are in bands.
+    let own = map
+        .partitions
+        .iter()
+        .filter(|r| r.partitions == 1 && r.returned == 1)
+        .count();
+    assert_eq!(own, 30);
+    assert!(map
+        .partitions
+        .iter()
+        .any(|r| r.partitions > 1 && r.returned > 0));
+}
+
 #[wasm_bindgen_test]
 fn markdown_is_a_small_subset_of_text_runs() {
     assert_eq!(

@@ -18,7 +18,7 @@ pub type Keys = Vec<(String, String)>;
 
 /// At most this many cells are drawn; beyond it, a cell stands for a bucket of entities.
 pub const MAX_CELLS: usize = 1_500;
-/// At most this many partitions are drawn as rows; the rest are summed in one line.
+/// At most about this many rows are drawn; past it, untouched partitions share rows (bands).
 pub const MAX_PARTITIONS: usize = 60;
 
 /// The keys of a table, in order.
@@ -94,10 +94,14 @@ impl Cell {
     }
 }
 
-/// One partition's drawn row.
+/// One drawn row: a single partition, or, in a table of more than [`MAX_PARTITIONS`]
+/// partitions, a band of consecutive partitions drawn as one (`last_key` is then the band's
+/// last PartitionKey and `partitions` its size).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionRow {
     pub partition_key: String,
+    pub last_key: Option<String>,
+    pub partitions: usize,
     pub entities: usize,
     pub scanned: usize,
     pub returned: usize,
@@ -107,20 +111,23 @@ pub struct PartitionRow {
 /// Everything the map draws.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MapData {
+    /// Every partition of the table, in key order, alone or in a band.
     pub partitions: Vec<PartitionRow>,
     /// Entities per cell (1 when the table is small).
     pub bucket: usize,
     pub entities: usize,
     pub scanned: usize,
     pub returned: usize,
-    /// Partitions not drawn, and what was scanned and returned in them.
-    pub hidden_partitions: usize,
-    pub hidden_scanned: usize,
-    pub hidden_returned: usize,
 }
 
 /// Lays out the map: marks each scanned and returned key at its position in its partition.
 /// Keys not in `rows` (e.g. deleted since) are ignored.
+///
+/// Invariant: every partition of `rows` is drawn, in key order, so a scanned or returned entity
+/// is always visible, whichever partition holds it. Up to [`MAX_PARTITIONS`] partitions each
+/// get a row; beyond that the partitions the query touched get rows of their own (those that
+/// returned entities first, when there are too many) and the others are drawn in bands of
+/// consecutive partitions.
 pub fn layout(
     rows: &MapRows,
     scanned: &[(String, String)],
@@ -135,37 +142,56 @@ pub fn layout(
         .enumerate()
         .map(|(p, (pk, _))| (pk.as_str(), p))
         .collect();
-    let mut partitions: Vec<PartitionRow> = rows
-        .iter()
-        .map(|(pk, rks)| PartitionRow {
-            partition_key: pk.clone(),
-            entities: rks.len(),
+    let position = |(pk, rk): &(String, String)| {
+        let &p = index.get(pk.as_str())?;
+        let i = rows.get(p)?.1.binary_search_by(|k| cmp_utf16(k, rk)).ok()?;
+        Some((p, i))
+    };
+    let scanned: Vec<(usize, usize)> = scanned.iter().filter_map(position).collect();
+    let returned: Vec<(usize, usize)> = returned.iter().filter_map(position).collect();
+    let mut touched = vec![(0usize, 0usize); rows.len()];
+    for &(p, _) in &scanned {
+        touched[p].0 += 1;
+    }
+    for &(p, _) in &returned {
+        touched[p].1 += 1;
+    }
+    let groups = group_partitions(&touched);
+
+    // Each partition's drawn row and the offset of its first entity in that row.
+    let mut place = vec![(0usize, 0usize); rows.len()];
+    let mut partitions: Vec<PartitionRow> = Vec::with_capacity(groups.len());
+    for group in &groups {
+        let mut offset = 0;
+        for p in group.clone() {
+            place[p] = (partitions.len(), offset);
+            offset += rows[p].1.len();
+        }
+        let key = |p: usize| rows[p].0.clone();
+        partitions.push(PartitionRow {
+            partition_key: key(group.start),
+            last_key: (group.len() > 1).then(|| key(group.end - 1)),
+            partitions: group.len(),
+            entities: offset,
             scanned: 0,
             returned: 0,
-            cells: (0..rks.len().div_ceil(bucket))
+            cells: (0..offset.div_ceil(bucket))
                 .map(|c| Cell {
-                    rows: (rks.len() - c * bucket).min(bucket) as u32,
+                    rows: (offset - c * bucket).min(bucket) as u32,
                     ..Cell::default()
                 })
                 .collect(),
-        })
-        .collect();
-    let mut mark = |keys: &[(String, String)], returned: bool| {
-        let mut total = 0;
-        for (pk, rk) in keys {
-            let Some(&p) = index.get(pk.as_str()) else {
+        });
+    }
+    let mut mark = |keys: &[(usize, usize)], returned: bool| {
+        for &(p, i) in keys {
+            let (r, offset) = place[p];
+            let Some(row) = partitions.get_mut(r) else {
                 continue;
             };
-            let Ok(i) = rows[p].1.binary_search_by(|k| cmp_utf16(k, rk)) else {
+            let Some(cell) = row.cells.get_mut((offset + i) / bucket) else {
                 continue;
             };
-            let Some(row) = partitions.get_mut(p) else {
-                continue;
-            };
-            let Some(cell) = row.cells.get_mut(i / bucket) else {
-                continue;
-            };
-            total += 1;
             if returned {
                 row.returned += 1;
                 cell.returned += 1;
@@ -174,26 +200,59 @@ pub fn layout(
                 cell.scanned += 1;
             }
         }
-        total
     };
-    let scanned_total = mark(scanned, false);
-    let returned_total = mark(returned, true);
-    let mut data = MapData {
+    mark(&scanned, false);
+    mark(&returned, true);
+    MapData {
+        partitions,
         bucket,
         entities,
-        scanned: scanned_total,
-        returned: returned_total,
-        ..MapData::default()
-    };
-    if partitions.len() > MAX_PARTITIONS {
-        for hidden in partitions.split_off(MAX_PARTITIONS) {
-            data.hidden_partitions += 1;
-            data.hidden_scanned += hidden.scanned;
-            data.hidden_returned += hidden.returned;
-        }
+        scanned: scanned.len(),
+        returned: returned.len(),
     }
-    data.partitions = partitions;
-    data
+}
+
+/// The drawn rows as ranges of partition indexes, in order, covering every partition once.
+/// `touched[p]` is (scanned, returned) in partition `p`.
+fn group_partitions(touched: &[(usize, usize)]) -> Vec<std::ops::Range<usize>> {
+    let n = touched.len();
+    if n <= MAX_PARTITIONS {
+        return (0..n).map(|p| p..p + 1).collect();
+    }
+    // Rows of their own: every touched partition when they are few, else those that returned
+    // entities, at most half the rows either way.
+    let own_budget = MAX_PARTITIONS / 2;
+    let touched_count = touched.iter().filter(|t| t.0 + t.1 > 0).count();
+    let own: Vec<bool> = if touched_count <= own_budget {
+        touched.iter().map(|t| t.0 + t.1 > 0).collect()
+    } else {
+        let mut left = own_budget;
+        touched
+            .iter()
+            .map(|t| {
+                let mine = t.1 > 0 && left > 0;
+                left -= usize::from(mine);
+                mine
+            })
+            .collect()
+    };
+    let own_count = own.iter().filter(|o| **o).count();
+    let band = (n - own_count).div_ceil(MAX_PARTITIONS - own_count).max(1);
+    let mut groups = Vec::new();
+    let mut p = 0;
+    while p < n {
+        if own[p] {
+            groups.push(p..p + 1);
+            p += 1;
+            continue;
+        }
+        let start = p;
+        while p < n && !own[p] && p - start < band {
+            p += 1;
+        }
+        groups.push(start..p);
+    }
+    groups
 }
 
 /// The map of one table for one query.
@@ -233,14 +292,6 @@ pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
             plural(d.entities, "entity", "entities"),
             fmt_count(d.returned)
         );
-        let hidden = (d.hidden_partitions > 0).then(|| {
-            format!(
-                "… and {} more ({} scanned, {} returned there).",
-                plural(d.hidden_partitions, "partition", "partitions"),
-                fmt_count(d.hidden_scanned),
-                fmt_count(d.hidden_returned)
-            )
-        });
         view! {
             <figure
                 class="partition-map"
@@ -269,23 +320,41 @@ pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
                 <div class="map-rows">
                     {d.partitions.into_iter().map(partition_row).collect_view()}
                 </div>
-                {hidden.map(|h| view! { <p class="map-hidden">{h}</p> })}
             </figure>
         }
     }
 }
 
 fn partition_row(p: PartitionRow) -> impl IntoView {
-    let title = format!(
-        "{}: {} ({} scanned, {} returned)",
-        p.partition_key,
-        plural(p.entities, "entity", "entities"),
-        p.scanned,
-        p.returned
-    );
+    let label = match &p.last_key {
+        Some(last) => format!("{} … {}", p.partition_key, last),
+        None => p.partition_key.clone(),
+    };
+    let title = match &p.last_key {
+        Some(_) => format!(
+            "{}: {}, {} ({} scanned, {} returned)",
+            label,
+            plural(p.partitions, "partition", "partitions"),
+            plural(p.entities, "entity", "entities"),
+            p.scanned,
+            p.returned
+        ),
+        None => format!(
+            "{}: {} ({} scanned, {} returned)",
+            p.partition_key,
+            plural(p.entities, "entity", "entities"),
+            p.scanned,
+            p.returned
+        ),
+    };
     view! {
-        <div class="map-partition" data-partition=p.partition_key.clone() title=title>
-            <span class="map-pk">{p.partition_key.clone()}</span>
+        <div
+            class="map-partition"
+            data-partition=p.partition_key.clone()
+            data-partitions=p.partitions
+            title=title
+        >
+            <span class="map-pk" dir="ltr">{label}</span>
             <span class="map-cells">
                 {p
                     .cells
