@@ -169,3 +169,55 @@ fn batch_checks_follow_the_service_rules() {
         None
     );
 }
+
+#[wasm_bindgen_test]
+fn a_csv_file_name_proposes_a_valid_table_name_or_none() {
+    let cases = [
+        ("Orders (1).typed.csv", Some("Orders")),
+        ("Orders.typed.csv", Some("Orders")),
+        ("my-orders 2024.csv", Some("myorders2024")),
+        ("2024 Sales.csv", Some("Sales")),
+        ("Log (12).csv", Some("Log")),
+        ("ab.csv", None),
+        ("123.csv", None),
+        ("(1).csv", None),
+        ("é.csv", None),
+    ];
+    for (file, want) in cases {
+        assert_eq!(model::table_name_from_file(file).as_deref(), want, "{file}");
+    }
+    let long = format!("{}.csv", "x".repeat(80));
+    assert_eq!(
+        model::table_name_from_file(&long).map(|n| n.len()),
+        Some(63)
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_datetime_with_more_than_seven_fractional_digits_says_what_is_stored() {
+    let nine = draft(
+        "When",
+        EdmType::DateTime,
+        "2024-05-06T07:08:09.123456789Z",
+        BinaryEncoding::Base64,
+    );
+    assert_eq!(nine.problem(), None);
+    assert_eq!(
+        nine.note().as_deref(),
+        Some("DateTime keeps 7 fractional digits (100 ns): stored as 2024-05-06T07:08:09.1234567Z")
+    );
+    let seven = draft(
+        "When",
+        EdmType::DateTime,
+        "2024-05-06T07:08:09.1234567Z",
+        BinaryEncoding::Base64,
+    );
+    assert_eq!(seven.note(), None);
+    let text = draft(
+        "When",
+        EdmType::String,
+        "2024-05-06T07:08:09.123456789Z",
+        BinaryEncoding::Base64,
+    );
+    assert_eq!(text.note(), None);
+}

@@ -368,6 +368,9 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                 "×"
             </button>
             <p class="field-error" id=error_id.clone()>{problem}</p>
+            <p class="field-note" role="status">
+                {move || get().and_then(|p| p.note())}
+            </p>
         </div>
     }
 }

@@ -116,6 +116,33 @@ impl PropertyDraft {
         }
         parse_typed(self.edm, &self.text, self.binary).err()
     }
+
+    /// What will be stored when it differs from what was typed. The service keeps DateTime to
+    /// 100 ns; what it does with more than seven fractional digits is not documented, and
+    /// Tablescope drops the rest, so the editor says exactly what is stored.
+    pub fn note(&self) -> Option<String> {
+        if self.edm != EdmType::DateTime || fraction_digits(&self.text) <= 7 {
+            return None;
+        }
+        match parse_typed(self.edm, &self.text, self.binary).ok()? {
+            Value::DateTime(t) => Some(format!(
+                "DateTime keeps 7 fractional digits (100 ns): stored as {}",
+                t.to_string_7()
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// How many digits follow the seconds' `.` in a DateTime's text (0 without a fraction).
+fn fraction_digits(text: &str) -> usize {
+    let Some((_, time)) = text.split_once('T') else {
+        return 0;
+    };
+    match time.split_once('.') {
+        Some((_, rest)) => rest.bytes().take_while(u8::is_ascii_digit).count(),
+        None => 0,
+    }
 }
 
 /// The entity in the service's JSON form, or every problem found (property name: message).
@@ -491,4 +518,27 @@ fn payload_bytes(op: &BatchRequest) -> usize {
 /// The failing operation's index from a batch error message (`"3:The specified…"`).
 pub fn failed_index(message: &str) -> Option<usize> {
     message.split_once(':')?.0.parse().ok()
+}
+
+// ---- imports ----
+
+/// The table a CSV file's name proposes: the name before its first `.`, without a browser's
+/// copy suffix (`Orders (1)`), letters and digits only, from the first letter on, at most 63
+/// characters; `None` when that is not a valid table name (then nothing is proposed and the
+/// user names the table). `Orders (1).typed.csv` proposes `Orders`.
+pub fn table_name_from_file(file: &str) -> Option<String> {
+    let stem = file.split('.').next().unwrap_or_default().trim_end();
+    let stem = match stem.strip_suffix(')').and_then(|s| s.rsplit_once('(')) {
+        Some((before, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => before,
+        _ => stem,
+    };
+    let name: String = stem
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .skip_while(|c| !c.is_ascii_alphabetic())
+        .take(63)
+        .collect();
+    crate::engine::validate::table_name(&name)
+        .is_ok()
+        .then_some(name)
 }

@@ -1,6 +1,7 @@
 //! What a query run cost: the scan meter (scanned vs returned), the plan's explanation and its
 //! advice, and the in-memory history of runs with a side-by-side comparison.
 
+use super::teach::markdown::MarkdownInline;
 use crate::engine::Explain;
 use leptos::prelude::*;
 
@@ -104,7 +105,7 @@ pub fn ScanMeter(
                 .map(|e| {
                     view! {
                         <div class="explain">
-                            <p class="explain-summary">{e.summary.clone()}</p>
+                            <p class="explain-summary"><MarkdownInline text=e.summary.clone() /></p>
                             <p class="explain-filter">
                                 "Normalized: " <code>{if e.filter.is_empty() { "(none)".to_string() } else { e.filter.clone() }}</code>
                             </p>
@@ -117,7 +118,7 @@ pub fn ScanMeter(
                                         view! {
                                             <li class=format!("advice-item advice-{}", a.severity)>
                                                 <strong>{a.severity.clone()}": "</strong>
-                                                <span>{a.message.clone()}</span>
+                                                <span><MarkdownInline text=a.message.clone() /></span>
                                                 <div class="rewrites">
                                                     {a.rewrite
                                                         .into_iter()

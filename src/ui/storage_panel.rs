@@ -129,10 +129,9 @@ pub fn StoragePanel() -> impl IntoView {
         spawn_local(async move {
             match read_file(&file).await {
                 Ok(p) => {
-                    let stem = p.name.split('.').next().unwrap_or_default();
-                    let fits = crate::engine::validate::table_name(stem).is_ok();
-                    let selected = workspace.table.get_untracked().unwrap_or_default();
-                    target.set(if fits { stem.to_string() } else { selected });
+                    // The file's own name, cleaned up (`Orders (1).typed.csv` → `Orders`);
+                    // never silently the selected table: the user names the target.
+                    target.set(super::model::table_name_from_file(&p.name).unwrap_or_default());
                     error.set(None);
                     ask.set(Ask::Import(p));
                 }
@@ -165,7 +164,10 @@ pub fn StoragePanel() -> impl IntoView {
                 "Delete everything",
             )),
             Ask::Import(p) if p.csv => Some((
-                format!("Import the entities in {} into this table:", p.name),
+                format!(
+                    "Import the entities in {} into the table named here (created if it does not exist):",
+                    p.name
+                ),
                 true,
                 "Import",
             )),
@@ -183,6 +185,9 @@ pub fn StoragePanel() -> impl IntoView {
             view! {
                 <input
                     type="text"
+                    class="import-target"
+                    dir="ltr"
+                    placeholder="Table name"
                     aria-label="Table to import into"
                     autocomplete="off"
                     spellcheck="false"

@@ -21,6 +21,15 @@ pub fn TablesPanel() -> impl IntoView {
     // The table whose delete button was pressed and awaits confirmation.
     let pending_delete = RwSignal::new(None::<String>);
     let tables = Memo::new(move |_| state.describe_tables());
+    // An error answers the last attempt only: once the user moves on (types another name or
+    // selects a table), it goes, so a stale "409 TableAlreadyExists" never sits beside a later
+    // success.
+    Effect::new(move |seen: Option<()>| {
+        workspace.table.track();
+        if seen.is_some() {
+            error.set(None);
+        }
+    });
 
     let create = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -68,7 +77,10 @@ pub fn TablesPanel() -> impl IntoView {
                         placeholder=move || msg::tables_new_placeholder(EXAMPLE_TABLE)
                         aria-describedby="table-name-hint"
                         prop:value=name
-                        on:input=move |ev| name.set(event_target_value(&ev))
+                        on:input=move |ev| {
+                            name.set(event_target_value(&ev));
+                            error.set(None);
+                        }
                     />
                     <button type="submit" class="primary">{t(msg::tables_create)}</button>
                 </div>

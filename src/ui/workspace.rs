@@ -114,14 +114,28 @@ pub struct Workspace {
 
 impl Workspace {
     pub fn new() -> Self {
-        Workspace {
+        let workspace = Workspace {
             table: RwSignal::new(None),
             draft: RwSignal::new(Draft::default()),
             batch: RwSignal::new(Vec::new()),
             loaded: RwSignal::new(0),
             filter: RwSignal::new(String::new()),
             next_id: StoredValue::new(0),
-        }
+        };
+        // A draft is written for the table it was started on: selecting another table starts
+        // a blank one, so no write meant for one table is sent to the next. (Reselecting the
+        // same table keeps it.)
+        let (table, draft) = (workspace.table, workspace.draft);
+        Effect::new(move |shown: Option<Option<String>>| {
+            let now = table.get();
+            if let Some(before) = shown {
+                if before != now {
+                    draft.set(Draft::default());
+                }
+            }
+            now
+        });
+        workspace
     }
 
     pub fn expect() -> Self {

@@ -121,6 +121,17 @@ fn inline_views(runs: Vec<Inline>) -> impl IntoView {
         .collect_view()
 }
 
+/// Renders one line of Markdown's inline runs (`code`, **bold**, *emphasis*) as text nodes:
+/// the query plan's summary and advice carry `code` spans, never raw backticks on screen.
+#[component]
+pub fn MarkdownInline(
+    /// The text (rendered as text, never as HTML).
+    #[prop(into)]
+    text: String,
+) -> impl IntoView {
+    inline_views(inlines(&text))
+}
+
 /// Renders Markdown text as paragraphs and lists of text nodes.
 #[component]
 pub fn Markdown(

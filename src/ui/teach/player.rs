@@ -86,10 +86,31 @@ fn trace(runner: &mut Runner, request: &Request, table: &str) -> Option<(MapRows
 fn headline(op: &str, request: Option<&Request>) -> String {
     use Request as R;
     match request {
-        Some(R::Query { table, filter, .. }) => match filter {
-            Some(f) => format!("query {table} where {f}"),
-            None => format!("query {table} (no filter)"),
-        },
+        Some(R::Query {
+            table,
+            filter,
+            select,
+            top,
+            continuation,
+            ..
+        }) => {
+            // Every option that changes what the step reads, so two steps that differ only
+            // in `$top` or `$select` never read the same.
+            let mut text = match filter {
+                Some(f) => format!("query {table} where {f}"),
+                None => format!("query {table} (no filter)"),
+            };
+            if let Some(top) = top {
+                text.push_str(&format!(" $top={top}"));
+            }
+            if let Some(select) = select {
+                text.push_str(&format!(" $select={}", select.join(",")));
+            }
+            if continuation.is_some() {
+                text.push_str(" (next page)");
+            }
+            text
+        }
         Some(R::Batch { table, operations }) => {
             format!("batch on {table}: {} operations", operations.len())
         }

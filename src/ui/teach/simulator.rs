@@ -212,13 +212,16 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
         <div class="sim-design" data-design=side data-healthy=healthy.to_string()>
             <h3>{report.design.clone()}</h3>
             <dl class="step-figures sim-totals">
-                {total("offered", "offered", c(report.offered))}
-                {total("succeeded", "succeeded", c(report.succeeded))}
-                {total("throttled (503)", "throttled", c(report.throttled_responses))}
-                {total("failed after retries", "failed", c(report.failed))}
-                {total("retries", "retries", c(report.retries))}
+                {total("writes offered", "offered", c(report.offered))}
+                {total("writes succeeded", "succeeded", c(report.succeeded))}
+                {total("503 responses (retries included)", "throttled", c(report.throttled_responses))}
+                {total("writes failed after retries", "failed", c(report.failed))}
+                {total("retries sent", "retries", c(report.retries))}
                 {total("mean retry delay", "delay", format!("{} ms", report.mean_retry_delay_ms))}
             </dl>
+            <p class="hint sim-counting">
+                "Each write is counted once as offered. Every attempt the service refuses counts as a 503 response, first tries and retries alike, so with retries on there can be more 503 responses than writes offered."
+            </p>
             <BusiestChart report=report.clone() />
             <Heatmap report=report />
         </div>
