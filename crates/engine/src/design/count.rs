@@ -108,7 +108,14 @@ impl Counter {
 
     /// Entities of `model`'s type matching `ask` for the drawn entity `d`.
     pub fn count(&self, model: &TypeModel, d: &Drawn, ask: &Ask) -> f64 {
+        self.count_spread(model, d, ask).0
+    }
+
+    /// [`Self::count`] and its variance: a bucket of a hash over a unique property holds a
+    /// binomial share of the entities (the rest of the key is counted exactly).
+    pub fn count_spread(&self, model: &TypeModel, d: &Drawn, ask: &Ask) -> (f64, f64) {
         let n = model.n;
+        let mut binomial: Option<f64> = None;
         let mut constraints = vec![Constraint::Any; model.chain.levels.len()];
         let mut factor = 1.0;
         let mut day = None;
@@ -130,7 +137,11 @@ impl Counter {
                                 .unwrap_or_default();
                             let b = ask.bucket.unwrap_or(fnv1a(&text) % buckets);
                             let w = self.bucket_weights(model, prop, *buckets);
-                            factor *= w.get(b as usize).copied().unwrap_or(0.0);
+                            let share = w.get(b as usize).copied().unwrap_or(0.0);
+                            factor *= share;
+                            if model.level_of(prop).is_none() {
+                                binomial = Some(binomial.unwrap_or(1.0) * share);
+                            }
                         }
                     }
                     (_, Some(Source::Chain { level, .. })) => {
@@ -180,7 +191,7 @@ impl Counter {
         }
         if unique {
             // The drawn entity is in its partition and matches its own values.
-            return if factor > 0.0 { 1.0 } else { 0.0 };
+            return (if factor > 0.0 { 1.0 } else { 0.0 }, 0.0);
         }
         let constrained = constraints.iter().any(|c| *c != Constraint::Any);
         let base = match day {
@@ -191,7 +202,8 @@ impl Counter {
             }
             None => model.chain.count(n, &constraints),
         };
-        base * factor
+        let variance = binomial.map_or(0.0, |p| base * p * (1.0 - p));
+        (base * factor, variance)
     }
 
     /// How many distinct partitions a type's entities fill (an estimate: every combination
@@ -216,5 +228,63 @@ impl Counter {
             };
         }
         combos.min(model.n as f64)
+    }
+}
+
+/// Expected pages of a request whose matches have this mean and variance: a page holds at
+/// most 1000, and even no match costs one. With a variance, the count is taken as normal
+/// (continuity-corrected): E[max(1, ceil(X/1000))] = 1 + sum over k >= 1 of P(X > 1000k).
+pub fn expected_pages(mean: f64, variance: f64) -> f64 {
+    if variance <= 0.0 {
+        return if mean <= 0.0 {
+            1.0
+        } else {
+            (mean / 1000.0).ceil()
+        };
+    }
+    let sd = variance.sqrt();
+    let mut pages = 1.0;
+    let mut k = 1.0;
+    while 1000.0 * k <= mean + 10.0 * sd {
+        pages += 0.5 * erfc((1000.0 * k + 0.5 - mean) / (sd * std::f64::consts::SQRT_2));
+        k += 1.0;
+    }
+    pages
+}
+
+/// The complementary error function (Numerical Recipes' erfcc, |error| < 1.2e-7).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expected_pages_follow_the_spread() {
+        assert_eq!(expected_pages(0.0, 0.0), 1.0);
+        assert_eq!(expected_pages(2000.0, 0.0), 2.0);
+        assert_eq!(expected_pages(2001.0, 0.0), 3.0);
+        // Far from a page boundary the spread does not matter.
+        assert!((expected_pages(2500.0, 100.0) - 3.0).abs() < 1e-9);
+        // Centred on a boundary: half the time one page more.
+        assert!((expected_pages(2000.5, 400.0) - 2.5).abs() < 1e-6);
+        assert!((erfc(0.0) - 1.0).abs() < 1e-7 && (erfc(1.0) - 0.157_299_2).abs() < 1e-6);
     }
 }

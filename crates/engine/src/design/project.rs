@@ -155,6 +155,15 @@ struct Projector<'d> {
     options: EvalOptions,
 }
 
+/// One call's figures, summed over its requests.
+#[derive(Default)]
+struct Call {
+    pages: f64,
+    scanned: f64,
+    returned: f64,
+    partitions: f64,
+}
+
 /// A per-call figure list, collected over draws.
 #[derive(Default)]
 struct Calls {
@@ -225,7 +234,7 @@ impl<'d> Projector<'d> {
                 json_bytes(&entity, None) as f64,
                 json_bytes(&entity, select) as f64,
             );
-            let mut call = [0.0f64; 4];
+            let mut call = Call::default();
             // The share of calls that read this drawn entity's partition (or partition set).
             let call_share = if pk {
                 let ask = Ask {
@@ -242,6 +251,7 @@ impl<'d> Projector<'d> {
                 if example.is_empty() {
                     example = planned.filter.clone();
                 }
+                let mut variance = 0.0;
                 let (scanned, returned, partitions) = if pk {
                     let ask = Ask {
                         in_partition: true,
@@ -249,7 +259,7 @@ impl<'d> Projector<'d> {
                         all_buckets: false,
                         conditions: &[],
                     };
-                    let c = self.counter.count(m, &d, &ask);
+                    let (c, v) = self.counter.count_spread(m, &d, &ask);
                     let sharing = self.sharing(m);
                     let range: Vec<_> = match rk {
                         Some(ConditionOp::Eq) => vec![],
@@ -267,6 +277,7 @@ impl<'d> Projector<'d> {
                         (found, found, 1.0)
                     } else {
                         let matches = if props.is_empty() {
+                            variance = v * (range.len() as f64).powi(2);
                             c
                         } else {
                             let ask = Ask {
@@ -310,15 +321,14 @@ impl<'d> Projector<'d> {
                     Some(need) if returned > need => (scanned * need / returned, need),
                     _ => (scanned, returned),
                 };
-                let pages = if returned <= 0.0 {
-                    1.0
-                } else {
-                    (returned / 1000.0).ceil()
+                let pages = match r.result_size {
+                    Some(_) => super::count::expected_pages(returned, 0.0),
+                    None => super::count::expected_pages(returned, variance),
                 };
-                call[0] += pages;
-                call[1] += scanned;
-                call[2] += returned;
-                call[3] += if scanned > 0.0 || !pk {
+                call.pages += pages;
+                call.scanned += scanned;
+                call.returned += returned;
+                call.partitions += if scanned > 0.0 || !pk {
                     partitions
                 } else {
                     0.0
@@ -329,14 +339,14 @@ impl<'d> Projector<'d> {
                     hottest = Some(hot(&m.ty.table, key.unwrap_or_default(), load));
                 }
             }
-            calls.requests.push(call[0]);
-            calls.scanned.push(call[1]);
-            calls.returned.push(call[2]);
-            calls.partitions.push(call[3]);
-            calls.bytes.push(call[2] * full);
+            calls.requests.push(call.pages);
+            calls.scanned.push(call.scanned);
+            calls.returned.push(call.returned);
+            calls.partitions.push(call.partitions);
+            calls.bytes.push(call.returned * full);
             calls
                 .bytes_selected
-                .push(call[2] * if r.needs.is_some() { sel } else { full });
+                .push(call.returned * if r.needs.is_some() { sel } else { full });
         }
         if !pk {
             hottest = self

@@ -252,7 +252,7 @@ pub fn render(field: &Field, raw: &Raw, text: &str) -> String {
             (fnv1a(text) % buckets) as i64,
             bucket_width(*buckets, format),
         ),
-        (Expr::Inverted(_), _) => pad(MAX_TICKS - ticks_of(raw).unwrap_or(0), 19),
+        (Expr::Inverted(_), _) => pad(MAX_TICKS.saturating_sub(ticks_of(raw).unwrap_or(0)), 19),
         (Expr::Property(_), Format::Pad(w)) => match raw {
             Raw::Ord(v) => pad(*v, w as usize),
             _ => format!("{text:0>width$}", width = w as usize),

@@ -3,7 +3,6 @@
 //! every pattern is one the evaluator and projector model. All problems are reported, each
 //! with the path of the element to fix. The English messages of this file live here only.
 
-use super::distribution::Categories;
 use super::model::{
     ConditionOp, Design, Distribution, EntityType, Pattern, PropertyType, ReadPattern,
     WritePattern, VERSION,
@@ -233,7 +232,7 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
             }
         }
         Distribution::Zipf { n, s } => {
-            if !(1..=MAX_ZIPF).contains(n) || !(s.is_finite() && *s > 0.0 && *s <= 10.0) {
+            if !((1..=MAX_ZIPF).contains(n) && s.is_finite() && *s > 0.0 && *s <= 10.0) {
                 c.fail(
                     format!("{path}.distribution"),
                     format!("Zipf needs 1 <= n <= {MAX_ZIPF} and 0 < s <= 10"),
@@ -297,15 +296,13 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
             (name, op) => match ty.property(name) {
                 None => c.fail(&cp, format!("the type has no property {name:?}")),
                 Some(def) => {
-                    let categorical = super::sample::categories(def).is_some();
+                    let categories = super::sample::categories(def).map_or(0, |c| c.k());
                     if let ConditionOp::Prefix { length } = op {
-                        if !categorical || length == 0 {
-                            c.fail(&cp, "a prefix is modelled on uniform, Zipf and choice properties, with length 1 or more");
-                        }
-                    }
-                    if let Some(Categories::Weighted { cdf }) = super::sample::categories(def) {
-                        if cdf.len() > 100_001 && matches!(op, ConditionOp::Prefix { .. }) {
-                            c.fail(&cp, "a prefix on a Zipf property is modelled up to 100000 ranks");
+                        let fits = def.edm_type == PropertyType::String
+                            && (1..=100_000).contains(&categories)
+                            && length > 0;
+                        if !fits {
+                            c.fail(&cp, "a prefix is modelled on String properties with a uniform, Zipf or choice distribution of at most 100000 values, with length 1 or more");
                         }
                     }
                 }
