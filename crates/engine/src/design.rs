@@ -28,6 +28,7 @@ mod price;
 mod project;
 mod query;
 mod sample;
+mod simulate;
 mod template;
 mod validate;
 
@@ -43,6 +44,7 @@ pub use model::{
 pub use permute::fnv1a;
 pub use price::Prices;
 pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
+pub use simulate::workload;
 pub use template::{Raw, Template};
 pub use validate::{MAX_COUNT, MAX_UNIFORM, MAX_ZIPF};
 
