@@ -28,8 +28,7 @@ pub fn requests(model: &TypeModel, r: &ReadPattern, d: &Drawn) -> Vec<Planned> {
                 Some(_) => {
                     let lookup = |name: &str| {
                         let at = model.ty.properties.iter().position(|p| p.name == name)?;
-                        let text = d.values.get(at).map(Value::display_text)?;
-                        Some((d.raws.get(at)?.clone(), text))
+                        Some((d.raws.get(at)?, d.values.get(at)?))
                     };
                     model.partition_key.expand_bucket(&lookup, bucket)
                 }

@@ -6,7 +6,7 @@ use super::distribution::{Categories, Chain, Timeline};
 use super::model::{Design, Distribution, EntityType, PropertyDef, PropertyType};
 use super::permute::{key, mix, Permutation};
 use super::template::{Raw, Template};
-use crate::{DateTime, Entity, Guid, Value};
+use crate::{DateTime, Entity, Guid, PropertyName, Value};
 
 /// Where a property's value comes from.
 #[derive(Debug, Clone)]
@@ -43,6 +43,8 @@ pub struct TypeModel<'d> {
     pub sources: Vec<Source>,
     pub partition_key: Template,
     pub row_key: Template,
+    /// The property names of `ty`, allocated once and shared by every generated entity.
+    pub names: Vec<PropertyName>,
 }
 
 /// A drawn or generated entity's values, before they become an [`Entity`].
@@ -133,6 +135,11 @@ impl<'d> TypeModel<'d> {
             sources,
             partition_key: Template::parse(&ty.partition_key)?,
             row_key: Template::parse(&ty.row_key)?,
+            names: ty
+                .properties
+                .iter()
+                .map(|p| p.name.as_str().into())
+                .collect(),
         })
     }
 
@@ -179,9 +186,7 @@ impl<'d> TypeModel<'d> {
             .collect();
         let lookup = |name: &str| {
             let at = self.ty.properties.iter().position(|p| p.name == name)?;
-            let raw = raws.get(at)?.clone();
-            let text = values.get(at).map(Value::display_text).unwrap_or_default();
-            Some((raw, text))
+            Some((raws.get(at)?, values.get(at)?))
         };
         let partition_key = self.partition_key.expand(&lookup);
         let row_key = self.row_key.expand(&lookup);
@@ -205,6 +210,16 @@ impl<'d> TypeModel<'d> {
 }
 
 impl Drawn {
+    /// The entity, moving the values; `names` are the type's property names, shared.
+    pub fn into_entity(self, names: &[PropertyName]) -> Entity {
+        Entity {
+            partition_key: self.partition_key,
+            row_key: self.row_key,
+            timestamp: None,
+            properties: names.iter().cloned().zip(self.values).collect(),
+        }
+    }
+
     pub fn to_entity(&self, ty: &EntityType) -> Entity {
         let mut e = Entity::new(self.partition_key.clone(), self.row_key.clone());
         for (def, value) in ty.properties.iter().zip(&self.values) {

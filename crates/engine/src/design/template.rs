@@ -10,7 +10,7 @@
 //! of 15 so buckets sort as numbers.
 
 use super::permute::fnv1a;
-use crate::{validate, DateTime};
+use crate::{validate, DateTime, Value};
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,19 +115,19 @@ impl Template {
         })
     }
 
-    /// Expands the template; `value` gives a property's raw value and its display text.
-    pub fn expand(&self, value: &dyn Fn(&str) -> Option<(Raw, String)>) -> String {
+    /// Expands the template; `value` gives a property's raw value and its typed value.
+    pub fn expand<'v>(&self, value: &dyn Fn(&str) -> Option<(&'v Raw, &'v Value)>) -> String {
         self.expand_bucket(value, None)
     }
 
     /// Expands the template with every `hash(…) % B` field set to `bucket` (a fan-out query
     /// names each bucket in turn), or computed when `bucket` is `None`.
-    pub fn expand_bucket(
+    pub fn expand_bucket<'v>(
         &self,
-        value: &dyn Fn(&str) -> Option<(Raw, String)>,
+        value: &dyn Fn(&str) -> Option<(&'v Raw, &'v Value)>,
         bucket: Option<u64>,
     ) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(32);
         for s in &self.segments {
             match s {
                 Segment::Literal(l) => out.push_str(l),
@@ -136,8 +136,8 @@ impl Template {
                         out.push_str(&pad(b as i64, bucket_width(*buckets, f.format)))
                     }
                     _ => {
-                        if let Some((raw, text)) = value(f.expr.property()) {
-                            out.push_str(&render(f, &raw, &text));
+                        if let Some((raw, v)) = value(f.expr.property()) {
+                            render_into(&mut out, f, raw, v);
                         }
                     }
                 },
@@ -245,24 +245,38 @@ fn ticks_of(raw: &Raw) -> Option<i64> {
     }
 }
 
-/// One field's text for a value.
-pub fn render(field: &Field, raw: &Raw, text: &str) -> String {
+/// Calls `f` with a value's text (a String's own, without copying).
+pub fn with_text<R>(value: &Value, f: impl FnOnce(&str) -> R) -> R {
+    match value {
+        Value::String(s) => f(s),
+        other => f(&other.display_text()),
+    }
+}
+
+/// Appends one field's text for a value.
+fn render_into(out: &mut String, field: &Field, raw: &Raw, value: &Value) {
     match (&field.expr, field.format) {
-        (Expr::Hash { buckets, .. }, format) => pad(
-            (fnv1a(text) % buckets) as i64,
-            bucket_width(*buckets, format),
-        ),
-        (Expr::Inverted(_), _) => pad(MAX_TICKS.saturating_sub(ticks_of(raw).unwrap_or(0)), 19),
+        (Expr::Hash { buckets, .. }, format) => {
+            let b = with_text(value, fnv1a) % buckets;
+            out.push_str(&pad(b as i64, bucket_width(*buckets, format)));
+        }
+        (Expr::Inverted(_), _) => out.push_str(&pad(
+            MAX_TICKS.saturating_sub(ticks_of(raw).unwrap_or(0)),
+            19,
+        )),
         (Expr::Property(_), Format::Pad(w)) => match raw {
-            Raw::Ord(v) => pad(*v, w as usize),
-            _ => format!("{text:0>width$}", width = w as usize),
+            Raw::Ord(v) => out.push_str(&pad(*v, w as usize)),
+            _ => with_text(value, |t| {
+                out.push_str(&format!("{t:0>width$}", width = w as usize))
+            }),
         },
-        (Expr::Property(_), Format::Date) => ticks_of(raw)
-            .and_then(DateTime::from_ticks)
-            .map(|d| d.to_string().chars().take(10).collect())
-            .unwrap_or_default(),
-        (Expr::Property(_), Format::Ticks) => pad(ticks_of(raw).unwrap_or(0), 19),
-        (Expr::Property(_), Format::Plain) => text.to_string(),
+        (Expr::Property(_), Format::Date) => {
+            if let Some(d) = ticks_of(raw).and_then(DateTime::from_ticks) {
+                out.extend(d.to_string().chars().take(10));
+            }
+        }
+        (Expr::Property(_), Format::Ticks) => out.push_str(&pad(ticks_of(raw).unwrap_or(0), 19)),
+        (Expr::Property(_), Format::Plain) => with_text(value, |t| out.push_str(t)),
     }
 }
 
@@ -272,7 +286,8 @@ mod tests {
 
     fn expand(t: &str, raw: Raw, text: &str) -> String {
         let t = Template::parse(t).unwrap();
-        t.expand(&|_| Some((raw.clone(), text.to_string())))
+        let value = Value::string(text);
+        t.expand(&|_| Some((&raw, &value)))
     }
 
     #[test]
