@@ -49,8 +49,16 @@ impl Categories {
     pub fn bound(&self, c: u64, a: u64) -> u64 {
         match self {
             Categories::Uniform { k } => {
-                let k = (*k).max(1) as u128;
-                ((2 * c as u128 * a as u128 + k) / (2 * k)) as u64
+                let k = (*k).max(1);
+                // u64 when it cannot overflow (every generated size); u128 beyond.
+                match c
+                    .checked_mul(a)
+                    .and_then(|ca| ca.checked_mul(2))
+                    .and_then(|x| x.checked_add(k))
+                {
+                    Some(x) => x / (2 * k),
+                    None => ((2 * c as u128 * a as u128 + k as u128) / (2 * k as u128)) as u64,
+                }
             }
             Categories::Weighted { cdf } => {
                 let f = cdf.get(a as usize).copied().unwrap_or(1.0);
@@ -61,6 +69,23 @@ impl Categories {
 
     /// The category holding position `q` of a block of `c` (`q < c`).
     pub fn locate(&self, c: u64, q: u64) -> u64 {
+        if let Categories::Uniform { k } = self {
+            // Equal shares: the category is (2q + 1)·k / 2c give or take one for rounding.
+            let k = *k;
+            let c2 = 2 * c.max(1);
+            let guess = match (2 * q + 1).checked_mul(k) {
+                Some(x) => x / c2,
+                None => ((2 * q as u128 + 1) * k as u128 / c2 as u128) as u64,
+            };
+            let mut a = guess.min(k.saturating_sub(1));
+            while a + 1 < k && self.bound(c, a + 1) <= q {
+                a += 1;
+            }
+            while a > 0 && self.bound(c, a) > q {
+                a -= 1;
+            }
+            return a;
+        }
         let (mut lo, mut hi) = (0u64, self.k());
         // Invariant: bound(lo) <= q < bound(hi).
         while hi - lo > 1 {
@@ -254,6 +279,27 @@ mod tests {
         assert_eq!(u.locate(10, 0), 0);
         assert_eq!(u.locate(10, 3), 1);
         assert_eq!(u.locate(10, 9), 2);
+    }
+
+    #[test]
+    fn uniform_locate_agrees_with_the_bounds() {
+        for k in [1u64, 2, 3, 7, 26, 100, 1000] {
+            for c in [1u64, 2, 5, 26, 99, 1000, 4321] {
+                let u = Categories::Uniform { k };
+                for q in 0..c {
+                    let a = u.locate(c, q);
+                    assert!(
+                        u.bound(c, a) <= q && q < u.bound(c, a + 1),
+                        "k={k} c={c} q={q} a={a}"
+                    );
+                }
+            }
+        }
+        // Sizes past u64 arithmetic take the u128 path.
+        let u = Categories::Uniform { k: 1_000_000_000 };
+        let c = 10_000_000_000_000u64;
+        assert_eq!(u.bound(c, 1), 10_000);
+        assert_eq!(u.locate(c, 10_000), 1);
     }
 
     #[test]
