@@ -34,7 +34,7 @@ mod validate;
 
 pub use checklist::{review, Finding, Grade, Rule};
 pub use compare::{compare, Comparison, Side};
-pub use evaluate::{evaluate, Evaluation};
+pub use evaluate::{evaluate, evaluate_pattern, Evaluation};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
 pub use generate::{Generator, Progress};
 pub use model::{

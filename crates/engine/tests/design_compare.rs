@@ -65,3 +65,29 @@ fn the_bucketed_fix_spreads_the_hot_partition_the_date_key_makes() {
     assert!((cost.transactions - tx / 10_000.0 * 0.00036).abs() < 1e-6);
     assert!((cost.total - cost.transactions - cost.stored_gb * 0.045).abs() < 1e-9);
 }
+
+#[test]
+fn one_pattern_at_a_time_gives_the_same_figures_as_all_at_once() {
+    let mut d = gallery::design("email-index").unwrap();
+    d.entity_types.iter_mut().for_each(|t| t.count = 2_000);
+    let mut account = tablescope_engine::Account::default();
+    design::Generator::new(&d)
+        .unwrap()
+        .run(&mut account)
+        .unwrap();
+    let options = design::EvalOptions::default();
+    let all = design::evaluate(&d, &account, &options).unwrap();
+    for (i, figures) in all.patterns.iter().enumerate() {
+        assert_eq!(
+            &design::evaluate_pattern(&d, &account, i, &options).unwrap(),
+            figures
+        );
+    }
+    let e = design::evaluate_pattern(&d, &account, 4, &options).unwrap_err();
+    assert_eq!(e.problems[0].path, "patterns[4]");
+    assert_eq!(e.problems[0].message, "the design has 4 patterns");
+    // The index entity and the employee both hold the email: a table scan for it finds two.
+    assert_eq!(all.patterns[2].returned.mean, 2.0);
+    assert_eq!(all.patterns[2].scanned.mean, 4_000.0);
+    assert_eq!(all.patterns[3].batchable, Some(true));
+}

@@ -29,14 +29,9 @@ pub fn evaluate(
     options: &EvalOptions,
 ) -> Result<Evaluation, DesignError> {
     super::validate::design(design)?;
-    let mut patterns = Vec::with_capacity(design.patterns.len());
-    for (i, p) in design.patterns.iter().enumerate() {
-        let at = |e: String| DesignError::new(format!("patterns[{i}]"), e);
-        patterns.push(match p {
-            Pattern::Read(r) => read(design, account, r, options).map_err(at)?,
-            Pattern::Write(w) => write(design, account, w, options).map_err(at)?,
-        });
-    }
+    let patterns = (0..design.patterns.len())
+        .map(|i| pattern(design, account, i, options))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Evaluation {
         counts: design
             .entity_types
@@ -45,6 +40,35 @@ pub fn evaluate(
             .collect(),
         patterns,
     })
+}
+
+/// Runs pattern `index` only: a caller that must stay responsive (the browser) evaluates
+/// one pattern per turn and can stop between them.
+pub fn evaluate_pattern(
+    design: &Design,
+    account: &Account,
+    index: usize,
+    options: &EvalOptions,
+) -> Result<Figures, DesignError> {
+    super::validate::design(design)?;
+    pattern(design, account, index, options)
+}
+
+fn pattern(
+    design: &Design,
+    account: &Account,
+    i: usize,
+    options: &EvalOptions,
+) -> Result<Figures, DesignError> {
+    let at = |e: String| DesignError::new(format!("patterns[{i}]"), e);
+    match design.patterns.get(i) {
+        Some(Pattern::Read(r)) => read(design, account, r, options).map_err(at),
+        Some(Pattern::Write(w)) => write(design, account, w, options).map_err(at),
+        None => Err(at(format!(
+            "the design has {} patterns",
+            design.patterns.len()
+        ))),
+    }
 }
 
 /// Draws a read pattern makes.

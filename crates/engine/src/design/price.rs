@@ -19,12 +19,15 @@ pub struct Prices {
     pub currency: String,
     pub per_10k_transactions: f64,
     pub per_gb_month: f64,
+    /// How the figures were obtained (shown beside them).
+    #[serde(default)]
+    pub note: String,
 }
 
 impl Default for Prices {
     /// Azure Table storage, Standard, locally redundant (LRS), first 1 TB, pay-as-you-go
-    /// list prices in USD as published on the pricing page named in `source`. An entity
-    /// group transaction is billed as one transaction (performance checklist, "Batching").
+    /// list prices in USD for the pricing page named in `source`. An entity group
+    /// transaction is billed as one transaction (performance checklist, "Batching").
     fn default() -> Self {
         Prices {
             as_of: "2026-11-23".into(),
@@ -33,6 +36,9 @@ impl Default for Prices {
             currency: "USD".into(),
             per_10k_transactions: 0.00036,
             per_gb_month: 0.045,
+            note: "List prices as last known; the page could not be re-read when this table \
+                   was dated. Check them there and edit."
+                .into(),
         }
     }
 }
