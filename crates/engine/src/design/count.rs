@@ -130,11 +130,7 @@ impl Counter {
                 match (&f.expr, source) {
                     (Expr::Hash { buckets, .. }, _) => {
                         if !ask.all_buckets {
-                            let text = d
-                                .values
-                                .get(at)
-                                .map(Value::display_text)
-                                .unwrap_or_default();
+                            let text = d.value_at(at).map(Value::display_text).unwrap_or_default();
                             let b = ask.bucket.unwrap_or(fnv1a(&text) % buckets);
                             let w = self.bucket_weights(model, prop, *buckets);
                             let share = w.get(b as usize).copied().unwrap_or(0.0);

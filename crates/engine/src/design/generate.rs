@@ -86,7 +86,7 @@ impl<'d> Generator<'d> {
             }
             let end = model.n.min(self.next + left);
             for i in self.next..end {
-                let entity = model.entity(i).into_entity(&model.names);
+                let entity = model.entity(i).into_entity();
                 if let Err(e) = account.insert(&model.ty.table, entity) {
                     let drawn = model.entity(i);
                     return Err(DesignError::new(

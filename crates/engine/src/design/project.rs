@@ -229,7 +229,7 @@ impl<'d> Projector<'d> {
                 break;
             }
             let d = m.at_position(pos);
-            let entity = sized(&d, m);
+            let entity = sized(&d);
             let (full, sel) = (
                 json_bytes(&entity, None) as f64,
                 json_bytes(&entity, select) as f64,
@@ -448,7 +448,7 @@ impl<'d> Projector<'d> {
             share *= match (&f.expr, source) {
                 (Expr::Hash { buckets, .. }, _) => {
                     let text = at
-                        .and_then(|i| d.values.get(i))
+                        .and_then(|i| d.value_at(i))
                         .map(crate::Value::display_text)
                         .unwrap_or_default();
                     let b = super::permute::fnv1a(&text) % buckets;
@@ -536,7 +536,7 @@ impl<'d> Projector<'d> {
                 let sizes: Vec<f64> = positions(m.n, 8)
                     .into_iter()
                     .filter(|_| m.n > 0)
-                    .map(|p| crate::validate::entity_size(&m.at_position(p).to_entity(m.ty)) as f64)
+                    .map(|p| crate::validate::entity_size(&m.at_position(p).to_entity()) as f64)
                     .collect();
                 m.n as f64 * Spread::of(&sizes).mean
             })
@@ -575,8 +575,8 @@ fn hot(table: &str, partition_key: String, load: f64) -> HotPartition {
 
 /// The drawn entity as a response returns it (with an ETag and a 7-digit Timestamp), for
 /// its JSON size.
-fn sized(d: &Drawn, m: &TypeModel) -> crate::Entity {
-    let mut e = d.to_entity(m.ty);
+fn sized(d: &Drawn) -> crate::Entity {
+    let mut e = d.to_entity();
     e.timestamp = DateTime::parse("2026-01-01T00:00:00.1234567Z").ok();
     e
 }

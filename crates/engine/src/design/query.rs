@@ -28,7 +28,7 @@ pub fn requests(model: &TypeModel, r: &ReadPattern, d: &Drawn) -> Vec<Planned> {
                 Some(_) => {
                     let lookup = |name: &str| {
                         let at = model.ty.properties.iter().position(|p| p.name == name)?;
-                        Some((d.raws.get(at)?, d.values.get(at)?))
+                        Some((d.raws.get(at)?, d.value_at(at)?))
                     };
                     model.partition_key.expand_bucket(&lookup, bucket)
                 }

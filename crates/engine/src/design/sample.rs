@@ -6,7 +6,7 @@ use super::distribution::{Categories, Chain, Timeline};
 use super::model::{Design, Distribution, EntityType, PropertyDef, PropertyType};
 use super::permute::{key, mix, Permutation};
 use super::template::{Raw, Template};
-use crate::{DateTime, Entity, Guid, PropertyName, Value};
+use crate::{DateTime, Entity, Guid, Property, PropertyName, Value};
 
 /// Where a property's value comes from.
 #[derive(Debug, Clone)]
@@ -51,7 +51,8 @@ pub struct TypeModel<'d> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Drawn {
     pub raws: Vec<Raw>,
-    pub values: Vec<Value>,
+    /// The type's properties in declaration order (names shared with the type model).
+    pub properties: Vec<Property>,
     /// Chain categories (in chain order).
     pub categories: Vec<u64>,
     pub partition_key: String,
@@ -146,22 +147,22 @@ impl<'d> TypeModel<'d> {
     /// Entity `i` (`i < n`) as the generator writes it.
     pub fn entity(&self, i: u64) -> Drawn {
         let r = self.chain_perm.apply(i);
-        self.build(i, &self.chain.locate(self.n, r), None)
+        self.build(i, self.chain.locate(self.n, r), None)
     }
 
     /// The entity at chain position `r` (the evaluator's and projector's draws).
     pub fn at_position(&self, r: u64) -> Drawn {
         let i = self.chain_perm.invert(r);
-        self.build(i, &self.chain.locate(self.n, r), None)
+        self.build(i, self.chain.locate(self.n, r), None)
     }
 
     /// A new entity, the `j`-th written after the `n` generated ones, with the categories of
     /// position `r`: sequential values continue, timestamps are the range's end ("now").
     pub fn fresh(&self, j: u64, r: u64) -> Drawn {
-        self.build(self.n + j, &self.chain.locate(self.n, r), Some(()))
+        self.build(self.n + j, self.chain.locate(self.n, r), Some(()))
     }
 
-    fn build(&self, i: u64, categories: &[u64], fresh: Option<()>) -> Drawn {
+    fn build(&self, i: u64, categories: Vec<u64>, fresh: Option<()>) -> Drawn {
         let mut raws = Vec::with_capacity(self.sources.len());
         for source in &self.sources {
             raws.push(match source {
@@ -177,23 +178,23 @@ impl<'d> TypeModel<'d> {
                 Source::Random { key } => Raw::Text(Guid(guid_bytes(*key, i)).to_string()),
             });
         }
-        let values: Vec<Value> = self
-            .ty
-            .properties
+        let properties: Vec<Property> = self
+            .names
             .iter()
+            .zip(&self.ty.properties)
             .zip(&raws)
-            .map(|(def, raw)| value_of(def, raw))
+            .map(|((name, def), raw)| (name.clone(), value_of(def, raw)))
             .collect();
         let lookup = |name: &str| {
             let at = self.ty.properties.iter().position(|p| p.name == name)?;
-            Some((raws.get(at)?, values.get(at)?))
+            Some((raws.get(at)?, &properties.get(at)?.1))
         };
         let partition_key = self.partition_key.expand(&lookup);
         let row_key = self.row_key.expand(&lookup);
         Drawn {
             raws,
-            values,
-            categories: categories.to_vec(),
+            properties,
+            categories,
             partition_key,
             row_key,
         }
@@ -210,27 +211,28 @@ impl<'d> TypeModel<'d> {
 }
 
 impl Drawn {
-    /// The entity, moving the values; `names` are the type's property names, shared.
-    pub fn into_entity(self, names: &[PropertyName]) -> Entity {
+    /// The entity, moving the properties out.
+    pub fn into_entity(self) -> Entity {
         Entity {
             partition_key: self.partition_key,
             row_key: self.row_key,
             timestamp: None,
-            properties: names.iter().cloned().zip(self.values).collect(),
+            properties: self.properties,
         }
     }
 
-    pub fn to_entity(&self, ty: &EntityType) -> Entity {
-        let mut e = Entity::new(self.partition_key.clone(), self.row_key.clone());
-        for (def, value) in ty.properties.iter().zip(&self.values) {
-            e.properties.push((def.name.as_str().into(), value.clone()));
-        }
-        e
+    pub fn to_entity(&self) -> Entity {
+        self.clone().into_entity()
+    }
+
+    /// The value of the type's property at index `at`.
+    pub fn value_at(&self, at: usize) -> Option<&Value> {
+        self.properties.get(at).map(|(_, v)| v)
     }
 
     pub fn value(&self, ty: &EntityType, property: &str) -> Option<&Value> {
         let at = ty.properties.iter().position(|p| p.name == property)?;
-        self.values.get(at)
+        self.value_at(at)
     }
 }
 
@@ -251,16 +253,11 @@ pub fn value_of(def: &PropertyDef, raw: &Raw) -> Value {
                 let text = values.get(*v as usize).cloned().unwrap_or_default();
                 return Value::string(text);
             }
-            let digits = if *v < 0 {
-                format!(
-                    "-{:0w$}",
-                    v.unsigned_abs(),
-                    w = (def.pad as usize).saturating_sub(1)
-                )
-            } else {
-                format!("{v:0w$}", w = def.pad as usize)
-            };
-            Value::string(format!("{}{digits}{}", def.prefix, def.suffix))
+            let mut text = String::with_capacity(def.prefix.len() + def.suffix.len() + 20);
+            text.push_str(&def.prefix);
+            super::template::push_padded(&mut text, *v, def.pad as usize);
+            text.push_str(&def.suffix);
+            Value::string(text)
         }
         (PropertyType::String, Raw::Ticks(t)) => Value::string(
             DateTime::from_ticks(*t)

@@ -133,7 +133,7 @@ impl Template {
                 Segment::Literal(l) => out.push_str(l),
                 Segment::Field(f) => match (&f.expr, bucket) {
                     (Expr::Hash { buckets, .. }, Some(b)) => {
-                        out.push_str(&pad(b as i64, bucket_width(*buckets, f.format)))
+                        push_padded(&mut out, b as i64, bucket_width(*buckets, f.format))
                     }
                     _ => {
                         if let Some((raw, v)) = value(f.expr.property()) {
@@ -226,15 +226,39 @@ fn bucket_width(buckets: u64, format: Format) -> usize {
     }
 }
 
+#[cfg(test)]
 fn pad(v: i64, width: usize) -> String {
+    let mut out = String::with_capacity(width.max(20));
+    push_padded(&mut out, v, width);
+    out
+}
+
+/// Appends `v` in decimal, zero-padded to `width` characters (a sign counts as one), as
+/// `format!("{v:0width$}")` does. Written out because key fields are rendered for every
+/// generated entity and the formatting machinery costs more than the digits.
+pub fn push_padded(out: &mut String, v: i64, width: usize) {
+    let mut digits = [0u8; 20];
+    let mut n = v.unsigned_abs();
+    let mut len = 0;
+    loop {
+        if let Some(slot) = digits.get_mut(len) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let sign = usize::from(v < 0);
     if v < 0 {
-        format!(
-            "-{:0width$}",
-            v.unsigned_abs(),
-            width = width.saturating_sub(1)
-        )
-    } else {
-        format!("{v:0width$}")
+        out.push('-');
+    }
+    for _ in (len + sign)..width {
+        out.push('0');
+    }
+    for d in digits.iter().take(len).rev() {
+        out.push(char::from(*d));
     }
 }
 
@@ -258,14 +282,15 @@ fn render_into(out: &mut String, field: &Field, raw: &Raw, value: &Value) {
     match (&field.expr, field.format) {
         (Expr::Hash { buckets, .. }, format) => {
             let b = with_text(value, fnv1a) % buckets;
-            out.push_str(&pad(b as i64, bucket_width(*buckets, format)));
+            push_padded(out, b as i64, bucket_width(*buckets, format));
         }
-        (Expr::Inverted(_), _) => out.push_str(&pad(
+        (Expr::Inverted(_), _) => push_padded(
+            out,
             MAX_TICKS.saturating_sub(ticks_of(raw).unwrap_or(0)),
             19,
-        )),
+        ),
         (Expr::Property(_), Format::Pad(w)) => match raw {
-            Raw::Ord(v) => out.push_str(&pad(*v, w as usize)),
+            Raw::Ord(v) => push_padded(out, *v, w as usize),
             _ => with_text(value, |t| {
                 out.push_str(&format!("{t:0>width$}", width = w as usize))
             }),
@@ -275,7 +300,7 @@ fn render_into(out: &mut String, field: &Field, raw: &Raw, value: &Value) {
                 out.extend(d.to_string().chars().take(10));
             }
         }
-        (Expr::Property(_), Format::Ticks) => out.push_str(&pad(ticks_of(raw).unwrap_or(0), 19)),
+        (Expr::Property(_), Format::Ticks) => push_padded(out, ticks_of(raw).unwrap_or(0), 19),
         (Expr::Property(_), Format::Plain) => with_text(value, |t| out.push_str(t)),
     }
 }
@@ -310,6 +335,15 @@ mod tests {
             expand("{hash(User) % 16}_x", Raw::Text("u1".into()), "u1"),
             format!("{b:02}_x")
         );
+    }
+
+    #[test]
+    fn padding_matches_the_formatter() {
+        for v in [0i64, 7, -7, 42, -42, 123_456, i64::MAX, i64::MIN] {
+            for w in [0usize, 1, 2, 6, 19, 21] {
+                assert_eq!(pad(v, w), format!("{v:0w$}"), "{v} {w}");
+            }
+        }
     }
 
     #[test]
