@@ -11,7 +11,7 @@ use super::DesignError;
 use crate::query::{execute_page, plan, QueryOptions, MAX_PAGE};
 use crate::{filter, Account};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// Every pattern's measured figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,8 +80,8 @@ pub fn read_draws(r: &ReadPattern, options: &EvalOptions) -> u32 {
     }
 }
 
-/// One call's measured figures.
-#[derive(Default)]
+/// One call's (or request's) measured figures.
+#[derive(Default, Clone)]
 struct Call {
     requests: f64,
     scanned: f64,
@@ -118,6 +118,7 @@ fn read(
     let mut calls = Vec::new();
     let mut kind = Kind::TableScan;
     let mut example = String::new();
+    let mut seen: HashMap<String, (Call, Kind)> = HashMap::new();
     for pos in positions(ty.count, read_draws(r, options)) {
         let drawn = model.at_position(pos);
         let mut call = Call::default();
@@ -125,69 +126,111 @@ fn read(
             if example.is_empty() {
                 example = planned.filter.clone();
             }
-            let need = r.result_size.map_or(u64::MAX, u64::from);
-            let mut got = 0u64;
-            let mut continuation = None;
-            let mut per_entity = None;
-            loop {
-                let top = r
-                    .result_size
-                    .map(|_| (need - got).min(u64::from(MAX_PAGE)) as u32);
-                // The first page returns whole entities (their JSON sizes are measured on
-                // it); later pages only need counting, so they project to one key.
-                let opts = QueryOptions {
-                    filter: Some(planned.filter.clone()),
-                    select: per_entity.is_some().then(|| vec!["RowKey".to_string()]),
-                    top,
-                    continuation: continuation.take(),
-                    page_budget: None,
-                };
-                let expr = filter::parse(&planned.filter).map_err(|e| e.to_string())?;
-                let page =
-                    execute_page(table, plan(expr), &opts, false).map_err(|e| e.to_string())?;
-                if call.requests == 0.0 {
-                    kind = page.stats.kind.into();
+            // Draws that bind the same parameters send the same request: run it once.
+            let (one, k) = match seen.get(&planned.filter) {
+                Some(done) => done.clone(),
+                None => {
+                    let done = request(
+                        table,
+                        &planned.filter,
+                        r,
+                        needs.as_deref(),
+                        sent_select.is_some(),
+                    )?;
+                    seen.insert(planned.filter.clone(), done.clone());
+                    done
                 }
-                call.requests += 1.0;
-                call.scanned += page.stats.scanned as f64;
-                call.returned += page.stats.returned as f64;
-                call.partitions += page.stats.partitions as f64;
-                if per_entity.is_none() && !page.entities.is_empty() {
-                    // Sizes vary only in digits and chosen texts: 100 entities measure them.
-                    let sample = page.entities.get(..100).unwrap_or(&page.entities);
-                    let n = sample.len() as f64;
-                    let full: usize = sample.iter().map(|e| json_bytes(e, None)).sum();
-                    let sel: usize = sample.iter().map(|e| json_bytes(e, needs.as_deref())).sum();
-                    per_entity = Some((full as f64 / n, sel as f64 / n));
-                }
-                got += page.stats.returned;
-                match page.continuation {
-                    Some(c) if got < need => {
-                        // A page that stops inside a partition counts it again on the next.
-                        if page
-                            .entities
-                            .last()
-                            .is_some_and(|e| e.partition_key == c.next_partition_key)
-                        {
-                            call.partitions -= 1.0;
-                        }
-                        continuation = Some(c);
-                    }
-                    _ => break,
-                }
+            };
+            if call.requests == 0.0 {
+                kind = k;
             }
-            if let Some((full, sel)) = per_entity {
-                call.bytes += full * got as f64;
-                call.bytes_selected += if sent_select.is_some() || needs.is_some() {
-                    sel
-                } else {
-                    full
-                } * got as f64;
-            }
+            call.add(&one);
         }
         calls.push(call);
     }
     Ok(figures(r.name.clone(), kind, calls, 0.0, None, example))
+}
+
+impl Call {
+    fn add(&mut self, other: &Call) {
+        self.requests += other.requests;
+        self.scanned += other.scanned;
+        self.returned += other.returned;
+        self.partitions += other.partitions;
+        self.bytes += other.bytes;
+        self.bytes_selected += other.bytes_selected;
+    }
+}
+
+/// Sends one request of a read, page after page until it has what the pattern needs.
+fn request(
+    table: &crate::Table,
+    filter_text: &str,
+    r: &ReadPattern,
+    needs: Option<&[String]>,
+    selects: bool,
+) -> Result<(Call, Kind), String> {
+    let mut call = Call::default();
+    let mut kind = Kind::TableScan;
+    let need = r.result_size.map_or(u64::MAX, u64::from);
+    let mut got = 0u64;
+    let mut continuation = None;
+    let mut per_entity = None;
+    loop {
+        let top = r
+            .result_size
+            .map(|_| (need - got).min(u64::from(MAX_PAGE)) as u32);
+        // The first page returns whole entities (their JSON sizes are measured on it);
+        // later pages only need counting, so they project to one key.
+        let opts = QueryOptions {
+            filter: Some(filter_text.to_string()),
+            select: per_entity.is_some().then(|| vec!["RowKey".to_string()]),
+            top,
+            continuation: continuation.take(),
+            page_budget: None,
+        };
+        let expr = filter::parse(filter_text).map_err(|e| e.to_string())?;
+        let page = execute_page(table, plan(expr), &opts, false).map_err(|e| e.to_string())?;
+        if call.requests == 0.0 {
+            kind = page.stats.kind.into();
+        }
+        call.requests += 1.0;
+        call.scanned += page.stats.scanned as f64;
+        call.returned += page.stats.returned as f64;
+        call.partitions += page.stats.partitions as f64;
+        if per_entity.is_none() && !page.entities.is_empty() {
+            // Sizes vary only in digits and chosen texts: 100 entities measure them.
+            let sample = page.entities.get(..100).unwrap_or(&page.entities);
+            let n = sample.len() as f64;
+            let full: usize = sample.iter().map(|e| json_bytes(e, None)).sum();
+            let sel: usize = sample.iter().map(|e| json_bytes(e, needs)).sum();
+            per_entity = Some((full as f64 / n, sel as f64 / n));
+        }
+        got += page.stats.returned;
+        match page.continuation {
+            Some(c) if got < need => {
+                // A page that stops inside a partition counts it again on the next.
+                if page
+                    .entities
+                    .last()
+                    .is_some_and(|e| e.partition_key == c.next_partition_key)
+                {
+                    call.partitions -= 1.0;
+                }
+                continuation = Some(c);
+            }
+            _ => break,
+        }
+    }
+    if let Some((full, sel)) = per_entity {
+        call.bytes = full * got as f64;
+        call.bytes_selected = if selects || needs.is_some() {
+            sel
+        } else {
+            full
+        } * got as f64;
+    }
+    Ok((call, kind))
 }
 
 fn figures(
