@@ -25,6 +25,7 @@ mod changes;
 mod clock;
 pub mod csv;
 mod datetime;
+pub mod design;
 mod entity;
 mod error;
 pub mod filter;

@@ -1,0 +1,98 @@
+//! The design studio's model: a design document (tables, entity types with key templates and
+//! value distributions, access patterns with rates), a deterministic data generator, an
+//! evaluator that runs every pattern through the engine, a projector that computes the same
+//! figures at any size without storing, a review against the guide's performance checklist,
+//! and a comparison of two designs.
+//!
+//! ```
+//! use tablescope_engine::{design, Account};
+//! let d = design::gallery::design("employees-by-department").unwrap();
+//! let mut account = Account::default();
+//! design::Generator::new(&d).unwrap().run(&mut account).unwrap();
+//! let measured = design::evaluate(&d, &account, &design::EvalOptions::default()).unwrap();
+//! let projected = design::project(&d, &design::Target::scaled(&d, 1_000_000_000), &design::Prices::default()).unwrap();
+//! assert_eq!(measured.patterns.len(), projected.patterns.len());
+//! ```
+
+mod checklist;
+mod compare;
+mod count;
+mod distribution;
+mod evaluate;
+mod figures;
+pub mod gallery;
+mod generate;
+mod model;
+mod permute;
+mod price;
+mod project;
+mod query;
+mod sample;
+mod simulate;
+mod template;
+mod validate;
+
+pub use checklist::{review, Finding, Grade, Rule};
+pub use compare::{compare, Comparison, Side};
+pub use evaluate::{evaluate, evaluate_pattern, Evaluation};
+pub use figures::{EvalOptions, Figures, Kind, Spread};
+pub use generate::{Generator, Progress};
+pub use model::{
+    Condition, ConditionOp, Design, Distribution, EntityType, Pattern, PropertyDef, PropertyType,
+    ReadPattern, WriteOp, WritePattern, VERSION,
+};
+pub use permute::fnv1a;
+pub use price::Prices;
+pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
+pub use simulate::workload;
+pub use template::{Raw, Template};
+pub use validate::{MAX_COUNT, MAX_UNIFORM, MAX_ZIPF};
+
+use serde::{Deserialize, Serialize};
+
+/// What is wrong with a design: every problem, each with the path of the element to fix
+/// (`patterns[2].conditions[0]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignError {
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl DesignError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        DesignError {
+            problems: vec![Problem {
+                path: path.into(),
+                message: message.into(),
+            }],
+        }
+    }
+}
+
+impl std::fmt::Display for DesignError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            if p.path.is_empty() {
+                write!(f, "{}", p.message)?;
+            } else {
+                write!(f, "{}: {}", p.path, p.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DesignError {}
+
+/// The user-facing English of this module's root, in one place for the catalogue.
+mod text {
+    pub const NOT_A_DESIGN: &str = "This is not a design file:";
+}

@@ -1,0 +1,124 @@
+//! A read pattern as the requests it sends for one drawn entity: each request's `$filter`,
+//! `$select` and `$top`. The evaluator sends them; the projector counts what they would scan.
+
+use super::model::{ConditionOp, ReadPattern};
+use super::sample::{Drawn, TypeModel};
+use crate::Value;
+
+/// One request of a call (a fan-out call sends one per bucket).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Planned {
+    pub filter: String,
+    /// The partition the request reads, when it names one.
+    pub partition_key: Option<String>,
+    /// The bucket it names, for fan-out requests.
+    pub bucket: Option<u64>,
+}
+
+/// The requests of one call of `r` with parameters from `d`.
+pub fn requests(model: &TypeModel, r: &ReadPattern, d: &Drawn) -> Vec<Planned> {
+    let buckets: Vec<Option<u64>> = match (r.fan_out, model.partition_key.buckets()) {
+        (true, Some(b)) => (0..b).map(Some).collect(),
+        _ => vec![None],
+    };
+    buckets
+        .into_iter()
+        .map(|bucket| {
+            let pk = match bucket {
+                Some(_) => {
+                    let lookup = |name: &str| {
+                        let at = model.ty.properties.iter().position(|p| p.name == name)?;
+                        Some((d.raws.get(at)?, d.value_at(at)?))
+                    };
+                    model.partition_key.expand_bucket(&lookup, bucket)
+                }
+                None => d.partition_key.clone(),
+            };
+            let mut parts = Vec::new();
+            let mut partition_key = None;
+            for c in &r.conditions {
+                match c.on.as_str() {
+                    "PartitionKey" => {
+                        parts.push(format!("PartitionKey eq {}", quote(&pk)));
+                        partition_key = Some(pk.clone());
+                    }
+                    "RowKey" => parts.push(compare("RowKey", &d.row_key, c.op)),
+                    name => {
+                        if let Some(v) = d.value(model.ty, name) {
+                            parts.push(match (c.op, v) {
+                                (ConditionOp::Prefix { .. }, Value::String(s)) => {
+                                    compare(name, s, c.op)
+                                }
+                                _ => format!("{name} eq {}", literal(v)),
+                            });
+                        }
+                    }
+                }
+            }
+            Planned {
+                filter: parts.join(" and "),
+                partition_key,
+                bucket,
+            }
+        })
+        .collect()
+}
+
+/// The `$select` of a pattern, when it sends one.
+pub fn select(r: &ReadPattern) -> Option<Vec<String>> {
+    r.needs.clone().filter(|_| r.select)
+}
+
+fn compare(name: &str, value: &str, op: ConditionOp) -> String {
+    match op {
+        ConditionOp::Eq => format!("{name} eq {}", quote(value)),
+        ConditionOp::Prefix { length } => {
+            let prefix: String = value.chars().take(length as usize).collect();
+            match successor(&prefix) {
+                Some(next) => format!(
+                    "{name} ge {} and {name} lt {}",
+                    quote(&prefix),
+                    quote(&next)
+                ),
+                None => format!("{name} ge {}", quote(&prefix)),
+            }
+        }
+    }
+}
+
+/// The smallest string greater than every string starting with `prefix`.
+fn successor(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        if let Some(next) = char::from_u32(last as u32 + 1) {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// A value as an OData literal.
+fn literal(v: &Value) -> String {
+    match v {
+        Value::String(s) => quote(s),
+        Value::Int32(n) => n.to_string(),
+        Value::Int64(n) => format!("{n}L"),
+        Value::Double(x) => {
+            let t = crate::format_double(*x);
+            if t.contains(['.', 'E', 'e']) {
+                t
+            } else {
+                format!("{t}.0")
+            }
+        }
+        Value::Boolean(b) => b.to_string(),
+        Value::DateTime(d) => format!("datetime'{d}'"),
+        Value::Guid(g) => format!("guid'{g}'"),
+        Value::Binary(_) => quote(&v.display_text()),
+    }
+}
