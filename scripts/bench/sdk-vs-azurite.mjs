@@ -221,7 +221,8 @@ async function main() {
   const summary = summarise(lines(plan), targets, rounds, baselineId);
   const cpu = summarise(cpuLines(plan), targets, rounds, baselineId);
   // Issue #16's targets: execute within 1.25× of the typed API, wasm within 1.5× of native.
-  const pairs = pairRatios(lines(plan), targets, rounds, [
+  const timeLines = lines(plan).filter((line) => line.id !== "memory");
+  const pairs = pairRatios(timeLines, targets, rounds, [
     { of: "engine-native", against: "engine-native-typed", label: "native: execute ÷ typed",
       target: 1.25 },
     { of: "engine-wasm", against: "engine-wasm-typed", label: "wasm: execute ÷ typed",

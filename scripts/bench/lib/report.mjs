@@ -224,7 +224,9 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
         "`Account::get` and `query::execute_page`; `execute` through `Account::execute` with " +
         "the requests the UI sends (entities in their JSON form, batches of " +
         `${plan.batchSize}). Their memory is the process's VmRSS natively and the module's ` +
-        "linear memory (its high-water mark) in wasm. A fresh process or browser per run.",
+        "linear memory (its high-water mark) in wasm; their CPU rows are the engine's own " +
+        "time (in-process, one thread). Their 1,000 point gets are timed as the median of " +
+        `${plan.queryPasses} passes, like the queries. A fresh process or browser per run.`,
     );
   }
   out.push("");
