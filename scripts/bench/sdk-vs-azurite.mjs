@@ -135,7 +135,8 @@ function targetsFor(args) {
   ]) {
     if (!file) continue;
     if (!existsSync(file)) throw new Error(`engine ${where}: no ${file}`);
-    const place = where === "native" ? "native, opt-level 3" : "wasm in Chromium, opt-level z";
+    const place = where === "native" ? "native, opt-level 3"
+      : "wasm in Chromium, release profile";
     all.push(
       {
         id: `engine-${where}-typed`,

@@ -220,7 +220,8 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
       "The engine's lines run the same plan in-process, no SDK and no HTTP (crates/bench): " +
         "natively the `engine-bench` binary built with the serve profile (opt-level 3), in " +
         "headless Chromium the same code as a bare wasm module built with the release profile " +
-        "(opt-level z, as the playground ships). `typed` goes through `Account::insert`, " +
+        "as the playground ships (opt-level z, the engine crate s; no wasm-opt pass). `typed` " +
+        "goes through `Account::insert`, " +
         "`Account::get` and `query::execute_page`; `execute` through `Account::execute` with " +
         "the requests the UI sends (entities in their JSON form, batches of " +
         `${plan.batchSize}). Their memory is the process's VmRSS natively and the module's ` +
