@@ -227,7 +227,8 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
         `${plan.batchSize}). Their memory is the process's VmRSS natively and the module's ` +
         "linear memory (its high-water mark) in wasm; their CPU rows are the engine's own " +
         "time (in-process, one thread). Their 1,000 point gets are timed as the median of " +
-        `${plan.queryPasses} passes, like the queries. A fresh process or browser per run.`,
+        `${plan.queryPasses} passes of ten laps each (a browser's clock steps by 100 µs). A ` +
+        "fresh process or browser per run.",
     );
   }
   out.push("");
