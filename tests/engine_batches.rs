@@ -261,7 +261,7 @@ fn a_batch_commits_at_one_instant() {
         .results
         .unwrap()
         .into_iter()
-        .map(|r| r.etag.unwrap())
+        .map(|r| r.etag.map(String::from).unwrap())
         .collect();
     assert_eq!(etags[0], etags[2]);
     assert_eq!(etags[0], "W/\"datetime'2026-01-01T00%3A00%3A00.0000001Z'\"");

@@ -55,7 +55,7 @@ fn int64_extremes_round_trip_exactly() {
         select: None,
     });
     assert_eq!(got.status, 200, "{got:?}");
-    let entity = got.entity.unwrap();
+    let entity = got.entity.unwrap().to_raw();
     assert_eq!(entity.get("Big"), Some(&json!("9223372036854775807")));
     assert_eq!(entity.get("Big@odata.type"), Some(&json!("Edm.Int64")));
     assert_eq!(entity.get("Small"), Some(&json!("-9223372036854775808")));
@@ -82,6 +82,7 @@ fn timestamps_come_from_the_browser_clock() {
         .entity
         .as_ref()
         .unwrap()
+        .to_raw()
         .get("Timestamp")
         .and_then(|v| v.as_str())
         .unwrap()

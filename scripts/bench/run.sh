@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # One command for the side-by-side benchmark (issues #11 and #16): the official JS SDK runs the
-# same workload against Azurite and against tablescope serve (in memory and durable), servers
-# alternated over three rounds; prints a Markdown table and writes the raw JSON to target/bench/.
+# same workload against Azurite and against tablescope serve (in memory and durable), and the
+# engine runs it in-process, natively and as wasm in headless Chromium, each through the typed
+# API and through Account::execute; lines alternated over three rounds; prints Markdown tables
+# (ratios with min, median and max, the machine's load) and writes the raw JSON to target/bench/.
 #
-#   scripts/bench/run.sh [--quick] [--rounds N] [--only azurite,serve-memory,serve-durable]
+#   scripts/bench/run.sh [--quick] [--rounds N] [--only azurite,serve-memory,serve-durable,
+#                        engine-native-typed,engine-native,engine-wasm-typed,engine-wasm]
 #
 # Installs only what is missing: the repo's npm packages (the SDK), scripts/bench's own (Azurite,
 # pinned in scripts/bench/package-lock.json). Builds tablescope serve when this checkout has it;
@@ -63,5 +66,21 @@ else
     "only Azurite's line runs" >&2
 fi
 
-step "node scripts/bench/sdk-vs-azurite.mjs ${serve_args[*]} $*"
-exec node scripts/bench/sdk-vs-azurite.mjs "${serve_args[@]}" "$@"
+# The engine's lines (crates/bench): natively with the serve profile (opt-level 3, as the
+# server ships the engine), in Chromium as wasm with the release profile (as the playground
+# ships it: opt-level z, the engine crate at s).
+engine_args=()
+if command -v cargo >/dev/null && [ -f crates/bench/Cargo.toml ]; then
+  step "cargo build --profile serve -p tablescope-bench (the engine natively)"
+  cargo build --locked --profile serve -p tablescope-bench
+  engine_args+=(--engine-bin target/serve/engine-bench)
+  # From setup.sh: the wasm32 target (rustup), Debian's Chromium (playwright-core drives it).
+  ensure_rust
+  ensure_browser
+  step "cargo build --release --target wasm32-unknown-unknown -p tablescope-bench (the engine as wasm)"
+  cargo build --locked --release --target wasm32-unknown-unknown -p tablescope-bench
+  engine_args+=(--engine-wasm target/wasm32-unknown-unknown/release/engine-bench.wasm)
+fi
+
+step "node scripts/bench/sdk-vs-azurite.mjs ${serve_args[*]} ${engine_args[*]} $*"
+exec node scripts/bench/sdk-vs-azurite.mjs "${serve_args[@]}" "${engine_args[@]}" "$@"

@@ -7,8 +7,12 @@
 //
 // Run it with scripts/bench/run.sh (installs Azurite, builds tablescope serve). By hand:
 //   node scripts/bench/sdk-vs-azurite.mjs [--serve-bin target/serve/tablescope-serve]
-//        [--quick] [--rounds N] [--only azurite,serve-memory,serve-durable] [--out DIR]
-//        [--floor]
+//        [--engine-bin target/serve/engine-bench]
+//        [--engine-wasm target/wasm32-unknown-unknown/release/engine-bench.wasm]
+//        [--quick] [--rounds N] [--only azurite,serve-memory,...] [--out DIR] [--floor]
+//
+// --engine-bin and --engine-wasm add the engine's four in-process lines (lib/engine.mjs):
+// engine-native-typed, engine-native (Account::execute), engine-wasm-typed, engine-wasm.
 //
 // --floor adds a line against lib/floor-server.mjs, a server that answers with canned bytes and
 // stores nothing: the SDK's own cost, which bounds what any server can reach through the SDK.
@@ -26,14 +30,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runWorkload } from "./lib/sdk.mjs";
 import { probe, withAzurite, withFloor, withTablescope } from "./lib/servers.mjs";
-import { cpuLines, figure, lines, markdown, summarise } from "./lib/report.mjs";
+import { cpuLines, figure, lines, markdown, pairRatios, summarise } from "./lib/report.mjs";
+import { runNative, runWasm } from "./lib/engine.mjs";
 import { FULL, QUICK, plan as makePlan } from "./lib/workload.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
 
 function parseArgs(argv) {
-  const args = { quick: false, rounds: null, only: null, serveBin: null, out: null, floor: false };
+  const args = { quick: false, rounds: null, only: null, serveBin: null, out: null, floor: false,
+    engineBin: null, engineWasm: null };
   for (let i = 0; i < argv.length; i++) {
     const value = () => {
       const v = argv[++i];
@@ -46,6 +52,8 @@ function parseArgs(argv) {
       case "--rounds": args.rounds = Number(value()); break;
       case "--only": args.only = value().split(","); break;
       case "--serve-bin": args.serveBin = value(); break;
+      case "--engine-bin": args.engineBin = value(); break;
+      case "--engine-wasm": args.engineWasm = value(); break;
       case "--out": args.out = value(); break;
       default: throw new Error(`unknown argument ${argv[i]} (see the comment at the top)`);
     }
@@ -119,6 +127,29 @@ function targetsFor(args) {
         "and pass --serve-bin target/serve/tablescope-serve (scripts/bench/run.sh does both).",
     );
   }
+  // The engine in-process (issue #16): natively and in headless Chromium, each through the
+  // typed API and through Account::execute.
+  for (const [file, where, runner] of [
+    [args.engineBin, "native", runNative],
+    [args.engineWasm, "wasm", runWasm],
+  ]) {
+    if (!file) continue;
+    if (!existsSync(file)) throw new Error(`engine ${where}: no ${file}`);
+    const place = where === "native" ? "native, opt-level 3"
+      : "wasm in Chromium, release profile";
+    all.push(
+      {
+        id: `engine-${where}-typed`,
+        label: `engine typed API (${place})`,
+        run: (plan) => runner(path.resolve(file), "typed", plan),
+      },
+      {
+        id: `engine-${where}`,
+        label: `engine \`execute\` (${place})`,
+        run: (plan) => runner(path.resolve(file), "execute", plan),
+      },
+    );
+  }
   if (args.floor) {
     all.push({
       id: "floor",
@@ -190,6 +221,16 @@ async function main() {
   const baselineId = targets.some((t) => t.id === "azurite") ? "azurite" : null;
   const summary = summarise(lines(plan), targets, rounds, baselineId);
   const cpu = summarise(cpuLines(plan), targets, rounds, baselineId);
+  // Issue #16's targets: execute within 1.25× of the typed API, wasm within 1.5× of native.
+  const timeLines = lines(plan).filter((line) => line.id !== "memory");
+  const pairs = pairRatios(timeLines, targets, rounds, [
+    { of: "engine-native", against: "engine-native-typed", label: "native: execute ÷ typed",
+      target: 1.25 },
+    { of: "engine-wasm", against: "engine-wasm-typed", label: "wasm: execute ÷ typed",
+      target: 1.25 },
+    { of: "engine-wasm", against: "engine-native", label: "execute: wasm ÷ native",
+      target: 1.5 },
+  ]);
   const report = {
     date,
     machine: machine(),
@@ -207,6 +248,7 @@ async function main() {
     rounds,
     summary,
     cpu,
+    pairs,
   };
   const text = markdown({ ...report, plan, targets });
   const outDir = args.out ?? path.join(ROOT, "target", "bench");

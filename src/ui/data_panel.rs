@@ -66,7 +66,13 @@ pub fn DataPanel() -> impl IntoView {
             Some(e) => error.set(Some(e)),
             None => {
                 error.set(None);
-                let page = response.entities.unwrap_or_default();
+                // The grid shows the JSON form: built here, for the page it shows.
+                let page: Vec<RawEntity> = response
+                    .entities
+                    .iter()
+                    .flatten()
+                    .map(|e| e.to_raw())
+                    .collect();
                 if continuation.is_none() {
                     entities.set(page);
                     pages.set(1);

@@ -54,7 +54,7 @@ pub fn Editor() -> impl IntoView {
             Some(e) => error.set(Some(e)),
             None => {
                 error.set(None);
-                let etag = response.etag.unwrap_or_default();
+                let etag = response.etag.map(String::from).unwrap_or_default();
                 status.set(match d.op {
                     WriteOp::Delete => format!("{} — deleted.", response.status),
                     op => format!("{} — {} succeeded. ETag {etag}", response.status, op.name()),

@@ -141,7 +141,13 @@ pub fn QueryPanel() -> impl IntoView {
         let kind = stats
             .map(|s| s.kind.label().to_string())
             .unwrap_or_default();
-        let page_entities = response.entities.unwrap_or_default();
+        // The grid shows the JSON form: built here, for the page it shows.
+        let page_entities: Vec<RawEntity> = response
+            .entities
+            .iter()
+            .flatten()
+            .map(|e| e.to_raw())
+            .collect();
         match (continuation, current.get_untracked()) {
             (Some(_), Some(id)) => history.update(|h| {
                 if let Some(run) = h.iter_mut().find(|r| r.id == id) {

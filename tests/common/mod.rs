@@ -52,6 +52,7 @@ pub fn keys(r: &Response) -> Vec<(String, String)> {
         .iter()
         .flatten()
         .map(|e| {
+            let e = e.to_raw();
             let get = |k: &str| {
                 e.get(k)
                     .and_then(|v| v.as_str())

@@ -216,8 +216,20 @@ impl Account {
         mode: WriteMode,
         if_match: Option<&IfMatch>,
     ) -> Result<Entity> {
-        let t = self.table(table)?;
+        self.table(table)?;
         validate::entity(&entity)?;
+        self.prepare_valid_write(table, entity, mode, if_match)
+    }
+
+    /// [`Self::prepare_write`] for an entity that passed [`validate::entity`] already.
+    pub(crate) fn prepare_valid_write(
+        &self,
+        table: &str,
+        entity: Entity,
+        mode: WriteMode,
+        if_match: Option<&IfMatch>,
+    ) -> Result<Entity> {
+        let t = self.table(table)?;
         let existing = t.get(&entity.partition_key, &entity.row_key);
         match (mode, existing) {
             (WriteMode::Insert, Some(_)) => Err(Error::new(ErrorCode::EntityAlreadyExists)),

@@ -1,14 +1,16 @@
 //! The one serializable interface: every operation is a [`Request`], every result a
-//! [`Response`], entities in the service's JSON form. The UI, persistence, scenario files,
+//! [`Response`]; both serialize with entities in the service's JSON form (a response holds
+//! its entities typed, as [`Returned`], until then). The UI, persistence, scenario files,
 //! share links and tests all go through `Account::execute` (in `service.rs`).
 
 use super::account::WriteMode;
 use super::batch::BatchOperation;
-use super::entity::Entity;
+use super::entity::{ETag, Entity};
 use super::error::Error;
 use super::json::RawEntity;
 use super::query::{Advice, Continuation, QueryStats};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// An operation, named as in scenario files (SCENARIOS.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -176,13 +178,19 @@ impl BatchRequest {
         }
     }
 
-    pub(crate) fn to_operation(&self) -> BatchOperation {
+    pub(crate) fn to_operation(&self) -> BatchOperation<'_> {
         use BatchRequest as B;
-        let write = |mode, entity: &RawEntity, if_match: &Option<String>| BatchOperation::Write {
-            mode,
-            entity: entity.clone(),
-            if_match: if_match.clone(),
-        };
+        fn write<'r>(
+            mode: WriteMode,
+            entity: &'r RawEntity,
+            if_match: &'r Option<String>,
+        ) -> BatchOperation<'r> {
+            BatchOperation::Write {
+                mode,
+                entity,
+                if_match: if_match.as_deref(),
+            }
+        }
         match self {
             B::Insert { entity } => write(WriteMode::Insert, entity, &None),
             B::UpsertReplace { entity } => write(WriteMode::UpsertReplace, entity, &None),
@@ -194,16 +202,16 @@ impl BatchRequest {
                 row_key,
                 if_match,
             } => BatchOperation::Delete {
-                partition_key: partition_key.clone(),
-                row_key: row_key.clone(),
-                if_match: if_match.clone(),
+                partition_key,
+                row_key,
+                if_match: if_match.as_deref(),
             },
             B::Get {
                 partition_key,
                 row_key,
             } => BatchOperation::Get {
-                partition_key: partition_key.clone(),
-                row_key: row_key.clone(),
+                partition_key,
+                row_key,
             },
         }
     }
@@ -255,15 +263,132 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// The JSON form of each entity, as [`Response`] carries them.
+    /// The JSON form of each entity, as [`Returned::to_raw`] gives it.
     pub fn to_json(&self) -> Vec<RawEntity> {
+        let select = self.select.as_deref();
         self.entities
             .iter()
-            .map(|e| match self.select.as_deref() {
-                Some(sel) => RawEntity(super::json::encode_projected(e, sel).into_iter().collect()),
-                None => RawEntity::from_entity(e),
+            .map(|e| Returned::raw_of(e, select))
+            .collect()
+    }
+
+    /// The entities as a [`Response`] carries them: still typed, sharing one `$select`.
+    pub fn into_returned(self) -> Vec<Returned> {
+        let select: Option<Arc<[String]>> = self.select.map(Arc::from);
+        self.entities
+            .into_iter()
+            .map(|entity| Returned::Typed {
+                entity,
+                select: select.clone(),
             })
             .collect()
+    }
+}
+
+/// An entity a [`Response`] returns. `execute` hands it over typed, as the engine holds it:
+/// its JSON form is built only when someone serializes it or asks for it ([`Self::to_raw`]),
+/// so a page nobody reads as JSON costs no JSON tree. A response read back from JSON holds
+/// the JSON form as it was written.
+///
+/// Invariant: both forms serialize to the service's JSON form of the entity, `$select`
+/// applied (exactly the selected names, a missing one as null, system properties only when
+/// listed).
+#[derive(Debug, Clone)]
+pub enum Returned {
+    Typed {
+        entity: Entity,
+        /// The request's `$select`, when it projects; shared by the page's entities.
+        select: Option<Arc<[String]>>,
+    },
+    Json(RawEntity),
+}
+
+impl Returned {
+    /// The JSON form of an entity with an optional projection.
+    fn raw_of(entity: &Entity, select: Option<&[String]>) -> RawEntity {
+        match select {
+            Some(sel) => RawEntity(
+                super::json::encode_projected(entity, sel)
+                    .into_iter()
+                    .collect(),
+            ),
+            None => RawEntity::from_entity(entity),
+        }
+    }
+
+    /// The JSON form, as the service would send it.
+    pub fn to_raw(&self) -> RawEntity {
+        match self {
+            Returned::Typed { entity, select } => Returned::raw_of(entity, select.as_deref()),
+            Returned::Json(raw) => raw.clone(),
+        }
+    }
+
+    /// The PartitionKey and RowKey as the JSON form shows them: `None` when a `$select`
+    /// leaves either out.
+    pub fn keys(&self) -> Option<(&str, &str)> {
+        match self {
+            Returned::Typed { entity, select } => {
+                let listed =
+                    |name: &str| select.as_ref().is_none_or(|s| s.iter().any(|n| n == name));
+                (listed("PartitionKey") && listed("RowKey"))
+                    .then(|| (entity.partition_key.as_str(), entity.row_key.as_str()))
+            }
+            Returned::Json(raw) => Some((
+                raw.get("PartitionKey")?.as_str()?,
+                raw.get("RowKey")?.as_str()?,
+            )),
+        }
+    }
+
+    /// The typed entity, when the response was not read back from JSON. A projected entity
+    /// holds only the selected user properties (its keys and Timestamp always).
+    pub fn typed(&self) -> Option<&Entity> {
+        match self {
+            Returned::Typed { entity, .. } => Some(entity),
+            Returned::Json(_) => None,
+        }
+    }
+}
+
+/// Equal when their JSON forms are.
+impl PartialEq for Returned {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                Returned::Typed {
+                    entity: a,
+                    select: sa,
+                },
+                Returned::Typed {
+                    entity: b,
+                    select: sb,
+                },
+            ) if sa == sb => a == b,
+            (Returned::Json(a), Returned::Json(b)) => a == b,
+            _ => self.to_raw() == other.to_raw(),
+        }
+    }
+}
+
+impl From<RawEntity> for Returned {
+    fn from(raw: RawEntity) -> Self {
+        Returned::Json(raw)
+    }
+}
+
+impl Serialize for Returned {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Returned::Json(raw) => raw.serialize(s),
+            typed => typed.to_raw().serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Returned {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        RawEntity::deserialize(d).map(Returned::Json)
     }
 }
 
@@ -274,12 +399,13 @@ pub struct Response {
     pub status: u16,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
+    /// Serialized as its text (`W/"datetime'…'"`), formatted only then or when shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub etag: Option<String>,
+    pub etag: Option<ETag>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entity: Option<RawEntity>,
+    pub entity: Option<Returned>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entities: Option<Vec<RawEntity>>,
+    pub entities: Option<Vec<Returned>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub continuation: Option<Continuation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -323,20 +449,12 @@ impl Response {
     pub(crate) fn with_entity(status: u16, entity: &Entity) -> Self {
         Response {
             status,
-            etag: entity.etag(),
-            entity: Some(RawEntity::from_entity(entity)),
+            etag: entity.timestamp.map(ETag),
+            entity: Some(Returned::Typed {
+                entity: entity.clone(),
+                select: None,
+            }),
             ..Response::default()
         }
-    }
-
-    /// Fills `entity` or `entities` with the JSON form of typed rows.
-    pub(crate) fn with_rows(mut self, rows: &Rows) -> Self {
-        let mut json = rows.to_json();
-        if rows.single {
-            self.entity = json.pop();
-        } else {
-            self.entities = Some(json);
-        }
-        self
     }
 }

@@ -14,22 +14,23 @@ use super::json::{self, RawEntity};
 pub const MAX_OPERATIONS: usize = 100;
 pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
 
-/// One operation of a batch, before it is checked.
+/// One operation of a batch, before it is checked; borrowed from the request that carries it
+/// (a batch of 100 writes is not copied to be checked).
 #[derive(Debug, Clone, PartialEq)]
-pub enum BatchOperation {
+pub enum BatchOperation<'r> {
     Write {
         mode: WriteMode,
-        entity: RawEntity,
-        if_match: Option<String>,
+        entity: &'r RawEntity,
+        if_match: Option<&'r str>,
     },
     Delete {
-        partition_key: String,
-        row_key: String,
-        if_match: Option<String>,
+        partition_key: &'r str,
+        row_key: &'r str,
+        if_match: Option<&'r str>,
     },
     Get {
-        partition_key: String,
-        row_key: String,
+        partition_key: &'r str,
+        row_key: &'r str,
     },
 }
 
@@ -152,7 +153,7 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
             | BatchOperation::Get {
                 partition_key,
                 row_key,
-            } => (partition_key.clone(), row_key.clone(), None),
+            } => (partition_key.to_string(), row_key.to_string(), None),
         };
         if let Some((first_pk, _)) = keys.first() {
             if *first_pk != pk {
@@ -170,8 +171,8 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
     Ok(entities)
 }
 
-fn parse_if_match(if_match: &Option<String>) -> Result<Option<IfMatch>> {
-    if_match.as_deref().map(IfMatch::parse).transpose()
+fn parse_if_match(if_match: Option<&str>) -> Result<Option<IfMatch>> {
+    if_match.map(IfMatch::parse).transpose()
 }
 
 /// Second pass: one operation against the current state.
@@ -183,9 +184,10 @@ fn check(
 ) -> Result<Checked> {
     match (op, entity) {
         (BatchOperation::Write { mode, if_match, .. }, Some(e)) => {
-            let cond = parse_if_match(if_match)?;
+            let cond = parse_if_match(*if_match)?;
+            // `shape` validated `e` already.
             account
-                .prepare_write(table, e, *mode, cond.as_ref())
+                .prepare_valid_write(table, e, *mode, cond.as_ref())
                 .map(Checked::Write)
         }
         (
@@ -196,9 +198,12 @@ fn check(
             },
             _,
         ) => {
-            let cond = parse_if_match(if_match)?;
+            let cond = parse_if_match(*if_match)?;
             account.prepare_delete(table, partition_key, row_key, cond.as_ref())?;
-            Ok(Checked::Delete(partition_key.clone(), row_key.clone()))
+            Ok(Checked::Delete(
+                partition_key.to_string(),
+                row_key.to_string(),
+            ))
         }
         (
             BatchOperation::Get {
@@ -208,7 +213,7 @@ fn check(
             _,
         ) => {
             account.get(table, partition_key, row_key)?;
-            Ok(Checked::Get(partition_key.clone(), row_key.clone()))
+            Ok(Checked::Get(partition_key.to_string(), row_key.to_string()))
         }
         (BatchOperation::Write { .. }, None) => Err(Error::new(ErrorCode::InvalidInput)),
     }
@@ -246,7 +251,9 @@ fn apply(
 fn payload_size(op: &BatchOperation) -> usize {
     match op {
         BatchOperation::Write { entity, .. } => {
-            serde_json::to_string(entity).map(|s| s.len()).unwrap_or(0)
+            // Counted as written, without keeping the text.
+            let mut bytes = ByteCount(0);
+            serde_json::to_writer(&mut bytes, entity).map_or(0, |()| bytes.0)
         }
         BatchOperation::Delete {
             partition_key,
@@ -257,6 +264,20 @@ fn payload_size(op: &BatchOperation) -> usize {
             partition_key,
             row_key,
         } => partition_key.len() + row_key.len(),
+    }
+}
+
+/// A writer that only counts the bytes written to it.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -88,39 +88,42 @@ impl DateTime {
         let frac = self.0.rem_euclid(TICKS_PER_SEC);
         let (year, month, day) = civil(secs.div_euclid(86_400) - EPOCH_DIFF_SECS / 86_400);
         let in_day = secs.rem_euclid(86_400);
-        digits(out, year, 4);
-        out.push('-');
-        digits(out, i64::from(month), 2);
-        out.push('-');
-        digits(out, i64::from(day), 2);
-        out.push('T');
-        digits(out, in_day / 3600, 2);
-        out.push_str(colon);
-        digits(out, in_day / 60 % 60, 2);
-        out.push_str(colon);
-        digits(out, in_day % 60, 2);
+        // Composed on the stack and appended once: every ETag and Timestamp goes through here.
+        let mut text = Text::default();
+        text.digits(year, 4);
+        text.push(b"-");
+        text.digits(i64::from(month), 2);
+        text.push(b"-");
+        text.digits(i64::from(day), 2);
+        text.push(b"T");
+        text.digits(in_day / 3600, 2);
+        text.push(colon.as_bytes());
+        text.digits(in_day / 60 % 60, 2);
+        text.push(colon.as_bytes());
+        text.digits(in_day % 60, 2);
         match fraction {
             Fraction::Seven => {
-                out.push('.');
-                digits(out, frac, 7);
+                text.push(b".");
+                text.digits(frac, 7);
             }
             Fraction::WhenNonZero if frac != 0 => {
-                out.push('.');
-                digits(out, frac, 7);
+                text.push(b".");
+                text.digits(frac, 7);
             }
             Fraction::Trimmed if frac != 0 => {
-                out.push('.');
+                text.push(b".");
                 let mut width = 7;
                 let mut f = frac;
                 while f % 10 == 0 {
                     f /= 10;
                     width -= 1;
                 }
-                digits(out, f, width);
+                text.digits(f, width);
             }
             _ => {}
         }
-        out.push('Z');
+        text.push(b"Z");
+        out.push_str(text.as_str());
     }
 
     /// The (year, month, day) and the weekday (0 = Monday) of the instant, in UTC.
@@ -144,17 +147,45 @@ pub(crate) enum Fraction {
     Trimmed,
 }
 
-/// `value` zero-padded to `width` digits (`value` is never negative here).
-fn digits(out: &mut String, value: i64, width: u32) {
-    let mut buf = [b'0'; 8];
-    let width = (width as usize).min(buf.len());
-    let mut v = value.unsigned_abs();
-    for slot in buf.iter_mut().take(width).rev() {
-        *slot = b'0' + (v % 10) as u8;
-        v /= 10;
+/// ASCII text composed on the stack: the longest form, `9999-12-31T23%3A59%3A59.9999999Z`,
+/// has 32 bytes; anything past the capacity is dropped (never a panic).
+struct Text {
+    buf: [u8; 48],
+    len: usize,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text {
+            buf: [0; 48],
+            len: 0,
+        }
     }
-    for &b in buf.iter().take(width) {
-        out.push(char::from(b));
+}
+
+impl Text {
+    fn push(&mut self, bytes: &[u8]) {
+        if let Some(slot) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            slot.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    /// `value` zero-padded to `width` digits (`value` is never negative here).
+    fn digits(&mut self, value: i64, width: u32) {
+        let mut buf = [b'0'; 8];
+        let width = (width as usize).min(buf.len());
+        let mut v = value.unsigned_abs();
+        for slot in buf.iter_mut().take(width).rev() {
+            *slot = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        self.push(buf.get(..width).unwrap_or_default());
+    }
+
+    fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed (digits, `-T:.Z%3A` and the caller's separator).
+        std::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or_default()
     }
 }
 

@@ -54,6 +54,71 @@ impl Entity {
     }
 }
 
+/// A weak ETag, kept as the Timestamp it is derived from: its text (`W/"datetime'…'"`, see
+/// [`etag_for`]) is written only when someone shows, sends or serializes it, so a read that
+/// nobody looks at the ETag of does not format one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ETag(pub DateTime);
+
+impl ETag {
+    /// The Timestamp the ETag stands for.
+    pub fn timestamp(self) -> DateTime {
+        self.0
+    }
+
+    /// Reads the text [`etag_for`] writes; `None` for any other text.
+    pub fn parse(text: &str) -> Option<ETag> {
+        let inner = text.strip_prefix("W/\"datetime'")?.strip_suffix("'\"")?;
+        let t = DateTime::parse(&inner.replace("%3A", ":")).ok()?;
+        // Only the canonical spelling: the text must read back exactly.
+        (etag_for(t) == text).then_some(ETag(t))
+    }
+}
+
+impl std::fmt::Display for ETag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&etag_for(self.0))
+    }
+}
+
+impl From<ETag> for String {
+    fn from(etag: ETag) -> String {
+        etag_for(etag.0)
+    }
+}
+
+impl PartialEq<str> for ETag {
+    fn eq(&self, other: &str) -> bool {
+        etag_for(self.0) == other
+    }
+}
+
+impl PartialEq<&str> for ETag {
+    fn eq(&self, other: &&str) -> bool {
+        etag_for(self.0) == *other
+    }
+}
+
+impl PartialEq<String> for ETag {
+    fn eq(&self, other: &String) -> bool {
+        etag_for(self.0) == *other
+    }
+}
+
+impl serde::Serialize for ETag {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&etag_for(self.0))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ETag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        ETag::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a Tablescope ETag: {text}")))
+    }
+}
+
 /// The weak ETag for a Timestamp.
 pub fn etag_for(timestamp: DateTime) -> String {
     let mut out = String::with_capacity(48);
@@ -66,6 +131,21 @@ pub fn etag_for(timestamp: DateTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn etag_reads_back() {
+        let ts = DateTime::parse("2024-01-02T03:04:05.1234567Z").unwrap();
+        let text = etag_for(ts);
+        assert_eq!(ETag::parse(&text), Some(ETag(ts)));
+        assert_eq!(ETag(ts).to_string(), text);
+        assert_eq!(
+            ETag::parse("W/\"datetime'2024-01-02T03:04:05.1234567Z'\""),
+            None
+        );
+        assert_eq!(ETag::parse("\"x\""), None);
+        let json = serde_json::to_string(&ETag(ts)).unwrap();
+        assert_eq!(serde_json::from_str::<ETag>(&json).unwrap(), ETag(ts));
+    }
 
     #[test]
     fn etag_encodes_colons() {

@@ -142,9 +142,12 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
             .map(|(_, t)| *t)
     };
 
-    let mut entity = Entity::default();
+    let mut entity = Entity {
+        properties: Vec::with_capacity(raw.0.len()),
+        ..Entity::default()
+    };
     let (mut pk, mut rk) = (None, None);
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen = Seen::default();
     for (name, value) in &raw.0 {
         if name.ends_with(ANNOTATION) || name.starts_with("odata.") {
             continue;
@@ -189,6 +192,33 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
     entity.row_key =
         rk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "RowKey is required"))?;
     Ok(entity)
+}
+
+/// Member names met so far: a short list searched in place (an entity has a handful of
+/// members), a hash set once it grows past [`Seen::LIST`].
+#[derive(Default)]
+struct Seen<'a> {
+    list: Vec<&'a str>,
+    set: Option<HashSet<&'a str>>,
+}
+
+impl<'a> Seen<'a> {
+    const LIST: usize = 16;
+
+    /// False when `name` was met before.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if let Some(set) = &mut self.set {
+            return set.insert(name);
+        }
+        if self.list.contains(&name) {
+            return false;
+        }
+        self.list.push(name);
+        if self.list.len() > Self::LIST {
+            self.set = Some(self.list.drain(..).collect());
+        }
+        true
+    }
 }
 
 fn key_value(name: &str, value: &Json) -> Result<Option<String>> {

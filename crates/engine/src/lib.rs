@@ -42,12 +42,12 @@ mod value;
 pub mod wire;
 
 pub use account::{Account, IfMatch, WriteMode};
-pub use api::{BatchRequest, ColumnInfo, Explain, Request, Response, TableInfo};
+pub use api::{BatchRequest, ColumnInfo, Explain, Request, Response, Returned, Rows, TableInfo};
 pub use batch::{MAX_OPERATIONS, MAX_PAYLOAD_BYTES};
 pub use changes::{Change, ChangeSet};
 pub use clock::{Clock, FixedClock};
 pub use datetime::{DateTime, DateTimeError};
-pub use entity::{etag_for, Entity, Property, PropertyName};
+pub use entity::{etag_for, ETag, Entity, Property, PropertyName};
 pub use error::{Error, ErrorCode, Result};
 pub use json::RawEntity;
 pub use key::{cmp_utf16, utf16_len, Key};

@@ -2,21 +2,27 @@
 //! and answers with the service's status codes (SPEC §2–§4; SCENARIOS.md "Success statuses").
 
 use super::account::{Account, IfMatch, WriteMode};
-use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, Rows, TableInfo};
+use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, Returned, Rows, TableInfo};
 use super::batch::{self, BatchOperation, BatchResult};
-use super::entity::etag_for;
+use super::entity::ETag;
+use super::entity::Entity;
 use super::error::{Error, ErrorCode, Result};
 use super::filter::{self, Row};
 use super::json::{self, RawEntity};
 use super::query::{self, QueryOptions};
+use std::sync::Arc;
 
 impl Account {
     /// Runs one request. Never panics; every failure is a [`Response`] with the service's
     /// status, code and message.
+    ///
+    /// Entities come back typed inside the response ([`crate::Returned`]): their JSON form is
+    /// built only if the caller serializes them.
     pub fn execute(&mut self, request: &Request) -> Response {
-        match self.execute_rows(request) {
-            (response, Some(rows)) => response.with_rows(&rows),
-            (response, None) => response,
+        let mut answer = Answer::InResponse;
+        match self.try_execute(request, &mut answer) {
+            Ok(r) => r,
+            Err(e) => Response::failure(e),
         }
     }
 
@@ -24,15 +30,18 @@ impl Account {
     /// [`Rows`] and the [`Response`] carries no JSON for them: for callers that write their
     /// own bytes (the wire layer), so no JSON tree is built for entities nobody reads as JSON.
     pub fn execute_rows(&mut self, request: &Request) -> (Response, Option<Rows>) {
-        let mut rows = None;
-        let response = match self.try_execute(request, &mut rows) {
+        let mut answer = Answer::Rows(None);
+        let response = match self.try_execute(request, &mut answer) {
             Ok(r) => r,
             Err(e) => Response::failure(e),
         };
-        (response, rows)
+        match answer {
+            Answer::Rows(rows) => (response, rows),
+            Answer::InResponse => (response, None),
+        }
     }
 
-    fn try_execute(&mut self, request: &Request, rows: &mut Option<Rows>) -> Result<Response> {
+    fn try_execute(&mut self, request: &Request, rows: &mut Answer) -> Result<Response> {
         use Request as R;
         match request {
             R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
@@ -78,16 +87,13 @@ impl Account {
                 select,
             } => {
                 let e = self.get(table, partition_key, row_key)?;
-                let response = Response {
+                let mut response = Response {
                     status: 200,
-                    etag: e.etag(),
+                    etag: e.timestamp.map(ETag),
                     ..Response::default()
                 };
-                *rows = Some(Rows {
-                    entities: vec![e],
-                    select: select.clone().filter(|s| !s.is_empty()),
-                    single: true,
-                });
+                let select = select.clone().filter(|s| !s.is_empty());
+                rows.one(&mut response, e, select);
                 Ok(response)
             }
             R::Query {
@@ -106,8 +112,8 @@ impl Account {
                     continuation: continuation.clone(),
                     page_budget: *page_budget,
                 };
-                let (response, page) = self.query_rows(table, &options, *trace)?;
-                *rows = Some(page);
+                let (mut response, page) = self.query_rows(table, &options, *trace)?;
+                rows.page(&mut response, page);
                 Ok(response)
             }
             R::Batch { table, operations } => {
@@ -119,7 +125,7 @@ impl Account {
                     .map(|r| match r {
                         BatchResult::Written { status, timestamp } => Response {
                             status: *status,
-                            etag: Some(etag_for(*timestamp)),
+                            etag: Some(ETag(*timestamp)),
                             ..Response::default()
                         },
                         BatchResult::Deleted => Response::status(204),
@@ -148,25 +154,21 @@ impl Account {
         raw: &RawEntity,
         mode: WriteMode,
         if_match: &Option<String>,
-        rows: &mut Option<Rows>,
+        rows: &mut Answer,
     ) -> Result<Response> {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
         let echo = (mode == WriteMode::Insert).then(|| entity.clone());
         let timestamp = self.write(table, entity, mode, cond.as_ref())?;
-        let response = Response {
+        let mut response = Response {
             status: if echo.is_some() { 201 } else { 204 },
-            etag: Some(etag_for(timestamp)),
+            etag: Some(ETag(timestamp)),
             ..Response::default()
         };
         if let Some(mut echo) = echo {
             echo.timestamp = Some(timestamp);
-            *rows = Some(Rows {
-                entities: vec![echo],
-                select: None,
-                single: true,
-            });
+            rows.one(&mut response, echo, None);
         }
         Ok(response)
     }
@@ -234,8 +236,9 @@ impl Account {
         options: &QueryOptions,
         trace: bool,
     ) -> Result<Response> {
-        let (response, rows) = self.query_rows(table, options, trace)?;
-        Ok(response.with_rows(&rows))
+        let (mut response, rows) = self.query_rows(table, options, trace)?;
+        response.entities = Some(rows.into_returned());
+        Ok(response)
     }
 
     /// [`Self::query_response`] with the page's entities typed instead of as JSON.
@@ -297,6 +300,42 @@ impl Account {
                     .collect(),
             })
             .collect()
+    }
+}
+
+/// Where a request's entities go: typed [`Rows`] beside the response (the wire layer writes
+/// their bytes itself), or into the response as [`Returned`] entities (`execute`).
+enum Answer {
+    Rows(Option<Rows>),
+    InResponse,
+}
+
+impl Answer {
+    /// A point read's or an insert's entity.
+    fn one(&mut self, response: &mut Response, entity: Entity, select: Option<Vec<String>>) {
+        match self {
+            Answer::Rows(rows) => {
+                *rows = Some(Rows {
+                    entities: vec![entity],
+                    select,
+                    single: true,
+                });
+            }
+            Answer::InResponse => {
+                response.entity = Some(Returned::Typed {
+                    entity,
+                    select: select.map(Arc::from),
+                });
+            }
+        }
+    }
+
+    /// A query page's entities.
+    fn page(&mut self, response: &mut Response, page: Rows) {
+        match self {
+            Answer::Rows(rows) => *rows = Some(page),
+            Answer::InResponse => response.entities = Some(page.into_returned()),
+        }
     }
 }
 

@@ -137,8 +137,54 @@ export function times(ratio) {
 const gib = (bytes) => (bytes / 2 ** 30).toFixed(1);
 const loads = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 
-/** The Markdown block: a header with the machine and versions, then one table. */
-export function markdown({ date, machine, versions, plan, rounds, targets, summary, cpu, load }) {
+/**
+ * Ratios between two lines of the same round (issue #16's targets: `execute` against the
+ * typed API, wasm against native): `cost(of) ÷ cost(against)` per round, so 1.2× means `of`
+ * takes 1.2 times as long (or as much memory, or 1.2 times fewer entities/s). Only pairs
+ * whose two targets ran.
+ */
+export function pairRatios(lineSet, targets, rounds, pairs) {
+  const ran = new Set(targets.map((t) => t.id));
+  return pairs
+    .filter((pair) => ran.has(pair.of) && ran.has(pair.against))
+    .map((pair) => ({
+      ...pair,
+      lines: lineSet.map((line) => {
+        const ratios = rounds.map((round) => {
+          const a = line.figure(round[pair.of]);
+          const b = line.figure(round[pair.against]);
+          return line.higherIsBetter ? b / a : a / b;
+        });
+        return {
+          id: line.id,
+          label: line.label,
+          ratios,
+          min: Math.min(...ratios),
+          median: median(ratios),
+          max: Math.max(...ratios),
+        };
+      }),
+    }));
+}
+
+function pairTable(pairs) {
+  if (pairs.length === 0) return [];
+  const header = ["line", ...pairs.map((p) => p.label)];
+  const rows = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
+  for (const [i, line] of pairs[0].lines.entries()) {
+    const cells = pairs.map((p) => {
+      const { min, median: mid, max } = p.lines[i];
+      const x = (r) => `${r.toFixed(2)}×`;
+      return `**${x(mid)}** (${x(min)}–${x(max)}), target ≤ ${p.target}×`;
+    });
+    rows.push(`| ${line.label} | ${cells.join(" | ")} |`);
+  }
+  return rows;
+}
+
+/** The Markdown block: a header with the machine and versions, then the tables. */
+export function markdown({ date, machine, versions, plan, rounds, targets, summary, cpu, load,
+  pairs = [] }) {
   const n = (x) => x.toLocaleString("en-US");
   const roundCount = `${rounds.length} round${rounds.length === 1 ? "" : "s"}`;
   const out = [];
@@ -168,8 +214,34 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
       `median of the rounds. Ratios: **median** (min–max) over the rounds, each round against ` +
       `Azurite's run of the same round; N× = N times faster (N times less memory).`,
   );
+  if (targets.some((t) => t.id.startsWith("engine-"))) {
+    out.push("");
+    out.push(
+      "The engine's lines run the same plan in-process, no SDK and no HTTP (crates/bench): " +
+        "natively the `engine-bench` binary built with the serve profile (opt-level 3), in " +
+        "headless Chromium the same code as a bare wasm module built with the release profile " +
+        "as the playground ships (opt-level z, the engine crate s; no wasm-opt pass). `typed` " +
+        "goes through `Account::insert`, " +
+        "`Account::get` and `query::execute_page`; `execute` through `Account::execute` with " +
+        "the requests the UI sends (entities in their JSON form, batches of " +
+        `${plan.batchSize}). Their memory is the process's VmRSS natively and the module's ` +
+        "linear memory (its high-water mark) in wasm; their CPU rows are the engine's own " +
+        "time (in-process, one thread). Their 1,000 point gets are timed as the median of " +
+        `${plan.queryPasses} passes of ten laps each (a browser's clock steps by 100 µs). A ` +
+        "fresh process or browser per run.",
+    );
+  }
   out.push("");
   out.push(...table(targets, summary));
+  if (pairs.length > 0) {
+    out.push("");
+    out.push(
+      "Issue #16's ratios between lines of the same round: cost of the first ÷ cost of the " +
+        "second (time, memory, or inverse throughput); **median** (min–max) over the rounds.",
+    );
+    out.push("");
+    out.push(...pairTable(pairs));
+  }
   out.push("");
   out.push(
     "Where the time goes: CPU time per operation, the server's (from /proc, in 10 ms ticks " +
@@ -187,6 +259,8 @@ function table(targets, summary) {
   for (const line of summary) {
     const cells = targets.map((target) => {
       const entry = line.targets[target.id];
+      // An in-process line (the engine's) has no client and no HTTP.
+      if (Number.isNaN(entry.median)) return "none (in-process)";
       // CPU time is counted in 10 ms ticks: a phase that used less reads as 0.
       if (entry.median === 0) return "under a 10 ms tick";
       const value = `${figure(entry.median)} ${line.unit}`;

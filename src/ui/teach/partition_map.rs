@@ -55,8 +55,8 @@ pub fn page_keys(response: &Response) -> (Keys, Keys) {
         .iter()
         .flatten()
         .filter_map(|e| {
-            let key = |name: &str| e.get(name)?.as_str().map(str::to_string);
-            Some((key("PartitionKey")?, key("RowKey")?))
+            let (pk, rk) = e.keys()?;
+            Some((pk.to_string(), rk.to_string()))
         })
         .collect();
     (response.scanned_keys.clone().unwrap_or_default(), returned)

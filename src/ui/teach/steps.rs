@@ -105,7 +105,7 @@ impl Fields<'_> {
     fn if_match(&self) -> Result<Option<String>, String> {
         if let Some(r) = self.map.get("ifMatch").and_then(step_ref) {
             let n = r?;
-            let etag = self.earlier(n)?.response.etag.clone();
+            let etag = self.earlier(n)?.response.etag.map(String::from);
             return etag
                 .map(Some)
                 .ok_or_else(|| format!("step {n} returned no ETag"));

@@ -84,13 +84,20 @@ impl Expect {
             cmp(
                 "entity",
                 typed(e, ts),
-                r.entity.as_ref().map_or("none".into(), |a| typed(a, ts)),
+                r.entity
+                    .as_ref()
+                    .map_or("none".into(), |a| typed(&a.to_raw(), ts)),
             );
         }
         if let Some(es) = &self.entities {
             let ts = es.iter().any(lists_timestamp);
             let exp: Vec<String> = es.iter().map(|e| typed(e, ts)).collect();
-            let act: Vec<String> = r.entities.iter().flatten().map(|e| typed(e, ts)).collect();
+            let act: Vec<String> = r
+                .entities
+                .iter()
+                .flatten()
+                .map(|e| typed(&e.to_raw(), ts))
+                .collect();
             cmp("entities", exp.join("\n"), act.join("\n"));
         }
         let stats = r.stats;

@@ -130,7 +130,7 @@ fn resolve_refs(fields: &mut Map<String, Json>, earlier: &[StepOutcome]) -> Resu
             .etag
             .clone()
             .ok_or_else(|| format!("step {n} returned no ETag"))?;
-        fields.insert("ifMatch".into(), Json::String(etag));
+        fields.insert("ifMatch".into(), Json::String(etag.into()));
     }
     if let Some(r) = fields.get("continuation").and_then(step_ref) {
         let n = r?;

@@ -298,7 +298,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
             };
             let path = entity_path(table, &entity.partition_key, &entity.row_key);
             let location = format!("{}/{path}", resource.base);
-            let etag = response.etag.clone().unwrap_or_default();
+            let etag = response.etag.map(String::from).unwrap_or_default();
             if op.return_content == Some(false) {
                 reply.response(
                     204,
@@ -327,7 +327,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
             };
             let place = call.place(table);
             let body = payload::entity_element(&place, level, select.as_deref(), entity);
-            let etag = response.etag.clone().unwrap_or_default();
+            let etag = response.etag.map(String::from).unwrap_or_default();
             reply.response(
                 200,
                 json,
@@ -359,7 +359,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
         }
         // Replace, merge, upserts, deletes, delete table: 204 and (for writes) the ETag.
         _ => {
-            let own = response.etag.iter().map(|t| h("ETag", t.clone())).collect();
+            let own = response.etag.iter().map(|t| h("ETag", *t)).collect();
             reply.response(204, None, own, Vec::new(), Vec::new())
         }
     }
