@@ -7,7 +7,9 @@
 //! - a hash of each other catalogue, for its URL (`locales/de.json?v=<hash>`), so the service
 //!   worker's cache never serves a catalogue of another build.
 //!
-//! The build FAILS when a catalogue lacks a key of `en.json` or has one it lacks, when a
+//! The build FAILS when a catalogue's keys are not in sorted (byte) order -- naming the first
+//! key out of order -- so engineers adding keys at the same time insert them in different
+//! places and their merges do not conflict; when a catalogue lacks a key of `en.json` or has one it lacks, when a
 //! translation's placeholders differ from the English ones, or when a plural message lacks a
 //! plural category its language has (CLDR cardinal categories, `PLURAL_CATEGORIES`).
 //!
@@ -58,7 +60,7 @@ fn main() {
     }
     if !errors.is_empty() {
         fail(&format!(
-            "the translation catalogues in www/locales are incomplete:\n  {}",
+            "the translation catalogues in www/locales are not valid:\n  {}",
             errors.join("\n  ")
         ));
     }
@@ -85,6 +87,14 @@ fn check(
         .find(|(l, _)| *l == lang)
         .map(|(_, c)| *c)
         .unwrap_or(&[]);
+    // Keys in sorted order (serde_json's `preserve_order` keeps the file's order).
+    let keys: Vec<&String> = catalogue.keys().collect();
+    if let Some(pair) = keys.windows(2).find(|pair| pair[0] >= pair[1]) {
+        errors.push(format!(
+            "{lang}.json: key `{}` is out of order (it comes after `{}`; keep the keys sorted)",
+            pair[1], pair[0]
+        ));
+    }
     for key in catalogue.keys() {
         if !en.contains_key(key) {
             errors.push(format!("{lang}.json: key `{key}` is not in en.json"));
