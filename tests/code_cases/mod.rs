@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use serde_json::json;
-use tablescope::engine::{BatchRequest, RawEntity, Request, Response};
+use tablescope::engine::{BatchRequest, RawEntity, Request, Response, Returned};
 
 pub struct Case {
     pub name: &'static str,
@@ -249,7 +249,8 @@ pub fn expected_output(request: &Request, response: &Response) -> serde_json::Va
         .error
         .as_ref()
         .map(|e| json!({ "code": serde_json::to_value(e.code).unwrap() }));
-    let describe = |raw: &RawEntity| {
+    let describe = |returned: &Returned| {
+        let raw: RawEntity = returned.to_raw();
         let mut names: Vec<String> = raw
             .0
             .iter()

@@ -119,7 +119,7 @@ fn dump(account: &mut Account, table: &str) -> Vec<String> {
             trace: false,
         });
         for e in r.entities.unwrap() {
-            let mut e = e.to_json();
+            let mut e = e.to_raw().to_json();
             if let Some(o) = e.as_object_mut() {
                 o.remove("Timestamp");
                 o.remove("odata.etag");
