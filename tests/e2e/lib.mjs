@@ -22,8 +22,8 @@ export async function cargoVersion() {
   return toml.match(/^\s*version\s*=\s*"([^"]+)"/m)[1];
 }
 
-/** Serves dist/ and launches Chromium; `close()` stops both. */
-export async function start() {
+/** Serves dist/ and launches Chromium (with extra command-line `args`); `close()` stops both. */
+export async function start({ args = [] } = {}) {
   await readFile(join(DIST, 'index.html')).catch(() => {
     throw new Error(`${DIST}/index.html is missing: run \`trunk build index.html --release\` first`);
   });
@@ -40,6 +40,7 @@ export async function start() {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...args,
     ],
   });
   return {
