@@ -56,8 +56,22 @@ pub fn mount() {
             loading.remove();
         }
         leptos::mount::mount_to_body(App);
+        announce_ready();
         start_guard("done", "");
     });
+}
+
+/// Tells the page's start script that the app is usable: `<html data-ready>` and a
+/// `tablescope-ready` event on `window`. The start script registers the service worker only
+/// then (and once idle), so its precaching never competes with the first visit's page load.
+fn announce_ready() {
+    let Some(window) = web_sys::window() else { return };
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-ready", "");
+    }
+    if let Ok(event) = web_sys::Event::new("tablescope-ready") {
+        let _ = window.dispatch_event(&event);
+    }
 }
 
 /// Tells the page's start guard (www/start-guard.js, absent in wasm tests) how the start went.

@@ -114,7 +114,8 @@
 
   /** Shows (or updates) the box: `failed` replaces a slow note, never the other way. */
   function show(message, failed) {
-    if (finished || !document.body) return;
+    // The start script already said why the app's code could not load (Trunk.toml).
+    if (finished || !document.body || document.querySelector('.start-failed')) return;
     if (box && (box.dataset.failed === 'true' || !failed)) return;
     box?.remove();
     box = document.createElement('div');

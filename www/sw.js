@@ -1,8 +1,15 @@
-// Tablescope's service worker: the app works offline after one visit.
+// Tablescope's service worker: the app works offline after one visit, lessons included.
+//
+// The playground's start script registers it only once the app is usable and the page idle
+// (pattern_script in Trunk.toml); docs embeds never register it.
 //
 // - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
 //   (Trunk writes new hashes on every build, so they are read from the page itself), the
-//   lessons module (learn.js, learn_bg.wasm) included: the start script names it.
+//   lessons module (learn.js, learn_bg.wasm) included: the start script names it; and every
+//   lesson listed in scenarios/index.json, so a lesson never opened before opens offline.
+//   Hashed files are immutable, so they are taken from the HTTP cache when the page already
+//   downloaded them (`force-cache`): a first visit downloads each file once, not once for the
+//   page and again for the worker.
 // - fetch (same origin, GET): stale-while-revalidate: answer from the cache at once when it
 //   can, and refresh the cached copy from the network in the background.
 // - activate: drop caches of older versions of this worker.
@@ -52,12 +59,8 @@ function onFirstUseOf(html) {
 async function adoptShell(cache, html, servedHtml = '') {
   const assets = assetsOf(html);
   // Only what is missing: the rest is already cached and refreshed as the page requests it.
-  const missing = async (url) => (await cache.match(url)) === undefined;
-  await Promise.all(
-    [...assets].map(async (url) => {
-      if (await missing(url)) await cache.add(url).catch(() => undefined);
-    }),
-  );
+  await addMissing(cache, assets);
+  await addMissing(cache, await lessonsOf(cache));
   const keep = new Set([
     ...assets,
     ...assetsOf(servedHtml),
@@ -68,6 +71,35 @@ async function adoptShell(cache, html, servedHtml = '') {
     (request) => HASHED.test(new URL(request.url).pathname) && !keep.has(request.url),
   );
   await Promise.all(stale.map((request) => cache.delete(request)));
+}
+
+/**
+ * Caches those of `urls` the cache lacks. A hashed file never changes, so any copy the HTTP
+ * cache holds (the page's own download) is taken as is; the others are revalidated.
+ */
+async function addMissing(cache, urls) {
+  await Promise.all(
+    [...urls].map(async (url) => {
+      if ((await cache.match(url)) !== undefined) return;
+      const immutable = HASHED.test(new URL(url).pathname);
+      await cache.add(new Request(url, { cache: immutable ? 'force-cache' : 'default' })).catch(() => undefined);
+    }),
+  );
+}
+
+/** Every lesson file scenarios/index.json lists (as cached), as absolute URLs. */
+async function lessonsOf(cache) {
+  const index = await cache.match(new URL('scenarios/index.json', self.registration.scope).href);
+  if (!index) return [];
+  try {
+    const { scenarios } = await index.json();
+    return scenarios
+      .map((s) => new URL(`scenarios/${s.file}`, self.registration.scope))
+      .filter((url) => url.origin === self.location.origin)
+      .map((url) => url.href);
+  } catch {
+    return [];
+  }
 }
 
 async function precache() {

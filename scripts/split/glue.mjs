@@ -30,13 +30,19 @@ function __deferred_prefetch() {
 }
 
 // Not at once: fetching and compiling it competes with the app's own start (the saved tables
-// loading, the first render) for the same cores.
+// loading, the first render) for the same cores and the same connection. So only once the app
+// is usable (the tablescope-ready event, src/ui.rs) and the page idle: a first visit's page load is the
+// primary alone.
 function __deferred_prefetch_when_idle() {
-    if (typeof requestIdleCallback === 'function') {
-        requestIdleCallback(__deferred_prefetch, { timeout: 2000 });
-    } else {
-        setTimeout(__deferred_prefetch, 500);
-    }
+    const idle = () => {
+        if (typeof requestIdleCallback === 'function') {
+            requestIdleCallback(__deferred_prefetch, { timeout: 2000 });
+        } else {
+            setTimeout(__deferred_prefetch, 500);
+        }
+    };
+    if (document.documentElement.hasAttribute('data-ready')) idle();
+    else addEventListener('tablescope-ready', idle, { once: true });
 }
 
 function __deferred_bytes_now() {

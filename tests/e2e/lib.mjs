@@ -22,8 +22,8 @@ export async function cargoVersion() {
   return toml.match(/^\s*version\s*=\s*"([^"]+)"/m)[1];
 }
 
-/** Serves dist/ and launches Chromium (with extra command-line `args`); `close()` stops both. */
-export async function start({ args = [] } = {}) {
+/** Serves dist/ and launches Chromium (with `extraArgs` added); `close()` stops both. */
+export async function start({ extraArgs = [] } = {}) {
   await readFile(join(DIST, 'index.html')).catch(() => {
     throw new Error(`${DIST}/index.html is missing: run \`trunk build index.html --release\` first`);
   });
@@ -40,11 +40,12 @@ export async function start({ args = [] } = {}) {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
-      ...args,
+      ...extraArgs,
     ],
   });
   return {
     url: server.url,
+    served: server.served,
     browser,
     async close() {
       await browser.close();

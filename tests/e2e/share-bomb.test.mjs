@@ -75,7 +75,7 @@ for (const [label, size] of [['100 MB', 100 * 1000 * 1000], ['1 GB', 1000 * 1000
     const packed = await deflated('{"format":"tablescope-account","version":1,"tables":[', size);
     await env?.close();
     const marker = `--tablescope-bomb-${process.pid}-${size}`;
-    env = await start({ args: [marker] });
+    env = await start({ extraArgs: [marker] });
     const page = await openPage(env.browser, `${env.url}#share=w.${b64url(packed)}`);
     await page.locator('h1').waitFor({ timeout: 15_000 });
     const status = page.locator('.share-status');
