@@ -18,8 +18,6 @@ pub mod serve;
 #[cfg(target_arch = "wasm32")]
 pub mod i18n;
 #[cfg(target_arch = "wasm32")]
-pub mod split;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 /// The app's version, shown in the UI.
