@@ -12,11 +12,11 @@ pub use tablescope_engine as engine;
 pub mod code;
 
 #[cfg(target_arch = "wasm32")]
+pub mod i18n;
+#[cfg(target_arch = "wasm32")]
 pub mod persist;
 #[cfg(all(feature = "serve", not(target_arch = "wasm32")))]
 pub mod serve;
-#[cfg(target_arch = "wasm32")]
-pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 

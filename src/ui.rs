@@ -63,7 +63,9 @@ pub fn mount() {
 /// `tablescope-ready` event on `window`. The start script registers the service worker only
 /// then (and once idle), so its precaching never competes with the first visit's page load.
 fn announce_ready() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     if let Some(root) = window.document().and_then(|d| d.document_element()) {
         let _ = root.set_attribute("data-ready", "");
     }

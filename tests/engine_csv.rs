@@ -66,7 +66,10 @@ fn doubles_are_spelled_as_the_service_json_spells_them() {
     let text = "PartitionKey,RowKey,Tiny,Tiny@type,Zero,Zero@type,Big,Big@type,Neg,Neg@type\r\n\
                 p,1,1E-300,Edm.Double,0,Edm.Double,1.5E+24,Edm.Double,-2.5,Edm.Double\r\n";
     let back = csv::decode(text).unwrap();
-    assert_eq!(back[0].properties[0], ("Tiny".into(), Value::Double(1e-300)));
+    assert_eq!(
+        back[0].properties[0],
+        ("Tiny".into(), Value::Double(1e-300))
+    );
     assert_eq!(
         csv::encode(&back),
         "PartitionKey,RowKey,Timestamp,Tiny,Tiny@type,Zero,Zero@type,Big,Big@type,Neg,Neg@type\r\n\

@@ -35,10 +35,10 @@ pub use auth::{Access, Credential, KeyRange, Sas};
 pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};
-pub use payload::Metadata;
 /// A finite Double's text as the service's JSON writes it (`0.0`, `1E-300`, `1.5E+24`); the
 /// CSV writer shares it so a round trip through either spells a Double the same way.
 pub(crate) use payload::double as service_double;
+pub use payload::Metadata;
 pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
 /// The service's continuation token for a key (what `x-ms-continuation-NextPartitionKey`,
