@@ -30,7 +30,7 @@ BUDGET=$((BUDGET_KB * 1024))
 shopt -s nullglob
 css=("$DIST"/*.css)
 page=("$DIST"/index.html "$DIST"/favicon*.svg)
-playground=("${page[@]}" "$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/sw.js "${css[@]}")
+playground=("${page[@]}" "$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/start-guard.js "$DIST"/sw.js "${css[@]}")
 # The largest lesson stands for the one an embed shows.
 lesson=$(ls -S "$DIST"/scenarios/*.json | grep -v '/index\.json$' | head -n 1)
 deferred=("$DIST"/tablescope-deferred-*.wasm)

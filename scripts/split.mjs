@@ -99,7 +99,13 @@ async function profile(dir, js) {
     args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   try {
-    const page = await (await browser.newContext()).newPage();
+    const context = await browser.newContext();
+    // The split glue defines this (scripts/split/glue.mjs) and the start path awaits it when
+    // saved tables load: defined here too, so that path's code is profiled into the primary.
+    await context.addInitScript(() => {
+      globalThis.__tablescope_deferred_ready = () => Promise.resolve();
+    });
+    const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     const out = [];

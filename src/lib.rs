@@ -18,6 +18,8 @@ pub mod persist;
 #[cfg(all(feature = "serve", not(target_arch = "wasm32")))]
 pub mod serve;
 #[cfg(target_arch = "wasm32")]
+pub mod split;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 /// The app's version, shown in the UI.

@@ -24,7 +24,7 @@ mod plan;
 mod session;
 mod storage;
 
-pub use error::PersistError;
+pub use error::{PersistError, NOT_ON_DISK};
 pub use layout::{db_name, MAX_CHUNK};
 pub use session::{attach, attach_recovering, detach, is_attached, record, saves_in_flight};
 pub use storage::{estimate, request_persistent};
@@ -56,6 +56,23 @@ pub struct Persist {
     /// Set when another tab upgrades or deletes the database: this connection is closed.
     closed: Rc<Cell<bool>>,
     transactions: Rc<Cell<u64>>,
+    /// How many entities the last load gave new Timestamps (see `load::restamp`).
+    restamped: usize,
+    /// How many misplaced rows the last load put right (see `load::place_strays`).
+    repaired: usize,
+    /// The meta record's `seq` once every transaction issued so far has committed.
+    seq: u64,
+    /// The `seq` of the last transaction known to have committed (or the loaded one).
+    committed: Rc<Cell<u64>>,
+    /// Whether `seq` is known (a load read it): a save before any load checks nothing.
+    seq_known: bool,
+    /// What the changes of failed saves were, oldest first: not on disk until a full rewrite
+    /// commits.
+    unsaved: Rc<RefCell<Vec<String>>>,
+    /// Test hook ([`Persist::abort_transaction`]): the number of the issued transaction to
+    /// abort, counted by `issued`.
+    abort_at: Option<u64>,
+    issued: u64,
 }
 
 impl Persist {
@@ -99,6 +116,14 @@ impl Persist {
             needs_full_write: Rc::new(Cell::new(true)),
             closed,
             transactions: Rc::new(Cell::new(0)),
+            restamped: 0,
+            repaired: 0,
+            seq: 0,
+            committed: Rc::new(Cell::new(0)),
+            seq_known: false,
+            unsaved: Rc::default(),
+            abort_at: None,
+            issued: 0,
         })
     }
 
@@ -144,7 +169,15 @@ impl Persist {
         let keys = chunk_store.get_all_keys(None, None)?.into_future();
         let values = chunk_store.get_all(None, None)?.into_future();
         let (meta, keys, values) = (meta.await?, keys.await?, values.await?);
-        let loaded = load::build(meta, &keys, &values, recover)?;
+        // Decoding may call code a split build defers (Boolean, Guid, Binary...): have it loaded
+        // the ordinary way first, which works offline (crate::split).
+        if !keys.is_empty() {
+            crate::split::ready()
+                .await
+                .map_err(PersistError::CodeUnavailable)?;
+        }
+        let now = DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN);
+        let loaded = load::build(meta, &keys, &values, recover, now)?;
 
         let existing: Vec<String> = account.tables().map(|t| t.name.clone()).collect();
         for name in existing {
@@ -157,7 +190,14 @@ impl Persist {
         account.take_changes();
         self.index = loaded.index;
         self.last_timestamp = loaded.last;
-        self.needs_full_write.set(!loaded.damaged.is_empty());
+        self.restamped = loaded.restamped;
+        self.repaired = loaded.repaired;
+        self.seq = loaded.seq;
+        self.committed.set(loaded.seq);
+        self.seq_known = true;
+        self.unsaved.borrow_mut().clear();
+        self.needs_full_write
+            .set(!loaded.damaged.is_empty() || loaded.restamped > 0 || loaded.repaired > 0);
         Ok((account, loaded.damaged))
     }
 
@@ -173,12 +213,22 @@ impl Persist {
     /// Plans and issues the transaction for the change sets now (reading `account` as it is
     /// now); the future resolves when it commits. Transactions commit in the order they were
     /// begun, so a caller may begin the next save before the previous one resolves.
+    ///
+    /// Invariant: the store on disk is always the state after some prefix of the saves begun,
+    /// each whole. A save is planned on the disk its predecessor leaves (chunk index, `seq`),
+    /// so it may only commit if that predecessor did: its transaction first reads the meta
+    /// record and aborts unless `seq` is the value planned on. After a failure, every save
+    /// already begun aborts in turn, and the next one rewrites everything from the account
+    /// (a state the user was shown), planned on the last `seq` known committed.
     pub fn begin(
         &mut self,
         account: &Account,
         changes: &[ChangeSet],
     ) -> impl Future<Output = Result<(), PersistError>> + 'static {
         let full = self.needs_full_write.get();
+        let base = if full { self.committed.get() } else { self.seq };
+        let check = self.seq_known.then_some(base);
+        let described: Vec<String> = changes.iter().flatten().map(describe).collect();
         let started = if changes.is_empty() && !full {
             Ok(None)
         } else {
@@ -189,54 +239,102 @@ impl Persist {
                 changes,
                 full,
             )
-            .and_then(|plan| self.issue(&plan).map(Some))
+            .and_then(|mut plan| {
+                plan.meta.seq = base + 1;
+                self.issue(&plan, check).map(Some)
+            })
         };
-        if started.is_err() {
-            self.needs_full_write.set(true);
-        } else if full {
-            self.needs_full_write.set(false);
+        match &started {
+            Err(_) => self.needs_full_write.set(true),
+            Ok(issued) => {
+                if full {
+                    self.needs_full_write.set(false);
+                }
+                if let Some(issued) = issued {
+                    self.seq = base + 1;
+                    self.seq_known = true;
+                    self.issued += 1;
+                    if self.abort_at == Some(self.issued) {
+                        let _ = issued.raw.abort();
+                    }
+                }
+            }
         }
         let needs_full_write = self.needs_full_write.clone();
         let transactions = self.transactions.clone();
+        let committed = self.committed.clone();
+        let unsaved = self.unsaved.clone();
         async move {
-            let Some((committing, raw)) = started? else {
-                return Ok(());
-            };
-            let result = match committing.await {
-                Ok(TransactionResult::Committed) => Ok(()),
-                Ok(TransactionResult::Aborted) => Err(raw
-                    .error()
-                    .map(|e| PersistError::from_dom_exception(&e))
-                    .unwrap_or_else(|| PersistError::Other("the transaction was aborted".into()))),
-                Err(e) => Err(PersistError::from(e)),
+            let result = match started {
+                Ok(None) => return Ok(()),
+                Ok(Some(issued)) => issued.outcome().await,
+                Err(e) => Err(e),
             };
             match &result {
-                Ok(()) => transactions.set(transactions.get() + 1),
-                Err(_) => needs_full_write.set(true),
+                Ok(()) => {
+                    transactions.set(transactions.get() + 1);
+                    committed.set(base + 1);
+                    if full {
+                        unsaved.borrow_mut().clear();
+                    }
+                }
+                Err(_) => {
+                    needs_full_write.set(true);
+                    unsaved.borrow_mut().extend(described);
+                }
             }
             result
         }
     }
 
-    /// Opens the readwrite transaction and issues every operation of the plan.
-    fn issue(
-        &self,
-        plan: &Plan,
-    ) -> Result<(idb::TransactionFuture, web_sys::IdbTransaction), PersistError> {
+    /// Opens the readwrite transaction and issues every operation of the plan, after a check
+    /// that the meta record's `seq` is `check` (see [`Persist::begin`]).
+    fn issue(&self, plan: &Plan, check: Option<u64>) -> Result<Issued, PersistError> {
         if self.closed.get() {
             return Err(PersistError::Blocked);
         }
         let tx = self
             .db
             .transaction(&[META_STORE, CHUNK_STORE], TransactionMode::ReadWrite)?;
-        let issued = issue_ops(&tx, plan);
+        let issued = issue_ops(&tx, plan, check);
         match issued {
-            Ok(raw) => Ok((tx.into_future(), raw)),
+            Ok((raw, guard, stale)) => Ok(Issued {
+                committing: tx.into_future(),
+                raw,
+                _guard: guard,
+                stale,
+            }),
             Err(e) => {
                 let _ = tx.abort();
                 Err(e)
             }
         }
+    }
+
+    /// How many rows the last load found outside their chunk's range, or partitions whose
+    /// chunks did not start at the empty RowKey (left by older code after a failed save); they
+    /// were put in place in memory, and the next save rewrites the store.
+    pub fn repaired(&self) -> usize {
+        self.repaired
+    }
+
+    /// The changes of failed saves that are not on disk, oldest first, in words (e.g.
+    /// "wrote (p, r) in Orders"); empty once a save has rewritten the store.
+    pub fn unsaved(&self) -> Vec<String> {
+        self.unsaved.borrow().clone()
+    }
+
+    /// Test hook: aborts the `n`th transaction issued from now on (1 = the next), as a
+    /// browser does on a full disk or a crash, right after its operations are issued.
+    #[doc(hidden)]
+    pub fn abort_transaction(&mut self, n: u64) {
+        self.abort_at = Some(self.issued + n);
+    }
+
+    /// How many entities the last load found stuck at the end of the clock's range (written
+    /// by an older Tablescope) and gave new Timestamps; the next save rewrites the store.
+    pub fn restamped(&self) -> usize {
+        self.restamped
     }
 
     /// How many save transactions have committed through this connection.
@@ -330,11 +428,103 @@ fn open_error(e: idb::Error) -> PersistError {
     }
 }
 
+/// An issued transaction.
+struct Issued {
+    committing: idb::TransactionFuture,
+    raw: web_sys::IdbTransaction,
+    /// The check's request, kept alive until the transaction ends (it owns the callback).
+    _guard: Option<idb::request::GetStoreRequest>,
+    /// Set when the check found another `seq`.
+    stale: Rc<Cell<bool>>,
+}
+
+impl Issued {
+    async fn outcome(self) -> Result<(), PersistError> {
+        let Issued {
+            committing,
+            raw,
+            _guard,
+            stale,
+        } = self;
+        let result = committing.await;
+        drop(_guard);
+        // An abort may come back as `Aborted` or as an error about the event's target
+        // (depending on which event ends it): the reason is read from the transaction.
+        match result {
+            Ok(TransactionResult::Committed) => Ok(()),
+            _ if stale.get() => Err(PersistError::Other(
+                "an earlier save failed, so this one was not written either".into(),
+            )),
+            _ => Err(raw
+                .error()
+                .map(|e| PersistError::from_dom_exception(&e))
+                .unwrap_or_else(|| PersistError::Other("the transaction was aborted".into()))),
+        }
+    }
+}
+
+/// One change in words, for telling the user what is not on disk.
+fn describe(change: &crate::engine::Change) -> String {
+    use crate::engine::Change;
+    match change {
+        Change::TableCreated { table } => format!("created table {table}"),
+        Change::TableDeleted { table } => format!("deleted table {table}"),
+        Change::EntityWritten {
+            table,
+            partition_key,
+            row_key,
+        } => format!("wrote ('{partition_key}', '{row_key}') in {table}"),
+        Change::EntityDeleted {
+            table,
+            partition_key,
+            row_key,
+        } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
+        Change::AccountReplaced => "replaced every table (import or reset)".into(),
+    }
+}
+
 /// Issues the plan's operations on the transaction's stores; returns the raw transaction, to
 /// read its error if it aborts.
-fn issue_ops(tx: &idb::Transaction, plan: &Plan) -> Result<web_sys::IdbTransaction, PersistError> {
+#[allow(clippy::type_complexity)]
+fn issue_ops(
+    tx: &idb::Transaction,
+    plan: &Plan,
+    check: Option<u64>,
+) -> Result<
+    (
+        web_sys::IdbTransaction,
+        Option<idb::request::GetStoreRequest>,
+        Rc<Cell<bool>>,
+    ),
+    PersistError,
+> {
     let chunks = tx.object_store(CHUNK_STORE)?;
     let meta = tx.object_store(META_STORE)?;
+    let raw: web_sys::IdbTransaction = chunks.transaction().into();
+    let stale = Rc::new(Cell::new(false));
+    // The check comes first: requests run in order, and a transaction cannot commit before
+    // every success handler has run, so an abort there undoes every write below.
+    let guard = match check {
+        None => None,
+        Some(expected) => {
+            use idb::request::Request as _;
+            let mut request = meta.get(JsValue::from_str(META_KEY))?;
+            let (on_stale, tx_raw) = (stale.clone(), raw.clone());
+            request.on_success(move |event| {
+                let seq = idb::event::Event::target(&event)
+                    .ok()
+                    .and_then(|target| target.result().ok())
+                    .and_then(|meta| js_sys::Reflect::get(&meta, &JsValue::from_str("seq")).ok())
+                    .and_then(|seq| seq.as_f64())
+                    .map_or(0, |seq| seq as u64);
+                if seq != expected {
+                    on_stale.set(true);
+                    let _ = tx_raw.abort();
+                }
+            });
+            Some(request)
+        }
+    };
     for op in &plan.ops {
         match op {
             Op::Clear => {
@@ -362,5 +552,5 @@ fn issue_ops(tx: &idb::Transaction, plan: &Plan) -> Result<web_sys::IdbTransacti
         serde_json::to_string(&plan.meta).map_err(|e| PersistError::Other(e.to_string()))?;
     let meta_value = js_sys::JSON::parse(&meta_text).map_err(|e| PersistError::from_js(&e))?;
     meta.put(&meta_value, Some(&JsValue::from_str(META_KEY)))?;
-    Ok(chunks.transaction().into())
+    Ok((raw, guard, stale))
 }

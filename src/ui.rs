@@ -50,12 +50,17 @@ pub fn mount() {
         // text shown is in it.
         crate::i18n::start().await;
         let loading = show_loading();
-        state::load_saved_tables().await;
+        if let Err(reason) = state::load_saved_tables().await {
+            // The page's start guard (www/start-guard.js) says why and offers the saved tables.
+            start_guard("fail", &reason);
+            return;
+        }
         if let Some(loading) = loading {
             loading.remove();
         }
         leptos::mount::mount_to_body(App);
         announce_ready();
+        start_guard("done", "");
     });
 }
 
@@ -71,6 +76,20 @@ fn announce_ready() {
     }
     if let Ok(event) = web_sys::Event::new("tablescope-ready") {
         let _ = window.dispatch_event(&event);
+    }
+}
+
+/// Tells the page's start guard (www/start-guard.js, absent in wasm tests) how the start went.
+fn start_guard(method: &str, reason: &str) {
+    let global = js_sys::global();
+    let Ok(guard) = js_sys::Reflect::get(&global, &"__tablescopeStart".into()) else {
+        return;
+    };
+    let call = js_sys::Reflect::get(&guard, &method.into())
+        .ok()
+        .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok());
+    if let Some(call) = call {
+        let _ = call.call1(&guard, &reason.into());
     }
 }
 

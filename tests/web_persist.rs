@@ -767,3 +767,300 @@ async fn bench_100k() {
     p3.close();
     drop_db(p).await;
 }
+
+/// A store an older Tablescope left with its clock at the end of the range (a refused import
+/// moved it there, and every later write got 9999-12-31T23:59:59.9999999Z): loading gives
+/// those entities their own current Timestamps, says so, and writes them to disk at once, so
+/// writes work again and an ETag read before the repair no longer matches.
+#[wasm_bindgen_test]
+async fn a_clock_stuck_at_the_end_of_its_range_is_repaired() {
+    const END: &str = "9999-12-31T23:59:59.9999999Z";
+    let ns = namespace("stuck-clock");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Stuck");
+    save(&mut p, &mut a).await;
+    p.close();
+    let chunk = format!(
+        r#"[{{"PartitionKey":"p","RowKey":"a","Timestamp":"{END}","V":1}},
+            {{"PartitionKey":"p","RowKey":"b","Timestamp":"{END}","V":2}},
+            {{"PartitionKey":"p","RowKey":"c","Timestamp":"2024-05-06T07:08:09.0000000Z","V":3}}]"#
+    );
+    put_raw(&ns, "chunks", "Stuck/p/", JsValue::from_str(&chunk)).await;
+    let meta = js_sys::JSON::parse(&format!(
+        r#"{{"format":1,"tables":["Stuck"],"lastTimestamp":"{END}"}}"#
+    ))
+    .unwrap();
+    put_raw(&ns, "meta", "account", meta).await;
+
+    let errors: Rc<RefCell<Vec<PersistError>>> = Rc::default();
+    let seen = errors.clone();
+    let clock = || DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap();
+    let mut a = persist::attach(&ns, Account::new(Box::new(clock)), move |e| {
+        seen.borrow_mut().push(e)
+    })
+    .await
+    .unwrap();
+    assert_eq!(*errors.borrow(), vec![PersistError::ClockRepaired(2)]);
+    let stamp = |a: &Account, rk: &str| a.get("Stuck", "p", rk).unwrap().timestamp.unwrap();
+    let (ta, tb, tc) = (stamp(&a, "a"), stamp(&a, "b"), stamp(&a, "c"));
+    assert_eq!(
+        tc.to_string_7(),
+        "2024-05-06T07:08:09.0000000Z",
+        "others keep theirs"
+    );
+    assert!(ta < tb && tb < DateTime::MAX && ta > tc, "{ta} {tb}");
+
+    // The ETag read before the repair no longer matches; writes get fresh Timestamps.
+    let stale = tablescope::engine::etag_for(DateTime::MAX);
+    let refused = a.execute(&Request::Replace {
+        table: "Stuck".into(),
+        entity: raw(r#"{"PartitionKey":"p","RowKey":"a","V":10}"#),
+        if_match: Some(stale),
+    });
+    assert_eq!(refused.status, 412, "{refused:?}");
+    let current = tablescope::engine::etag_for(tb);
+    let replaced = ok(a.execute(&Request::Replace {
+        table: "Stuck".into(),
+        entity: raw(r#"{"PartitionKey":"p","RowKey":"b","V":20}"#),
+        if_match: Some(current),
+    }));
+    assert_eq!(replaced.status, 204);
+    persist::record(&mut a);
+    let tb2 = stamp(&a, "b");
+    assert!(tb2 > tb && tb2 < DateTime::MAX);
+    while persist::saves_in_flight() > 0 {
+        sleep(5).await;
+    }
+    persist::detach();
+
+    // On disk: the repair and the write, with nothing left to repair.
+    let (p, b) = reload(&ns).await;
+    assert_eq!(p.restamped(), 0);
+    assert_eq!(export_text(&b), export_text(&a));
+    assert_eq!(stamp(&b, "a"), ta);
+    drop_db(p).await;
+}
+
+/// A batch of `n` inserts into one partition, rows `from..from + n`.
+fn batch(a: &mut Account, table: &str, pk: &str, from: usize, n: usize) {
+    let operations = (from..from + n)
+        .map(|r| BatchRequest::Insert {
+            entity: raw(&format!(
+                r#"{{"PartitionKey":"{pk}","RowKey":"{r:04}","V":{r}}}"#
+            )),
+        })
+        .collect();
+    ok(a.execute(&Request::Batch {
+        table: table.into(),
+        operations,
+    }));
+}
+
+/// One step of the burst of saves: batches that grow a partition past a chunk and split it,
+/// an import, single writes, a deleted table, a reset.
+fn burst_step(a: &mut Account, step: usize) {
+    match step {
+        0 => batch(a, "Tbl", "p", 0, 100),
+        1 => batch(a, "Tbl", "p", 100, 100),
+        2 => batch(a, "Tbl", "p", 200, 100),
+        3 => batch(a, "Tbl", "q", 0, 60),
+        4 => {
+            let rows: Vec<String> = (0..300)
+                .map(|r| format!(r#"{{"PartitionKey":"i","RowKey":"{r:04}","V":{r}}}"#))
+                .collect();
+            a.import_json(&format!(
+                r#"{{"format":"tablescope-account","version":1,"tables":[{{"name":"Imp","entities":[{}]}},{{"name":"Tbl","entities":[]}}]}}"#,
+                rows.join(",")
+            ))
+            .unwrap();
+        }
+        5 => insert(a, "Imp", r#"{"PartitionKey":"i","RowKey":"0150x","V":-1}"#),
+        6 => delete(a, "Imp", "i", "0007"),
+        7 => batch(a, "Tbl", "p", 0, 100),
+        8 => {
+            ok(a.execute(&Request::DeleteTable {
+                table: "Imp".into(),
+            }));
+        }
+        9 => {
+            create(a, "After");
+            batch(a, "After", "a", 0, 30);
+        }
+        10 => a
+            .import_json(r#"{"format":"tablescope-account","version":1,"tables":[]}"#)
+            .unwrap(),
+        11 => {
+            create(a, "Fresh");
+            insert(a, "Fresh", r#"{"PartitionKey":"f","RowKey":"1"}"#);
+        }
+        _ => unreachable!(),
+    }
+}
+
+const BURST: usize = 12;
+
+/// An abort injected at every transaction of a burst of saves begun back to back (as the UI
+/// does: each save starts before the previous one has committed), one position at a time:
+/// the saves before it are acknowledged, it and every later one fail and name what is not on
+/// disk, the store then loads *without* recovery and holds exactly the acknowledged prefix,
+/// and the next save rewrites the store to the state the user sees.
+#[wasm_bindgen_test]
+async fn an_abort_anywhere_in_a_burst_leaves_a_loadable_prefix() {
+    for position in 1..=BURST as u64 {
+        let ns = namespace(&format!("burst-{position}"));
+        let mut p = Persist::open(&ns).await.unwrap();
+        let mut a = p.load().await.unwrap();
+        create(&mut a, "Tbl");
+        batch(&mut a, "Tbl", "p", 1000, 10);
+        save(&mut p, &mut a).await;
+        let mut states = vec![export_text(&a)];
+
+        p.abort_transaction(position);
+        let mut saving = Vec::new();
+        for step in 0..BURST {
+            burst_step(&mut a, step);
+            states.push(export_text(&a));
+            let changes = a.take_changes();
+            saving.push(p.begin(&a, &changes));
+        }
+        let mut results = Vec::new();
+        for s in saving {
+            results.push(s.await);
+        }
+        let acknowledged = results.iter().take_while(|r| r.is_ok()).count();
+        assert_eq!(
+            acknowledged as u64,
+            position - 1,
+            "position {position}: {results:?}"
+        );
+        assert_eq!(
+            results[acknowledged],
+            Err(PersistError::Other("the transaction was aborted".into()))
+        );
+        let stale = PersistError::Other(
+            "an earlier save failed, so this one was not written either".into(),
+        );
+        assert!(
+            results
+                .iter()
+                .skip(acknowledged + 1)
+                .all(|r| *r == Err(stale.clone())),
+            "position {position}: nothing after the failure commits: {results:?}"
+        );
+        assert!(
+            !p.unsaved().is_empty(),
+            "position {position}: the changes not on disk are named"
+        );
+
+        // A strict load (no recovery) gives exactly the acknowledged prefix.
+        let mut fresh = Persist::open(&ns).await.unwrap();
+        let loaded = fresh
+            .load()
+            .await
+            .unwrap_or_else(|e| panic!("position {position}: {e}"));
+        assert_eq!(
+            export_text(&loaded),
+            states[acknowledged],
+            "position {position}"
+        );
+        fresh.close();
+
+        // The next save rewrites everything: the disk holds what the user sees.
+        insert(&mut a, "Fresh", r#"{"PartitionKey":"f","RowKey":"2"}"#);
+        save(&mut p, &mut a).await;
+        assert!(p.unsaved().is_empty());
+        let (p2, b) = reload(&ns).await;
+        assert_eq!(export_text(&b), export_text(&a), "position {position}");
+        p2.close();
+        drop_db(p).await;
+    }
+}
+
+/// Chunks that break the layout's invariants the way older code could leave them after a
+/// failed save (a chunk still holding rows past the next chunk's start; a partition whose
+/// first chunk does not start at the empty RowKey) load without recovery: the owning chunk's
+/// copy of a row wins, a row found only out of place is kept, the user is told, and the store
+/// is rewritten at once.
+#[wasm_bindgen_test]
+async fn overlapping_chunks_are_repaired_on_load() {
+    let ns = namespace("overlap");
+    let mut p = Persist::open(&ns).await.unwrap();
+    let mut a = p.load().await.unwrap();
+    create(&mut a, "Ovl");
+    save(&mut p, &mut a).await;
+    p.close();
+    let row = |rk: &str, v: i32| {
+        format!(
+            r#"{{"PartitionKey":"p","RowKey":"{rk}","Timestamp":"2024-01-01T00:00:00.0000001Z","V":{v}}}"#
+        )
+    };
+    let stale: Vec<String> = (0..10).map(|r| row(&format!("{r:04}"), r)).collect();
+    let owner: Vec<String> = [5, 6, 8]
+        .iter()
+        .map(|r| row(&format!("{r:04}"), r * 10))
+        .collect();
+    put_raw(
+        &ns,
+        "chunks",
+        "Ovl/p/",
+        JsValue::from_str(&format!("[{}]", stale.join(","))),
+    )
+    .await;
+    put_raw(
+        &ns,
+        "chunks",
+        "Ovl/p/0005",
+        JsValue::from_str(&format!("[{}]", owner.join(","))),
+    )
+    .await;
+    let q = r#"[{"PartitionKey":"q","RowKey":"m","Timestamp":"2024-01-01T00:00:00.0000002Z"}]"#;
+    put_raw(&ns, "chunks", "Ovl/q/m", JsValue::from_str(q)).await;
+
+    let mut strict = Persist::open(&ns).await.unwrap();
+    let b = strict.load().await.unwrap();
+    assert_eq!(
+        strict.repaired(),
+        6,
+        "5 rows out of place, 1 partition without an empty start"
+    );
+    strict.close();
+    let v = |a: &Account, rk: &str| {
+        a.get("Ovl", "p", rk)
+            .unwrap()
+            .properties
+            .iter()
+            .find(|(n, _)| &**n == "V")
+            .map(|(_, v)| v.clone())
+    };
+    use tablescope::engine::Value;
+    assert_eq!(v(&b, "0004"), Some(Value::Int32(4)));
+    assert_eq!(
+        v(&b, "0005"),
+        Some(Value::Int32(50)),
+        "the owning chunk's copy wins"
+    );
+    assert_eq!(v(&b, "0008"), Some(Value::Int32(80)));
+    assert_eq!(
+        v(&b, "0007"),
+        Some(Value::Int32(7)),
+        "a row found only out of place is kept"
+    );
+    assert_eq!(b.table("Ovl").unwrap().entity_count(), 11);
+
+    let errors: Rc<RefCell<Vec<PersistError>>> = Rc::default();
+    let seen = errors.clone();
+    let c = persist::attach(&ns, Account::default(), move |e| seen.borrow_mut().push(e))
+        .await
+        .unwrap();
+    assert_eq!(*errors.borrow(), vec![PersistError::ChunksRepaired(6)]);
+    while persist::saves_in_flight() > 0 {
+        sleep(5).await;
+    }
+    persist::detach();
+    let (p, d) = reload(&ns).await;
+    assert_eq!(p.repaired(), 0, "the rewrite left nothing to repair");
+    assert_eq!(export_text(&d), export_text(&c));
+    assert_eq!(export_text(&d), export_text(&b));
+    drop_db(p).await;
+}

@@ -67,6 +67,28 @@ function __deferred_load() {
     performance.measure('tablescope-deferred-loaded', { start });
 }
 
+// The start path awaits this (src/split.rs) before it decodes saved tables, so nothing it runs
+// needs the synchronous fetch above: a service worker does not answer a synchronous request,
+// so offline that fetch fails. Resolves once the deferred wasm is instantiated. When it cannot
+// be fetched, the page's start guard (www/start-guard.js) says why and offers the saved tables,
+// and the promise never settles: the app's code for any other outcome may be in the very wasm
+// that is missing. Without a start guard it rejects, saying why.
+globalThis.__tablescope_deferred_ready = () => {
+    if (__deferred_loaded) return Promise.resolve();
+    __deferred_prefetch();
+    return __deferred_compiling.then(() => {
+        if (__deferred_module) {
+            __deferred_load();
+            return;
+        }
+        const reason = \`\${__deferred_url.pathname} could not be fetched\`;
+        const guard = globalThis.__tablescopeStart;
+        if (!guard) throw new Error(reason);
+        guard.fail(\`part of its code that reads your saved tables cannot be loaded (\${reason}). Connect to the network and reload.\`);
+        return new Promise(() => {});
+    });
+};
+
 function __deferred_placeholders() {
     return new Proxy({}, {
         get: (_, index) => (...args) => {

@@ -18,9 +18,33 @@ pub enum PersistError {
     InAnotherTab,
     /// A stored record cannot be read back.
     Corrupt { key: String, detail: String },
+    /// Part of the app's own code, needed to read the stored tables, cannot be loaded (offline
+    /// before the browser ever cached it): see `crate::split`.
+    CodeUnavailable(String),
+    /// Not a failure: this many stored entities had the Timestamp at the end of the clock's
+    /// range (an older Tablescope's bug) and were given current ones, so writes work again.
+    ClockRepaired(usize),
+    /// Not a failure: the store had this many rows out of place (left by an older Tablescope
+    /// after a failed save); they were put right, and the store is rewritten.
+    ChunksRepaired(usize),
+    /// A save failed: `cause` says why, and `unsaved` lists every change not on disk (in
+    /// words, oldest first), which the next save rewrites.
+    NotSaved {
+        cause: Box<PersistError>,
+        unsaved: Vec<String>,
+    },
+    /// Not a failure: after [`PersistError::NotSaved`], a save rewrote the store, and every
+    /// change is on disk again.
+    AllSaved,
     /// Anything else the browser reported.
     Other(String),
 }
+
+/// Part of every [`PersistError::NotSaved`] message, so a newer one can replace it.
+pub const NOT_ON_DISK: &str = "Not on disk yet:";
+
+/// How many unsaved changes a message names before it counts the rest.
+const NAMED: usize = 8;
 
 impl fmt::Display for PersistError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +73,36 @@ impl fmt::Display for PersistError {
                 "Stored data is damaged and cannot be loaded (record \"{key}\": {detail}). \
                  Export what you can, then reset the stored data."
             ),
+            PersistError::CodeUnavailable(detail) => write!(
+                f,
+                "part of its code that reads your saved tables cannot be loaded ({detail}). \
+                 Connect to the network and reload."
+            ),
+            PersistError::ClockRepaired(n) => write!(
+                f,
+                "{n} saved entities had the Timestamp 9999-12-31T23:59:59.9999999Z, left by an \
+                 older Tablescope after a refused import, which stopped every write. They now \
+                 have current Timestamps and new ETags, and writes work again."
+            ),
+            PersistError::ChunksRepaired(n) => write!(
+                f,
+                "The stored data had {n} records out of place, left by an older Tablescope \
+                 after a save that failed. They were put right and stored again; nothing was \
+                 lost."
+            ),
+            PersistError::NotSaved { cause, unsaved } => {
+                write!(f, "{cause} {NOT_ON_DISK} ")?;
+                let named: Vec<&str> = unsaved.iter().take(NAMED).map(String::as_str).collect();
+                f.write_str(&named.join("; "))?;
+                if unsaved.len() > NAMED {
+                    write!(f, "; and {} more", unsaved.len() - NAMED)?;
+                }
+                f.write_str(
+                    ". Tablescope saves them with your next change; until then, export your \
+                     data to keep them.",
+                )
+            }
+            PersistError::AllSaved => f.write_str("Every change is saved again."),
             PersistError::Other(detail) => write!(f, "Saving to browser storage failed: {detail}"),
         }
     }

@@ -55,6 +55,11 @@ pub struct Meta {
     pub format: u32,
     pub tables: Vec<String>,
     pub last_timestamp: String,
+    /// How many save transactions have committed on this store. Each save checks, inside its
+    /// own transaction, that the record holds the value the save was planned on, and aborts
+    /// otherwise (see `Persist::begin`). Absent, so 0, in stores written before it existed.
+    #[serde(default)]
+    pub seq: u64,
 }
 
 /// Where the chunks of every partition start, by table display name and PartitionKey.

@@ -20,15 +20,25 @@ pub struct Loaded {
     pub last: DateTime,
     /// What recovering skipped (empty for a strict load).
     pub damaged: Vec<PersistError>,
+    /// How many entities had the Timestamp at the end of the clock's range and were given new
+    /// ones ([`restamp`]); the store must then be rewritten.
+    pub restamped: usize,
+    /// The meta record's transaction count.
+    pub seq: u64,
+    /// How many rows were out of their chunk's range, or partitions whose chunks do not start
+    /// at the empty RowKey ([`place_strays`]); the store must then be rewritten.
+    pub repaired: usize,
 }
 
 /// Builds the tables from the meta record and the chunk records (keys and values in key
-/// order, as `getAllKeys`/`getAll` return them).
+/// order, as `getAllKeys`/`getAll` return them); `now` is the browser's clock, for
+/// [`restamp`].
 pub fn build(
     meta: Option<JsValue>,
     keys: &[JsValue],
     values: &[JsValue],
     recover: bool,
+    now: DateTime,
 ) -> Result<Loaded, PersistError> {
     let mut damaged = Vec::new();
     let mut report = |e: PersistError| -> Result<(), PersistError> {
@@ -60,9 +70,14 @@ pub fn build(
             ))?;
         }
     }
+    let seq = meta.as_ref().map_or(0, |m| m.seq);
+    // A clock at the end of its range is the old bug's (see `restamp`), not a real instant.
     if let Some(t) = meta.and_then(|m| DateTime::parse(&m.last_timestamp).ok()) {
-        last = t;
+        if t < DateTime::MAX {
+            last = t;
+        }
     }
+    let mut stuck = Vec::new();
     if keys.len() != values.len() {
         return Err(PersistError::Other(
             "the browser returned keys and values that do not match".into(),
@@ -70,17 +85,35 @@ pub fn build(
     }
     let mut index = Index::default();
     let mut names = Names::default();
-    for (key, value) in keys.iter().zip(values) {
-        let Some(key) = key.as_string() else {
+    let keys: Vec<Option<String>> = keys.iter().map(JsValue::as_string).collect();
+    let mut strays: Vec<(String, Entity)> = Vec::new();
+    for (i, (key, value)) in keys.iter().zip(values).enumerate() {
+        let Some(key) = key else {
             report(PersistError::corrupt("?", "a chunk key is not a string"))?;
             continue;
         };
-        match read_chunk(&key, value, &tables, &mut names, recover) {
-            Ok((table, pk, start, entities)) => {
+        // The start of the partition's next chunk, which ends this one's range. Keys come in
+        // code-unit order and '/' ends the PartitionKey, so a partition's chunks are adjacent.
+        let next_start = keys
+            .get(i + 1)
+            .and_then(|k| k.as_deref())
+            .and_then(layout::parse_chunk_key)
+            .zip(layout::parse_chunk_key(key))
+            .filter(|((t2, p2, _), (t, p, _))| t2 == t && p2 == p)
+            .map(|((_, _, s), _)| s);
+        match read_chunk(key, value, &tables, &mut names, recover) {
+            Ok((table, pk, start, mut entities)) => {
+                if let Some(next) = next_start {
+                    let (inside, outside): (Vec<Entity>, Vec<Entity>) = entities
+                        .into_iter()
+                        .partition(|e| cmp_utf16(&e.row_key, next) == Ordering::Less);
+                    entities = inside;
+                    strays.extend(outside.into_iter().map(|e| (table.to_string(), e)));
+                }
                 let table = tables
                     .entry(table.to_string())
                     .or_insert_with(|| Table::new(table));
-                if let Err(e) = store(&key, table, entities, &mut last) {
+                if let Err(e) = store(&key, table, entities, &mut last, &mut stuck) {
                     report(e)?;
                 }
                 index.push_loaded(&table.name, pk, start);
@@ -88,18 +121,75 @@ pub fn build(
             Err(e) => report(e)?,
         }
     }
-    if let Err(key) = index.check() {
-        report(PersistError::corrupt(
-            &key,
-            "the partition's chunks do not start at the empty RowKey",
-        ))?;
-    }
+    // A partition whose first chunk does not start at the empty RowKey still has all its rows
+    // loaded: only the index is wrong, and the rewrite that follows rebuilds it.
+    let mut repaired = usize::from(index.check().is_err());
+    repaired += place_strays(&mut tables, strays, &mut last, &mut stuck);
+    let restamped = stuck.len();
+    restamp(&mut tables, stuck, &mut last, now);
     Ok(Loaded {
         tables,
         index,
         last,
         damaged,
+        restamped,
+        seq,
+        repaired,
     })
+}
+
+/// Rows found in a chunk past the start of the partition's next chunk: the next chunk owns
+/// their range (a save that split the chunk did not commit whole, under older code). A row the
+/// owning chunk also holds is a stale copy and is dropped; any other is kept (losing a row is
+/// worse than keeping one that may have been deleted). Returns how many there were.
+fn place_strays(
+    tables: &mut HashMap<String, Table>,
+    strays: Vec<(String, Entity)>,
+    last: &mut DateTime,
+    stuck: &mut Vec<(String, Entity)>,
+) -> usize {
+    let count = strays.len();
+    for (name, entity) in strays {
+        let Some(table) = tables.get_mut(&name) else {
+            continue;
+        };
+        if table.get(&entity.partition_key, &entity.row_key).is_some() {
+            continue;
+        }
+        let _ = store("", table, vec![entity], last, stuck);
+    }
+    count
+}
+
+/// Gives new Timestamps to entities stuck at the end of the clock's range.
+///
+/// An older Tablescope let a refused import move the clock to 9999-12-31T23:59:59.9999999Z,
+/// and every later write then got that same Timestamp (and ETag). An import of that
+/// Timestamp is refused now, so only that bug can have stored it, and a clock standing there
+/// refuses every write. Each such entity gets its own Timestamp after every other one stored
+/// and after `now`, one tick apart, in load order: ETags are unique again, an ETag read before
+/// no longer matches (as after any write), and the clock has room.
+fn restamp(
+    tables: &mut HashMap<String, Table>,
+    stuck: Vec<(String, Entity)>,
+    last: &mut DateTime,
+    now: DateTime,
+) {
+    let mut next = (*last).max(now);
+    for (table, entity) in stuck {
+        // With no room left (a browser clock in the year 9999) it keeps the last instant:
+        // kept, never dropped.
+        let stamp = DateTime::from_ticks(next.ticks().saturating_add(1))
+            .filter(|t| *t < DateTime::MAX)
+            .unwrap_or(next);
+        next = stamp;
+        if let Some(table) = tables.get_mut(&table) {
+            table.put(entity, stamp);
+        }
+    }
+    if next > *last {
+        *last = next;
+    }
 }
 
 fn decode_meta(value: &JsValue) -> Result<Meta, PersistError> {
@@ -172,12 +262,17 @@ fn store(
     table: &mut Table,
     entities: Vec<Entity>,
     last: &mut DateTime,
+    stuck: &mut Vec<(String, Entity)>,
 ) -> Result<(), PersistError> {
     let mut duplicates = 0;
     for entity in entities {
         let Some(timestamp) = entity.timestamp else {
             continue;
         };
+        if timestamp == DateTime::MAX {
+            stuck.push((table.name.clone(), entity));
+            continue;
+        }
         if timestamp > *last {
             *last = timestamp;
         }

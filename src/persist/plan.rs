@@ -106,6 +106,7 @@ pub fn plan(
         format: FORMAT,
         tables: account.tables().map(|t| t.name.clone()).collect(),
         last_timestamp: last_timestamp.to_string_7(),
+        seq: 0,
     };
     Ok(Plan { ops, meta })
 }

@@ -18,6 +18,8 @@ struct Session {
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
     static IN_FLIGHT: Rc<Cell<u32>> = Rc::new(Cell::new(0));
+    /// Whether the user was told of changes not on disk, and not yet that all are saved.
+    static REPORTED_UNSAVED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Opens a namespace, loads it into `account` (e.g. an empty account with the browser's
@@ -66,13 +68,37 @@ async fn attach_with(
     // Taken after a successful load, so a failed attach holds nothing.
     let lock = lock::try_acquire(&db_name(namespace)).await;
     match lock {
-        Some(lock) => SESSION.with(|s| {
-            *s.borrow_mut() = Some(Session {
-                persist,
-                lock,
-                on_error: Rc::new(on_error),
+        Some(lock) => {
+            let on_error: Rc<dyn Fn(PersistError)> = Rc::new(on_error);
+            let (restamped, repaired) = (persist.restamped(), persist.repaired());
+            if restamped > 0 {
+                on_error(PersistError::ClockRepaired(restamped));
+            }
+            if repaired > 0 {
+                on_error(PersistError::ChunksRepaired(repaired));
+            }
+            if restamped > 0 || repaired > 0 {
+                // What the load repaired goes to disk at once, not with the next write.
+                let saving = persist.begin(&account, &[]);
+                let report = on_error.clone();
+                let in_flight = IN_FLIGHT.with(Rc::clone);
+                in_flight.set(in_flight.get() + 1);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = saving.await;
+                    in_flight.set(in_flight.get().saturating_sub(1));
+                    if let Err(e) = result {
+                        report(e);
+                    }
+                });
+            }
+            SESSION.with(|s| {
+                *s.borrow_mut() = Some(Session {
+                    persist,
+                    lock,
+                    on_error,
+                });
             });
-        }),
+        }
         None => {
             persist.close();
             on_error(PersistError::InAnotherTab);
@@ -106,8 +132,21 @@ pub fn record(account: &mut Account) {
     wasm_bindgen_futures::spawn_local(async move {
         let result = saving.await;
         in_flight.set(in_flight.get().saturating_sub(1));
-        if let Err(e) = result {
-            on_error(e);
+        let unsaved = SESSION.with(|s| s.borrow().as_ref().map(|s| s.persist.unsaved()));
+        match result {
+            Err(cause) => {
+                REPORTED_UNSAVED.with(|r| r.set(true));
+                on_error(PersistError::NotSaved {
+                    cause: Box::new(cause),
+                    unsaved: unsaved.unwrap_or_default(),
+                });
+            }
+            Ok(()) => {
+                let all_saved = unsaved.is_some_and(|u| u.is_empty());
+                if all_saved && REPORTED_UNSAVED.with(|r| r.replace(false)) {
+                    on_error(PersistError::AllSaved);
+                }
+            }
         }
     });
 }

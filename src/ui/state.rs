@@ -72,6 +72,12 @@ impl Storage {
                 self.tell(READ_ONLY.into(), false);
             }
             PersistError::Corrupt { .. } => self.tell(e.to_string(), true),
+            // The newest list of what is not on disk replaces the one before.
+            PersistError::NotSaved { .. } | PersistError::AllSaved => {
+                self.notices
+                    .update(|n| n.retain(|n| !n.text.contains(crate::persist::NOT_ON_DISK)));
+                self.tell(e.to_string(), false);
+            }
             e => self.tell(e.to_string(), false),
         }
     }
@@ -86,14 +92,17 @@ pub const READ_ONLY: &str = "Tablescope is open in another tab, and that tab sav
 /// next, and from then on saves every write (`crate::persist::attach`; [`AppState::write`]
 /// hands each write's changes to `crate::persist::record`). When storage fails, the app runs
 /// in memory and the banner says why; a second tab is read-only until the first one closes.
-pub async fn load_saved_tables() {
+/// Fails, saying why, only when the app cannot start at all (its code is not all available).
+pub async fn load_saved_tables() -> Result<(), String> {
     let storage = Storage::get();
     match crate::persist::attach(crate::persist::SANDBOX, browser_account(), reporter(false)).await
     {
         Ok(account) => SAVED.with(|s| *s.borrow_mut() = Some(account)),
+        Err(e @ crate::persist::PersistError::CodeUnavailable(_)) => return Err(e.to_string()),
         Err(e) => storage.report(e),
     }
     storage.saving.set(crate::persist::is_attached());
+    Ok(())
 }
 
 /// Loads the saved tables again and puts them in place of the ones in use: after a `Corrupt`

@@ -138,7 +138,7 @@ pub fn LearnPanel() -> impl IntoView {
                 share::clear_fragment();
             }
             Some(Err(e)) => {
-                loaded.try_set(Some(("shared".into(), Err(e))));
+                loaded.try_set(Some(("shared".into(), Err(e.to_string()))));
             }
             _ => {
                 if let Some(file) = embed::query_param("scenario") {

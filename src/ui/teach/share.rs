@@ -36,7 +36,7 @@ impl Kind {
 
 /// The fragment of a share link: `share=w.<base64url of deflated JSON>`.
 pub async fn encode(kind: Kind, json: &str) -> Result<String, String> {
-    let packed = transform(json.as_bytes(), "CompressionStream").await?;
+    let packed = compress(json.as_bytes()).await?;
     Ok(format!("share={}.{}", kind.tag(), B64.encode(packed)))
 }
 
@@ -59,32 +59,153 @@ pub async fn make_link(kind: Kind, json: &str) -> Result<String, LinkProblem> {
     Ok(url)
 }
 
-/// Reads a fragment (with or without its `#`); `None` when it is not a share link.
-pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), String>> {
-    let rest = fragment.trim_start_matches('#').strip_prefix("share=")?;
-    let (kind, data) = match rest.split_once('.') {
-        Some(("w", d)) => (Kind::Workspace, d),
-        Some(("s", d)) => (Kind::Scenario, d),
-        _ => return Some(Err("this share link is not one Tablescope made".into())),
-    };
-    Some(
-        async {
-            let packed = B64
-                .decode(data.trim())
-                .map_err(|_| "this share link is damaged (not base64url)".to_string())?;
-            let bytes = transform(&packed, "DecompressionStream")
-                .await
-                .map_err(|_| "this share link is damaged (cannot be decompressed)".to_string())?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| "this share link is damaged (not UTF-8)".to_string())?;
-            Ok((kind, text))
+/// The most a share link may hold once decompressed: 8 MiB. A link Tablescope makes holds at
+/// most [`MAX_LINK`] characters, which deflate cannot expand past about 6 MB; anything larger
+/// is refused while decompressing, before it takes memory (a "deflate bomb" of 1 GB is
+/// refused after reading its first few KB).
+pub const MAX_SHARED_BYTES: usize = 8 * 1024 * 1024;
+
+/// Compressed bytes handed to the decompressor at a time. Deflate expands a byte to at most
+/// about 1,032, so one piece decompresses to at most about 4 MB, and reading stops at the cap.
+const PIECE: usize = 4 * 1024;
+
+/// Why a share link cannot be opened; its `Display` is the message for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShareError {
+    /// Not a link Tablescope made, or damaged; the message says how.
+    Damaged(String),
+    /// It decompresses to more than [`MAX_SHARED_BYTES`]; `packed` is its deflated data, to
+    /// offer as a file ([`download_packed`]).
+    TooLarge { packed: Vec<u8> },
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShareError::Damaged(why) => f.write_str(why),
+            ShareError::TooLarge { .. } => f.write_str(&too_large_text()),
         }
-        .await,
+    }
+}
+
+/// The message for a link over the cap.
+fn too_large_text() -> String {
+    format!(
+        "This share link holds more than {} MiB of data once decompressed, the most a link may \
+         hold, so it was not opened. Download its data as a file to look at it.",
+        MAX_SHARED_BYTES / (1024 * 1024)
     )
 }
 
-/// Pipes bytes through a `CompressionStream` or `DecompressionStream` of raw deflate.
-async fn transform(bytes: &[u8], class: &str) -> Result<Vec<u8>, String> {
+/// Reads a fragment (with or without its `#`); `None` when it is not a share link.
+pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), ShareError>> {
+    let rest = fragment.trim_start_matches('#').strip_prefix("share=")?;
+    let damaged = |why: &str| ShareError::Damaged(why.to_string());
+    let (kind, data) = match rest.split_once('.') {
+        Some(("w", d)) => (Kind::Workspace, d),
+        Some(("s", d)) => (Kind::Scenario, d),
+        _ => return Some(Err(damaged("this share link is not one Tablescope made"))),
+    };
+    // How long refusing or reading the link took (tests and the README read it).
+    let performance = web_sys::window().and_then(|w| w.performance());
+    if let Some(p) = &performance {
+        let _ = p.mark(DECODE_MARK);
+    }
+    let decoded = async {
+        let packed = B64
+            .decode(data.trim())
+            .map_err(|_| damaged("this share link is damaged (not base64url)"))?;
+        let bytes = match inflate(&packed, MAX_SHARED_BYTES).await {
+            Ok(bytes) => bytes,
+            Err(Inflate::TooLarge) => return Err(ShareError::TooLarge { packed }),
+            Err(Inflate::Failed) => {
+                return Err(damaged(
+                    "this share link is damaged (cannot be decompressed)",
+                ))
+            }
+        };
+        let text = String::from_utf8(bytes)
+            .map_err(|_| damaged("this share link is damaged (not UTF-8)"))?;
+        Ok((kind, text))
+    }
+    .await;
+    if let Some(p) = &performance {
+        let _ = p.measure_with_start_mark(DECODE_MEASURE, DECODE_MARK);
+    }
+    Some(decoded)
+}
+
+const DECODE_MARK: &str = "tablescope-share-decode-start";
+const DECODE_MEASURE: &str = "tablescope-share-decode";
+
+enum Inflate {
+    TooLarge,
+    Failed,
+}
+
+/// Decompresses raw deflate, refusing output over `cap` as soon as it is reached: the input
+/// goes in [`PIECE`]s while the output is read and counted, so memory stays near `cap`.
+async fn inflate(packed: &[u8], cap: usize) -> Result<Vec<u8>, Inflate> {
+    let stream = decompressor().map_err(|_| Inflate::Failed)?;
+    let member = |name: &str| Reflect::get(&stream, &JsValue::from_str(name));
+    let (Ok(writable), Ok(readable)) = (member("writable"), member("readable")) else {
+        return Err(Inflate::Failed);
+    };
+    let writer = call(&writable, "getWriter", None).map_err(|_| Inflate::Failed)?;
+    let reader = call(&readable, "getReader", None).map_err(|_| Inflate::Failed)?;
+    // The writer runs beside the reading below; it stops at the first failed write (the
+    // reader cancelled), and every promise it makes is awaited, so none is left unhandled.
+    let pieces: Vec<Uint8Array> = packed.chunks(PIECE).map(Uint8Array::from).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        for piece in pieces {
+            let Ok(written) = call(&writer, "write", Some(&piece)) else {
+                return;
+            };
+            if JsFuture::from(js_sys::Promise::from(written))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        if let Ok(closed) = call(&writer, "close", None) {
+            let _ = JsFuture::from(js_sys::Promise::from(closed)).await;
+        }
+    });
+    let mut out = Vec::new();
+    loop {
+        let read = call(&reader, "read", None).map_err(|_| Inflate::Failed)?;
+        let result = JsFuture::from(js_sys::Promise::from(read))
+            .await
+            .map_err(|_| Inflate::Failed)?;
+        if Reflect::get(&result, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true)
+        {
+            return Ok(out);
+        }
+        let chunk: Uint8Array = Reflect::get(&result, &JsValue::from_str("value"))
+            .map_err(|_| Inflate::Failed)?
+            .dyn_into()
+            .map_err(|_| Inflate::Failed)?;
+        if out.len() + chunk.length() as usize > cap {
+            if let Ok(cancelled) = call(&reader, "cancel", None) {
+                let _ = JsFuture::from(js_sys::Promise::from(cancelled)).await;
+            }
+            return Err(Inflate::TooLarge);
+        }
+        let at = out.len();
+        out.resize(at + chunk.length() as usize, 0);
+        if let Some(target) = out.get_mut(at..) {
+            chunk.copy_to(target);
+        }
+    }
+}
+
+/// Pipes bytes through a `CompressionStream` of raw deflate.
+async fn compress(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let class = "CompressionStream";
     let err =
         |e: JsValue| super::fetch::js_message(&e).unwrap_or_else(|| format!("{class} failed"));
     let ctor: js_sys::Function = Reflect::get(&js_sys::global(), &JsValue::from_str(class))
@@ -103,6 +224,40 @@ async fn transform(bytes: &[u8], class: &str) -> Result<Vec<u8>, String> {
         .await
         .map_err(err)?;
     Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// A `DecompressionStream("deflate-raw")`.
+fn decompressor() -> Result<JsValue, JsValue> {
+    let ctor: js_sys::Function =
+        Reflect::get(&js_sys::global(), &JsValue::from_str("DecompressionStream"))?.dyn_into()?;
+    Reflect::construct(&ctor, &Array::of1(&JsValue::from_str("deflate-raw")))
+}
+
+/// Calls `target.method(arg?)`.
+fn call(target: &JsValue, method: &str, arg: Option<&JsValue>) -> Result<JsValue, JsValue> {
+    let f: js_sys::Function = Reflect::get(target, &JsValue::from_str(method))?.dyn_into()?;
+    match arg {
+        Some(arg) => f.call1(target, arg),
+        None => f.call0(target),
+    }
+}
+
+/// Offers the whole decompressed data of a link over the cap as a file: the browser streams it
+/// into a file-backed blob, never into this page's memory.
+pub async fn download_packed(name: &str, packed: &[u8]) -> Result<(), String> {
+    let fail = |_| "the download could not start".to_string();
+    let stream = decompressor().map_err(fail)?;
+    let parts = Array::of1(&Uint8Array::from(packed));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(fail)?;
+    let piped = blob
+        .stream()
+        .pipe_through(stream.unchecked_ref::<web_sys::ReadableWritablePair>());
+    let response = web_sys::Response::new_with_opt_readable_stream(Some(&piped)).map_err(fail)?;
+    let whole = JsFuture::from(response.blob().map_err(fail)?)
+        .await
+        .map_err(|_| "this share link is damaged (cannot be decompressed)".to_string())?;
+    let blob: web_sys::Blob = whole.dyn_into().map_err(fail)?;
+    download_blob(name, &blob)
 }
 
 /// The full playground's address (origin and path, without query or fragment), for building
@@ -143,7 +298,12 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/json");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    download_blob(name, &blob)
+}
+
+fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let fail = |_| "the download could not start".to_string();
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(fail)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
@@ -188,6 +348,8 @@ pub fn SharePanel() -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let message = RwSignal::new(String::new());
     let pending = RwSignal::new(None::<Pending>);
+    // The deflated data of a link over the cap, offered as a file.
+    let oversized = RwSignal::new(None::<Vec<u8>>);
     spawn_local(async move {
         match decode(&page_fragment()).await {
             Some(Ok((Kind::Workspace, text))) => match describe(&text) {
@@ -199,11 +361,24 @@ pub fn SharePanel() -> impl IntoView {
                 }
             },
             Some(Err(e)) => {
-                message.try_set(e);
+                message.try_set(e.to_string());
+                if let ShareError::TooLarge { packed } = e {
+                    oversized.try_set(Some(packed));
+                }
             }
             _ => {}
         }
     });
+    let download_oversized = move |_| {
+        let Some(packed) = oversized.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            if let Err(e) = download_packed("tablescope-shared.json", &packed).await {
+                message.try_set(e);
+            }
+        });
+    };
     let make = move |_| {
         let Some(json) = state.export_json() else {
             message.set("The workspace could not be exported.".into());
@@ -295,6 +470,17 @@ pub fn SharePanel() -> impl IntoView {
                 </button>
             </div>
             <p class="status share-status" aria-live="polite">{move || message.get()}</p>
+            {move || {
+                oversized
+                    .with(Option::is_some)
+                    .then(|| {
+                        view! {
+                            <button type="button" class="share-oversized" on:click=download_oversized>
+                                "Download the link's data (.json)"
+                            </button>
+                        }
+                    })
+            }}
             {move || {
                 link.get()
                     .map(|url| {

@@ -1,0 +1,166 @@
+// Starting offline with saved tables (issue #15, item 4), on the split release build in dist/:
+// saved entities of all eight types load and show with the network gone, and a start that
+// cannot finish says why and offers the saved tables as a file (www/start-guard.js).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { openPage, screenshot, start } from './lib.mjs';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const PANEL = '.storage-panel';
+
+/** One entity of each of the eight types, and a second table with none. */
+const SNAPSHOT = {
+  format: 'tablescope-account',
+  version: 1,
+  tables: [
+    {
+      name: 'Typed',
+      entities: [
+        {
+          PartitionKey: 'p',
+          RowKey: 'all-eight',
+          Timestamp: '2024-05-06T07:08:09.1234567Z',
+          S: 'text',
+          I32: -2147483648,
+          'I64@odata.type': 'Edm.Int64',
+          I64: '9223372036854775807',
+          D: 0.30000000000000004,
+          B: true,
+          'T@odata.type': 'Edm.DateTime',
+          T: '2024-01-02T03:04:05.1234567Z',
+          'G@odata.type': 'Edm.Guid',
+          G: 'c9da6455-213d-42c9-9a79-3e9149a57833',
+          'Bin@odata.type': 'Edm.Binary',
+          Bin: 'AP8BAg==',
+        },
+        { PartitionKey: 'p', RowKey: 'bool', Timestamp: '2024-05-06T07:08:10.0000001Z', Flag: false },
+      ],
+    },
+    { name: 'Empty', entities: [] },
+  ],
+};
+
+async function mounted(page) {
+  await page.locator('h1').waitFor({ timeout: 15_000 });
+  await page.locator(PANEL).waitFor();
+}
+
+async function download(page, click) {
+  const [file] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+}
+
+/** The entities of a snapshot without their ETags, by table, for comparing with SNAPSHOT. */
+function tablesOf(snapshot) {
+  return Object.fromEntries(
+    snapshot.tables.map((t) => [
+      t.name,
+      t.entities.map(({ 'odata.etag': _, ...rest }) => rest).sort((a, b) => (a.RowKey < b.RowKey ? -1 : 1)),
+    ]),
+  );
+}
+
+/**
+ * A page controlled by the service worker, with SNAPSHOT imported and saved, and both halves
+ * of the split wasm in the worker's cache.
+ */
+async function savedAndCached() {
+  const page = await openPage(env.browser, env.url);
+  await mounted(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await mounted(page);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+
+  await page
+    .locator(`${PANEL} input[type=file]`)
+    .setInputFiles({ name: 'eight.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(SNAPSHOT)) });
+  await page.locator(`${PANEL} .storage-confirm button`).first().click();
+  await page.locator('[data-table="Typed"]').waitFor();
+  // Saved: the meta record lists both tables and the chunk holds both entities.
+  await page.waitForFunction(async () => {
+    const db = await new Promise((ok, fail) => {
+      const r = indexedDB.open('tablescope-sandbox');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    try {
+      const tx = db.transaction(['meta', 'chunks']);
+      const get = (r) => new Promise((ok) => (r.onsuccess = () => ok(r.result)));
+      const meta = await get(tx.objectStore('meta').get('account'));
+      const chunks = await get(tx.objectStore('chunks').getAll());
+      return meta?.tables?.length === 2 && chunks.length === 1 && JSON.parse(chunks[0]).length === 2;
+    } finally {
+      db.close();
+    }
+  });
+  await page.waitForFunction(async () => {
+    const keys = await (await caches.open('tablescope-v1')).keys();
+    return keys.some((r) => /\/tablescope-deferred-[0-9a-f]+\.wasm$/.test(r.url));
+  }, null, { timeout: 15_000, polling: 200 });
+  return page;
+}
+
+test('offline, a reload shows saved entities of all eight types', async () => {
+  const page = await savedAndCached();
+  await page.context().setOffline(true);
+  page.problems = [];
+  await page.reload();
+  await mounted(page);
+  await page.locator('[data-table="Typed"]').waitFor();
+  assert.equal(await page.locator('[data-table="Typed"] .table-counts').textContent(), '2 entities · 1 partition');
+  const exported = await download(page, () =>
+    page.locator(PANEL).getByRole('button', { name: 'Export all (JSON)' }).click(),
+  );
+  assert.deepEqual(tablesOf(JSON.parse(exported.text)), tablesOf(SNAPSHOT));
+  assert.equal(await page.locator('#app-start-problem').count(), 0);
+  // Offline, the worker's background refresh of each file fails; nothing else may.
+  assert.deepEqual(page.problems.filter((p) => !p.includes('request failed')), []);
+  await page.context().setOffline(false);
+  await page.context().close();
+});
+
+test('a start that cannot load its code says why and offers the saved tables as a file', async () => {
+  const page = await savedAndCached();
+  // The deferred half is gone from the offline copy (as when the browser evicted it).
+  await page.evaluate(async () => {
+    const cache = await caches.open('tablescope-v1');
+    for (const r of await cache.keys()) {
+      if (/\/tablescope-deferred-[0-9a-f]+\.wasm$/.test(r.url)) await cache.delete(r);
+    }
+  });
+  await page.context().setOffline(true);
+  const started = Date.now();
+  await page.reload();
+  const problem = page.locator('#app-start-problem');
+  await problem.waitFor({ timeout: 10_000 });
+  const waited = Date.now() - started;
+  const text = await problem.textContent();
+  assert.match(text, /^Tablescope could not start: part of its code that reads your saved tables cannot be loaded \(\/tablescope-deferred-[0-9a-f]+\.wasm could not be fetched\)\. Connect to the network and reload\./);
+  assert.match(text, /Your saved tables are still stored in this browser/);
+  assert.equal(await page.locator('#app-loading').count(), 0, 'no endless "Loading…"');
+  assert.ok(waited < 5_000, `said so after ${waited} ms`);
+  await screenshot(page, 'start-problem-offline');
+
+  const file = await download(page, () => problem.getByRole('button', { name: 'Download saved tables (JSON)' }).click());
+  assert.equal(file.name, 'tablescope-saved-tables.json');
+  assert.deepEqual(tablesOf(JSON.parse(file.text)), tablesOf(SNAPSHOT));
+  assert.equal(await problem.locator('[aria-live]').textContent(), 'Downloaded 2 tables.');
+
+  // Back online, a reload starts normally with the tables.
+  await page.context().setOffline(false);
+  await page.reload();
+  await mounted(page);
+  await page.locator('[data-table="Typed"]').waitFor();
+  assert.equal(await page.locator('#app-start-problem').count(), 0);
+  await page.context().close();
+});
