@@ -30,8 +30,9 @@ const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
   const assets = new Set();
-  // Links (href=…) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
-  for (const m of html.matchAll(/(?:href=|src=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
+  // Attribute values, quoted or not (href=…, src=…, data-rescue=…: a release build's HTML is
+  // minified) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
+  for (const m of html.matchAll(/(?:\s[\w-]+=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
     const url = new URL(m[1], self.registration.scope);
     if (url.origin === self.location.origin) assets.add(url.href);
   }
