@@ -7,7 +7,8 @@
 # - deferred: the rest of the playground's code, which the page fetches once the app has
 #   started (reported; it is not part of the page load);
 # - embed (`?embed=1`): everything a docs embed downloads, foreground and background: the page,
-#   its icon, the lessons module (learn.js, learn_bg.wasm), the CSS and its lesson (the
+#   its icon, the start guard (start-guard.js, a classic script every visit runs first), the
+#   lessons module (learn.js, learn_bg.wasm), the CSS and its lesson (the
 #   largest scenario file counts). An embed registers no service worker, so nothing follows
 #   in the background (tests/e2e/first-visit.test.mjs counts it in a real browser);
 # - lessons on first use: what opening the Learn section adds to the playground.
@@ -77,7 +78,7 @@ table() {
 table "playground: the app's page load" "${playground[@]}"
 app=$TOTAL
 table "deferred: fetched once the playground has started" "${deferred[@]}"
-table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "${lessons[@]}" "${css[@]}" "$lesson"
+table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "$DIST"/start-guard.js "${lessons[@]}" "${css[@]}" "$lesson"
 embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"

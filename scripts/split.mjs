@@ -8,7 +8,8 @@
 //    deferred wasm gets the rest, and the primary imports a placeholder for each;
 // 3. patch wasm-bindgen's glue to supply the placeholders, prefetch the deferred wasm once the
 //    app has started, and instantiate it on the first call into it (scripts/split/glue.mjs);
-// 4. name the deferred wasm in index.html, so the service worker caches it for offline use.
+// 4. minify the glue, and name the deferred wasm in index.html, so the service worker caches
+//    it for offline use.
 //
 //   node scripts/split.mjs [dist]      after `trunk build index.html --release`
 //
@@ -22,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../tests/e2e/serve.mjs';
 import { visits } from './split/flows.mjs';
+import { minifyFile } from './minify.mjs';
 import { patchGlue } from './split/glue.mjs';
 import { fixTableExports } from './split/wasm.mjs';
 
@@ -44,7 +46,7 @@ const hash = wasmName.match(/^tablescope-([0-9a-f]+)_bg/)[1];
 const jsName = `tablescope-${hash}.js`;
 const deferredName = `tablescope-deferred-${hash}.wasm`;
 const glue = await readFile(join(dist, jsName), 'utf8');
-if (glue.includes('__deferred_placeholders')) throw new Error(`split: ${dist} is already split`);
+if (glue.includes(deferredName)) throw new Error(`split: ${dist} is already split`);
 const bgName = glue.match(/"\.\/([^"]+_bg\.js)": import0,/)?.[1];
 if (!bgName) throw new Error('split: cannot find the glue\'s import module name');
 
@@ -80,6 +82,8 @@ try {
   await writeFile(join(dist, wasmName), primary);
   await cp(deferredPath, join(dist, deferredName));
   await writeFile(join(dist, jsName), patchGlue(glue, bgName, deferredName));
+  // Minified once patched: the patches anchor on the glue's exact text (scripts/minify.mjs).
+  await minifyFile(join(dist, jsName));
   const html = await readFile(join(dist, 'index.html'), 'utf8');
   const meta = `<meta name="tablescope-deferred" content="/${deferredName}" />`;
   if (!html.includes('</head>')) throw new Error('split: index.html has no </head>');

@@ -1,0 +1,35 @@
+// Minifies the JavaScript a release build ships that Trunk leaves as it is: the lessons
+// module's glue (learn.js), the service worker (sw.js) and the start guard and its rescue
+// (start-guard.js, start-rescue.js). Trunk's own `minify = "on_release"` (Trunk.toml) covers
+// the HTML and CSS; the playground's glue is minified by scripts/split.mjs once it has patched
+// it. Every byte here is in a page load's budget (about 4 KB gzip in all).
+//
+// A Trunk post_build hook: it runs for release builds only (TRUNK_PROFILE=release), so a
+// debug build stays readable.
+//
+//   node scripts/minify.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+
+/** The files minified here: none is named by an integrity attribute (Trunk's SRI). */
+export const FILES = ['learn.js', 'sw.js', 'start-guard.js', 'start-rescue.js'];
+
+/**
+ * Minifies one JavaScript file in place. Whitespace and local names only: no syntax is
+ * lowered (the browsers Tablescope supports run the source as it is), and exports keep their
+ * names, so modules, workers and classic scripts alike behave as before.
+ */
+export async function minifyFile(path) {
+  const source = await readFile(path, 'utf8');
+  const { code } = await transform(source, { loader: 'js', minify: true, legalComments: 'none' });
+  await writeFile(path, code);
+}
+
+const main = resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
+if (main && (process.argv[2] || process.env.TRUNK_PROFILE === 'release')) {
+  const dir = resolve(process.argv[2] ?? process.env.TRUNK_STAGING_DIR ?? 'dist');
+  for (const name of FILES) await minifyFile(join(dir, name));
+}
