@@ -29,22 +29,17 @@ async function insert(page, pk, rk, properties = []) {
   await page.locator('.editor-status', { hasText: '201' }).waitFor();
 }
 
-async function runQuery(page, filter) {
-  await section(page, 'query');
-  await page.locator('#raw-filter').fill(filter);
-  await page.locator('#raw-filter').press('Control+Enter');
-  await page.locator('.scan-meter').waitFor();
-}
-
 /**
  * The visits, in order, on one browser profile: the first starts from an empty profile, each
  * later one reloads the page. A reload starts a new wasm instance, so the profile is read at
  * the end of each visit, and the profiles of the visits marked `profiled` are merged: the
  * primary wasm is what those visits ran. The others only prepare data.
  *
- * The primary is kept to what the page needs to start and show the saved tables, with a query
- * run: everything else is in the deferred wasm, prefetched and compiled as soon as the app has
- * started, so a first click on anything else costs only its instantiation (a few ms).
+ * The primary is kept to what the page needs to start and show the saved tables: everything
+ * else, queries included, is in the deferred wasm, prefetched and compiled as soon as the app
+ * has started, so a first click on anything else costs only its instantiation (a few ms).
+ * Running a query was a flow until the page load needed room: it kept the filter parser, the
+ * query planner and the results in the primary, 33 KB gzip of it.
  */
 export const visits = [
   {
@@ -72,13 +67,12 @@ export const visits = [
     },
   },
   {
-    name: 'a return visit: the saved tables load, a table is opened and queried',
+    name: 'a return visit: the saved tables load, and a table is opened',
     profiled: true,
     async play(page) {
       await page.locator('[data-table="People"] .table-facts').click({ timeout: 15_000 });
       await section(page, 'data');
       await page.locator('.data-panel .grid-row').first().waitFor();
-      await runQuery(page, "PartitionKey eq 'smith'");
     },
   },
 ];
