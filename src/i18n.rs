@@ -25,6 +25,7 @@ pub use lang::Lang;
 use js_sys::{Array, Intl, Object};
 use leptos::prelude::*;
 use leptos::reactive::graph::Observer;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
 
@@ -41,9 +42,10 @@ thread_local! {
     /// trigger: no signal type to instantiate for `Lang`).
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
     static CHANGED: ArcTrigger = ArcTrigger::new();
-    /// The catalogues loaded so far, by `Lang::index` (English is always there).
-    static LOADED: RefCell<[Option<&'static [Message]>; 4]> =
-        const { RefCell::new([Some(&EN), None, None, None]) };
+    /// The catalogues downloaded so far, by `Lang::index`, as the browser parsed them: a
+    /// message is read from one by its key when it is shown. English is compiled in, each
+    /// message's text in its own function of [`msg`], so it is never here.
+    static LOADED: RefCell<[Option<Object>; 4]> = const { RefCell::new([None, None, None, None]) };
     static PLURAL_RULES: RefCell<Vec<(Lang, Intl::PluralRules)>> = const { RefCell::new(Vec::new()) };
     static NUMBER_FORMATS: RefCell<Vec<(Lang, Intl::NumberFormat)>> = const { RefCell::new(Vec::new()) };
 }
@@ -143,35 +145,34 @@ macro_rules! count_as_f64 {
 }
 count_as_f64!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
 
-/// The message `id` of the current language's catalogue.
-fn message(id: usize) -> Message {
+/// Message `key` (English: `en`) in the current language, its placeholders filled; `count`
+/// chooses a plural message's form by the language's rules, and is its `{count}`. A loaded
+/// catalogue that lacks the key (one of another build) shows the English text.
+fn render(
+    key: &str,
+    en: Message,
+    count: Option<f64>,
+    args: &[(&str, &dyn std::fmt::Display)],
+) -> String {
     let lang = lang();
-    LOADED.with(|loaded| {
-        let loaded = loaded.borrow();
-        // Invariant: CURRENT only ever names a loaded language (see `apply`).
-        let catalogue = loaded[lang.index()].unwrap_or(&EN);
-        catalogue.get(id).copied().unwrap_or(EN[id])
-    })
-}
-
-/// Message `id` with its placeholders filled.
-fn render(id: usize, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    match message(id) {
-        Message::Text(text) => catalogue::fill(text, args, None),
-        Message::Plural(forms) => {
-            catalogue::fill(catalogue::form(forms, Category::Other), args, None)
-        }
-    }
-}
-
-/// Plural message `id` for `count`, its form chosen by the current language's rules.
-fn render_plural(id: usize, count: f64, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    let lang = lang();
-    let text = match message(id) {
-        Message::Text(text) => text,
-        Message::Plural(forms) => catalogue::form(forms, plural_category(lang, count)),
+    let category = |lang| count.map_or(Category::Other, |n| plural_category(lang, n));
+    let translated = (lang != Lang::En)
+        .then(|| {
+            LOADED.with(|loaded| {
+                let loaded = loaded.borrow();
+                catalogue::text(loaded[lang.index()].as_ref()?, key, category(lang))
+            })
+        })
+        .flatten();
+    let text = match translated {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(match en {
+            Message::Text(text) => text,
+            Message::Plural(forms) => catalogue::form(forms, category(Lang::En)),
+        }),
     };
-    catalogue::fill(text, args, Some(&number(count)))
+    let count = count.map(number);
+    catalogue::fill(&text, args, count.as_deref())
 }
 
 /// Applies the page's language ([`Lang::for_page`]), loading its catalogue first; on failure
@@ -227,7 +228,7 @@ fn apply(lang: Lang) {
 
 /// Downloads and checks `lang`'s catalogue, once per page.
 async fn load(lang: Lang) -> Result<(), String> {
-    if LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
+    if lang == Lang::En || LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
         return Ok(());
     }
     let text = catalogue::fetch(lang).await?;
@@ -237,12 +238,10 @@ async fn load(lang: Lang) -> Result<(), String> {
 /// Reads `text` as `lang`'s catalogue and keeps it for the page (what a download does; tests
 /// install the files of `www/locales` directly). Installing a language twice keeps the first.
 pub fn install(lang: Lang, text: &str) -> Result<(), String> {
-    if LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
+    if lang == Lang::En || LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
         return Ok(());
     }
     let messages = catalogue::parse(text).map_err(|e| msg::lang_load_failed(lang.own_name(), e))?;
-    // Leaked on purpose: at most three catalogues per page, kept for its lifetime.
-    let messages: &'static [Message] = Box::leak(messages.into_boxed_slice());
     LOADED.with(|l| l.borrow_mut()[lang.index()] = Some(messages));
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! A catalogue's messages, how a message is filled, and how a catalogue is downloaded and read.
 
-use super::{msg, Lang, COUNT, KEYS, VERSIONS};
-use js_sys::Reflect;
+use super::{msg, Lang, VERSIONS};
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -115,37 +115,31 @@ pub async fn fetch(lang: Lang) -> Result<String, String> {
         .ok_or_else(|| msg::lang_load_failed(lang.own_name(), "not text"))
 }
 
-/// A catalogue's messages by id, or what is wrong with it. A catalogue of this build always
-/// reads (build.rs checked it); one of another build may lack a key. Read with the browser's
-/// `JSON.parse`: no JSON code of ours in the wasm for it.
-pub fn parse(text: &str) -> Result<Vec<Message>, String> {
+/// A downloaded catalogue, or what is wrong with it. Read with the browser's `JSON.parse`: no
+/// JSON code of ours in the wasm for it. Its messages are read by key when shown ([`text`]).
+pub fn parse(text: &str) -> Result<Object, String> {
     let root = js_sys::JSON::parse(text).map_err(|e| describe(&e))?;
-    if !root.is_object() {
+    if !root.is_object() || Array::is_array(&root) {
         return Err("not a JSON object".into());
     }
-    let field = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
-    let mut messages = Vec::with_capacity(COUNT);
-    for key in KEYS {
-        let value = field(&root, key).unwrap_or(JsValue::UNDEFINED);
-        let message = if let Some(text) = value.as_string() {
-            Message::Text(leak(text))
-        } else if value.is_object() {
-            let forms: Vec<(Category, &'static str)> = Category::ALL
-                .into_iter()
-                .filter_map(|c| Some((c, leak(field(&value, c.name())?.as_string()?))))
-                .collect();
-            Message::Plural(Box::leak(forms.into_boxed_slice()))
-        } else {
-            return Err(format!("`{key}` is missing"));
-        };
-        messages.push(message);
-    }
-    Ok(messages)
+    Ok(root.unchecked_into())
 }
 
-/// Catalogues live as long as the page (at most three are loaded).
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
+/// Message `key` of a downloaded catalogue: its text, or of a plural message the form of
+/// `category`, else `other` (build.rs makes sure every category of the language is there).
+/// None when the catalogue lacks it (one of another build).
+pub fn text(catalogue: &Object, key: &str, category: Category) -> Option<String> {
+    let field = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
+    let value = field(catalogue, key)?;
+    if let Some(text) = value.as_string() {
+        return Some(text);
+    }
+    if !value.is_object() {
+        return None;
+    }
+    field(&value, category.name())
+        .and_then(|form| form.as_string())
+        .or_else(|| field(&value, Category::Other.name())?.as_string())
 }
 
 fn describe(e: &JsValue) -> String {
