@@ -5,6 +5,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { DESKTOP, PHONE, assertClean, openPage, screenshot, start } from './lib.mjs';
 
 let env;
@@ -67,6 +68,15 @@ test('?lang=ar: only the Arabic catalogue, right to left', async () => {
     assert.equal(await row.locator('.table-counts').textContent(), 'لا كيانات · لا أقسام');
     assert.equal(await page.locator('.tables-panel .status').textContent(), 'تم إنشاء الجدول Orders.');
     assert.deepEqual(await catalogues(page), ['ar']);
+    // Mirrored: the tables sidebar is on the right of the entities (or above them on a phone,
+    // where the columns stack), and nothing overflows sideways.
+    const sidebar = await page.locator('.tables-panel').boundingBox();
+    const entities = await page.locator('.data-panel').boundingBox();
+    if (name === 'desktop') assert.ok(sidebar.x > entities.x, `sidebar at x=${sidebar.x}, entities at x=${entities.x}`);
+    assert.deepEqual(
+      await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]),
+      [viewport.width, viewport.width],
+    );
     await screenshot(page, `i18n-ar-${name}`);
     assertClean(page);
     await page.context().close();
@@ -93,4 +103,15 @@ test('the switcher downloads a language on first use, saves it, and a reload kee
   await screenshot(page, 'i18n-nl-desktop');
   assertClean(page);
   await page.context().close();
+});
+
+test('the stylesheets use logical properties only, so a right-to-left page mirrors', async () => {
+  // A physical side (margin-left, border-right, left:, text-align: right, a four-value
+  // padding) would stay put in Arabic while everything else mirrors.
+  const physical = /(?:^|[\s;{])(?:(?:margin|padding|border)-(?:left|right)(?:-[a-z]+)?|left|right|float)\s*:|text-align:\s*(?:left|right)|(?:margin|padding):\s*\S+\s+\S+\s+\S+\s+\S+\s*;/;
+  for (const file of ['style.css', 'teach.css', 'storage.css']) {
+    const lines = (await readFile(new URL(`../../www/${file}`, import.meta.url), 'utf8')).split('\n');
+    const found = lines.map((line, i) => [i + 1, line.trim()]).filter(([, line]) => physical.test(line));
+    assert.deepEqual(found, [], `${file}: physical properties`);
+  }
 });
