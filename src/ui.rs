@@ -19,6 +19,7 @@
 mod app;
 mod banner;
 mod batch_panel;
+mod code_panel;
 mod data_panel;
 mod editor;
 mod entity_grid;
@@ -28,6 +29,7 @@ pub mod model;
 mod perf;
 mod query_panel;
 mod results;
+mod show_code;
 mod state;
 mod storage_panel;
 mod tables_panel;

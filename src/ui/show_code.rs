@@ -1,0 +1,160 @@
+//! "Show as code" (issue #12): a request the UI is about to send or has sent, written in five
+//! forms by `crate::code` (raw HTTP, JavaScript, Python, C#, Java), with Copy, and for the
+//! JavaScript form "Open in Code section", where it runs unchanged.
+//!
+//! The button is all that renders with its panel; the forms are generated only when it is
+//! pressed (and again on each tab), from the request the panel's callback builds then.
+
+use super::app::Section;
+use super::workspace::Workspace;
+use crate::code::{self, Form};
+use crate::engine::Request;
+use crate::i18n::{msg, t};
+use leptos::prelude::*;
+
+/// The "Show as code" button and, once pressed, its panel. `what` names the instance in the
+/// DOM (`show-code-<what>`); `request` builds the request to show, or says what is missing.
+#[component]
+pub fn ShowCode(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <div class=format!("show-code show-code-{what}")>
+            <button
+                type="button"
+                class="show-code-toggle"
+                aria-expanded=move || if open.get() { "true" } else { "false" }
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                {t(msg::show_code)}
+            </button>
+            {move || open.get().then(|| view! { <CodeForms what=what request=request /> })}
+        </div>
+    }
+}
+
+fn form_id(form: Form) -> &'static str {
+    match form {
+        Form::Http => "http",
+        Form::JavaScript => "js",
+        Form::Python => "python",
+        Form::CSharp => "csharp",
+        Form::Java => "java",
+    }
+}
+
+#[component]
+fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
+    let workspace = Workspace::expect();
+    let section = expect_context::<RwSignal<Section>>();
+    let form = RwSignal::new(Form::JavaScript);
+    let shown = RwSignal::new(request.run(()));
+    let status = RwSignal::new(String::new());
+    let text = Memo::new(move |_| {
+        shown.with(|r| match r {
+            Ok(request) => code::show(request, form.get()).map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        })
+    });
+    let choose = move |f: Form| {
+        // The request as the panel stands now: edits made since are shown too.
+        shown.set(request.run(()));
+        form.set(f);
+        status.set(String::new());
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let i = Form::ALL.iter().position(|f| *f == form.get_untracked()).unwrap_or(0);
+        let n = Form::ALL.len();
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (i + 1) % n,
+            "ArrowLeft" | "ArrowUp" => (i + n - 1) % n,
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        choose(Form::ALL[next]);
+        super::data_panel::focus_first(vec![format!(
+            "#show-code-{what}-{}",
+            form_id(Form::ALL[next])
+        )]);
+    };
+    let copy = move |_| {
+        if let Ok(t) = text.get_untracked() {
+            copy(t, status);
+        }
+    };
+    let open_in_code = move |_| {
+        if let Ok(t) = text.get_untracked() {
+            workspace.code_to_open.set(Some(t));
+            section.set(Section::Code);
+        }
+    };
+    view! {
+        <div class="code-forms">
+            <div class="code-form-tabs" role="tablist" aria-label=t(msg::show_code_forms) on:keydown=on_key>
+                {Form::ALL
+                    .into_iter()
+                    .map(|f| {
+                        let selected = move || form.get() == f;
+                        view! {
+                            <button
+                                type="button"
+                                role="tab"
+                                id=format!("show-code-{what}-{}", form_id(f))
+                                class="code-form-tab"
+                                data-form=form_id(f)
+                                aria-selected=move || if selected() { "true" } else { "false" }
+                                aria-controls=format!("show-code-{what}-panel")
+                                tabindex=move || if selected() { "0" } else { "-1" }
+                                on:click=move |_| choose(f)
+                            >
+                                {f.label()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <div
+                class="code-form-panel"
+                role="tabpanel"
+                id=format!("show-code-{what}-panel")
+                aria-labelledby=move || format!("show-code-{what}-{}", form_id(form.get()))
+            >
+                {move || match text.get() {
+                    Ok(code) => view! { <pre class="code-form" dir="ltr" tabindex="0"><code>{code}</code></pre> }.into_any(),
+                    Err(why) => view! { <p class="field-error code-form-none">{move || msg::show_code_none(&why)}</p> }.into_any(),
+                }}
+                <div class="editor-actions">
+                    <button type="button" class="copy-code" prop:disabled=move || text.with(Result::is_err) on:click=copy>
+                        {t(msg::show_code_copy)}
+                    </button>
+                    <button
+                        type="button"
+                        class="open-in-code"
+                        hidden=move || form.get() != Form::JavaScript
+                        prop:disabled=move || text.with(Result::is_err)
+                        on:click=open_in_code
+                    >
+                        {t(msg::show_code_open)}
+                    </button>
+                    <span class="status copy-status" aria-live="polite">{move || status.get()}</span>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Copies `text` with the async clipboard API and says whether it worked.
+fn copy(text: String, status: RwSignal<String>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        let said = match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => msg::show_code_copied(),
+            Err(_) => msg::show_code_copy_failed(),
+        };
+        status.try_set(said);
+    });
+}
