@@ -137,6 +137,8 @@ pub fn CodePanel() -> impl IntoView {
     let running = RwSignal::new(false);
     let limit = RwSignal::new(DEFAULT_LIMIT_S.to_string());
     let outcome = RwSignal::new(None::<Outcome>);
+    // Runs started so far (the outcome names its run, so a reader can tell two runs apart).
+    let runs = RwSignal::new(0u32);
     let lines = RwSignal::new(Vec::<Arc<LogLine>>::new());
     let exchanges = RwSignal::new(Vec::<Arc<Exchange>>::new());
     let snippet_list = RwSignal::new(Vec::<Snippet>::new());
@@ -154,6 +156,7 @@ pub fn CodePanel() -> impl IntoView {
         lines.set(Vec::new());
         exchanges.set(Vec::new());
         outcome.set(None);
+        runs.update(|n| *n += 1);
         let pending = Rc::new(RefCell::new(Pending::default()));
         let flush = {
             let pending = pending.clone();
@@ -222,7 +225,10 @@ pub fn CodePanel() -> impl IntoView {
                     current.try_set_value(None);
                 });
             }
-            Err(e) => outcome.set(Some(Outcome::Failed { line: None, text: e })),
+            Err(e) => outcome.set(Some(Outcome::Failed {
+                line: None,
+                text: e,
+            })),
         }
     };
     let stop = move || {
@@ -284,7 +290,8 @@ pub fn CodePanel() -> impl IntoView {
     });
     let choose_snippet = move |ev: leptos::ev::Event| {
         let file = event_target_value(&ev);
-        let Some(snippet) = snippet_list.with_untracked(|l| l.iter().find(|s| s.file == file).cloned())
+        let Some(snippet) =
+            snippet_list.with_untracked(|l| l.iter().find(|s| s.file == file).cloned())
         else {
             return;
         };
@@ -367,7 +374,7 @@ pub fn CodePanel() -> impl IntoView {
             }}
             <div class="code-editor" dir="ltr" node_ref=host></div>
             <p class="hint">{t(msg::code_run_hint)}</p>
-            <p class="code-outcome" role="status" aria-live="polite">
+            <p class="code-outcome" role="status" aria-live="polite" data-run=move || runs.get()>
                 {move || running.get().then(|| msg::code_running())}
                 {move || outcome.get().map(outcome_view)}
             </p>

@@ -15,7 +15,10 @@ use leptos::prelude::*;
 /// The "Show as code" button and, once pressed, its panel. `what` names the instance in the
 /// DOM (`show-code-<what>`); `request` builds the request to show, or says what is missing.
 #[component]
-pub fn ShowCode(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
+pub fn ShowCode(
+    what: &'static str,
+    request: Callback<(), Result<Request, String>>,
+) -> impl IntoView {
     let open = RwSignal::new(false);
     view! {
         <div class=format!("show-code show-code-{what}")>
@@ -62,7 +65,10 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
         status.set(String::new());
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let i = Form::ALL.iter().position(|f| *f == form.get_untracked()).unwrap_or(0);
+        let i = Form::ALL
+            .iter()
+            .position(|f| *f == form.get_untracked())
+            .unwrap_or(0);
         let n = Form::ALL.len();
         let next = match ev.key().as_str() {
             "ArrowRight" | "ArrowDown" => (i + 1) % n,
