@@ -19,6 +19,7 @@
 mod app;
 mod banner;
 mod batch_panel;
+mod code_link;
 mod code_panel;
 mod data_panel;
 mod editor;

@@ -15,6 +15,7 @@ mod runtime;
 mod snippets;
 
 use super::app::Section;
+use super::code_link;
 use super::workspace::Workspace;
 use crate::i18n::{self, msg, t};
 use leptos::prelude::*;
@@ -243,10 +244,8 @@ pub fn CodePanel() -> impl IntoView {
             let made = async {
                 let b = Bundle::load().await?;
                 let element = host.get_untracked().ok_or("the page is closing")?;
-                let text = workspace
-                    .code_to_open
-                    .try_update(Option::take)
-                    .flatten()
+                let text = Some(std::mem::take(&mut *code_link::code_to_open().write()))
+                    .filter(|t| !t.is_empty())
                     .or_else(saved_text)
                     .unwrap_or_else(|| STARTER.to_string());
                 let ed = b.create_editor(
@@ -279,11 +278,12 @@ pub fn CodePanel() -> impl IntoView {
     // "Open in Code section" from a show-as-code panel: the text replaces the editor's.
     Effect::new(move |_| {
         let ready = load.get() == Load::Ready;
-        if let (true, Some(text)) = (ready, workspace.code_to_open.get()) {
+        let text = code_link::code_to_open().get();
+        if ready && !text.is_empty() {
             if let Some(ed) = editor.get_value() {
                 ed.set_text(&text);
                 save_text(&text);
-                workspace.code_to_open.set(None);
+                code_link::code_to_open().set(String::new());
                 ed.focus();
             }
         }
@@ -311,12 +311,26 @@ pub fn CodePanel() -> impl IntoView {
         });
     };
     let open_query = Callback::new(move |x: Arc<Exchange>| {
-        if let Some(q) = OpenedQuery::from_url(&x.url) {
-            workspace.table.set(Some(q.table));
-            workspace.filter.set(q.filter);
-            workspace.query_select.set(q.select);
-            workspace.query_top.set(q.top);
-            section.set(Section::Query);
+        let Some(q) = OpenedQuery::from_url(&x.url) else {
+            return;
+        };
+        workspace.table.set(Some(q.table));
+        workspace.filter.set(q.filter);
+        section.set(Section::Query);
+        // The query panel is built the first time its section shows: its fields may only
+        // exist once the section has rendered.
+        let fill = move || match code_link::query_fields() {
+            Some((select, top)) => {
+                select.set(q.select.clone());
+                top.set(q.top.clone());
+                true
+            }
+            None => false,
+        };
+        if !fill() {
+            request_animation_frame(move || {
+                fill();
+            });
         }
     });
 

@@ -31,8 +31,9 @@ pub fn QueryPanel() -> impl IntoView {
     let builder = RwSignal::new(Builder::default());
     let expressible = RwSignal::new(true);
     let builder_problem = RwSignal::new(None::<String>);
-    let select = workspace.query_select;
-    let top = workspace.query_top;
+    let select = RwSignal::new(String::new());
+    let top = RwSignal::new(String::new());
+    super::code_link::register_query_fields(select, top);
     let budget = RwSignal::new(DEFAULT_BUDGET.to_string());
     let error = RwSignal::new(None::<Error>);
     let problems = RwSignal::new(Vec::<String>::new());

@@ -6,7 +6,6 @@
 //! pressed (and again on each tab), from the request the panel's callback builds then.
 
 use super::app::Section;
-use super::workspace::Workspace;
 use crate::code::{self, Form};
 use crate::engine::Request;
 use crate::i18n::{msg, t};
@@ -21,7 +20,7 @@ pub fn ShowCode(
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     view! {
-        <div class=format!("show-code show-code-{what}")>
+        <div class="show-code" data-what=what>
             <button
                 type="button"
                 class="show-code-toggle"
@@ -30,7 +29,7 @@ pub fn ShowCode(
             >
                 {t(msg::show_code)}
             </button>
-            {move || open.get().then(|| view! { <CodeForms what=what request=request /> })}
+            {move || open.get().then(|| view! { <CodeForms what=what request=request /> }.into_any())}
         </div>
     }
 }
@@ -47,7 +46,6 @@ fn form_id(form: Form) -> &'static str {
 
 #[component]
 fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
-    let workspace = Workspace::expect();
     let section = expect_context::<RwSignal<Section>>();
     let form = RwSignal::new(Form::JavaScript);
     let shown = RwSignal::new(request.run(()));
@@ -91,7 +89,7 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
     };
     let open_in_code = move |_| {
         if let Ok(t) = text.get_untracked() {
-            workspace.code_to_open.set(Some(t));
+            super::code_link::code_to_open().set(t);
             section.set(Section::Code);
         }
     };

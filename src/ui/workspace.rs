@@ -108,13 +108,6 @@ pub struct Workspace {
     pub loaded: RwSignal<u64>,
     /// The raw `$filter` in the query editor (advice rewrites load into it).
     pub filter: RwSignal<String>,
-    /// The query editor's `$select` and `$top` texts (the Code section's wire log opens a
-    /// query with them).
-    pub query_select: RwSignal<String>,
-    pub query_top: RwSignal<String>,
-    /// Code for the Code section's editor to load ("Open in Code section"); taken (set back
-    /// to `None`) once the editor shows it.
-    pub code_to_open: RwSignal<Option<String>>,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,
 }
@@ -127,9 +120,6 @@ impl Workspace {
             batch: RwSignal::new(Vec::new()),
             loaded: RwSignal::new(0),
             filter: RwSignal::new(String::new()),
-            query_select: RwSignal::new(String::new()),
-            query_top: RwSignal::new(String::new()),
-            code_to_open: RwSignal::new(None),
             next_id: StoredValue::new(0),
         };
         // A draft is written for the table it was started on: selecting another table starts

@@ -98,6 +98,7 @@ export async function wire(page, method, path, body) {
         ['Accept', 'application/json;odata=fullmetadata'],
         ['Content-Type', 'application/json'],
         ['Prefer', 'return-no-content'],
+        ['If-Match', '*'],
       ];
       const r = window.tablescope.wire({ method: m, url: `${base}/${p}`, headers, body: b === undefined ? undefined : JSON.stringify(b) });
       const text = new TextDecoder().decode(r.body);
