@@ -64,7 +64,7 @@ try {
     const inserts = Number(logged.match(/in (\d+) ms/)?.[1]);
     const done = await page.locator('.code-done').textContent();
     const run = Number(done.replace(/[^\d]/g, ''));
-    const requests = await page.locator('.wire-entry').count();
+    const requests = (await page.locator('.wire-count').textContent()).trim();
     figures.inserts.push(inserts);
     figures.run.push(run);
     figures.clickToDone.push(clickToDone);

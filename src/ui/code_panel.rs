@@ -33,9 +33,9 @@ use std::time::Duration;
 const SAVED_KEY: &str = "tablescope.code";
 /// The default time limit, in seconds.
 const DEFAULT_LIMIT_S: &str = "5";
-/// How often a run's output reaches the view (a run of 1,000 requests renders ~20 times a
+/// How often a run's output reaches the view (a run of 1,000 requests renders ~10 times a
 /// second, not 1,000 times).
-const FLUSH_EVERY: Duration = Duration::from_millis(50);
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 const STARTER: &str = r#"// Your tables, through the official @azure/data-tables SDK. Ctrl+Enter (⌘+Enter) runs.
 const employees = tableClient("Employees");

@@ -196,6 +196,9 @@ pub fn json_tree(v: &Value, open: bool) -> AnyView {
     .into_any()
 }
 
+/// How many wire log entries are rendered before "Show all".
+const WIRE_SHOWN: usize = 200;
+
 /// The wire log: each exchange as method, URL, status (and a query's kind and figures), its
 /// headers and bodies in a `<details>` built when first opened. `open_query` opens a query's
 /// exchange in the Query section.
@@ -204,6 +207,9 @@ pub fn WireLog(
     exchanges: RwSignal<Vec<Arc<Exchange>>>,
     open_query: Callback<Arc<Exchange>>,
 ) -> impl IntoView {
+    // Entries rendered: the first WIRE_SHOWN, all once asked (a run of 1,000 requests then
+    // costs the page 1,000 list entries only when someone wants to read them).
+    let shown = RwSignal::new(WIRE_SHOWN);
     view! {
         <section class="wire-log" aria-labelledby="wire-log-heading">
             <h3 id="wire-log-heading">
@@ -213,10 +219,22 @@ pub fn WireLog(
             </h3>
             <p class="placeholder" hidden=move || !exchanges.with(Vec::is_empty)>{t(msg::code_wire_empty)}</p>
             <ol class="wire-entries">
-                <For each=move || exchanges.get() key=|x| x.id let:x>
+                <For
+                    each=move || exchanges.with(|x| x.iter().take(shown.get()).cloned().collect::<Vec<_>>())
+                    key=|x| x.id
+                    let:x
+                >
                     <WireEntry x=x open_query=open_query />
                 </For>
             </ol>
+            <button
+                type="button"
+                class="wire-show-all"
+                hidden=move || exchanges.with(Vec::len) <= shown.get()
+                on:click=move |_| shown.set(usize::MAX)
+            >
+                {move || msg::code_wire_show_all(i18n::number(exchanges.with(Vec::len)))}
+            </button>
         </section>
     }
 }
