@@ -126,6 +126,13 @@ fn limit_seconds(text: &str) -> f64 {
         .unwrap_or(5.0)
 }
 
+/// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer:
+/// `app::panel` runs at start (for the entities), and wasm-split keeps whole functions, so
+/// code inlined into it would load with the page although only the Code section runs it.
+pub fn panel() -> AnyView {
+    view! { <CodePanel /> }.into_any()
+}
+
 /// The Code section: editor, run controls, snippets, console and wire log.
 #[component]
 pub fn CodePanel() -> impl IntoView {
