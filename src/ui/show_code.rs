@@ -6,10 +6,12 @@
 //! pressed (and again on each tab), from the request the panel's callback builds then.
 
 use super::app::Section;
-use crate::code::{self, Form};
+use crate::code::Form;
 use crate::engine::Request;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
+
+mod codegen;
 
 /// The "Show as code" button and, once pressed, its panel. `what` names the instance in the
 /// DOM (`show-code-<what>`); `request` builds the request to show, or says what is missing.
@@ -57,19 +59,28 @@ fn form_id(form: Form) -> &'static str {
 fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
     let section = expect_context::<RwSignal<Section>>();
     let form = RwSignal::new(Form::JavaScript);
-    let shown = RwSignal::new(request.run(()));
     let status = RwSignal::new(String::new());
-    let text = Memo::new(move |_| {
-        shown.with(|r| match r {
-            Ok(request) => code::show(request, form.get()).map_err(|e| e.to_string()),
-            Err(e) => Err(e.clone()),
-        })
-    });
+    // The text shown, with the form it was generated for; `None` until the first one arrives.
+    let text = RwSignal::new(None::<(Form, Result<String, String>)>);
+    // The request as the panel stands now (edits made since it opened are shown too), written
+    // by the show-as-code module.
+    let generate = move || {
+        let shown = request.run(());
+        let f = form.get_untracked();
+        leptos::task::spawn_local(async move {
+            let out = match shown {
+                Ok(r) => codegen::show(&r, form_id(f)).await,
+                Err(e) => Err(e),
+            };
+            text.try_set(Some((f, out)));
+        });
+    };
+    generate();
+    let code = move || text.with(|t| t.as_ref().and_then(|(_, r)| r.as_ref().ok().cloned()));
     let choose = move |f: Form| {
-        // The request as the panel stands now: edits made since are shown too.
-        shown.set(request.run(()));
         form.set(f);
         status.set(String::new());
+        generate();
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let i = Form::ALL
@@ -92,12 +103,12 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
         )]);
     };
     let copy = move |_| {
-        if let Ok(t) = text.get_untracked() {
+        if let Some(t) = code() {
             copy(t, status);
         }
     };
     let open_in_code = move |_| {
-        if let Ok(t) = text.get_untracked() {
+        if let Some(t) = code() {
             super::code_link::code_to_open().set(t);
             section.set(Section::Code);
         }
@@ -134,18 +145,25 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
                 aria-labelledby=move || format!("show-code-{what}-{}", form_id(form.get()))
             >
                 {move || match text.get() {
-                    Ok(code) => view! { <pre class="code-form" dir="ltr" tabindex="0"><code>{code}</code></pre> }.into_any(),
-                    Err(why) => view! { <p class="field-error code-form-none">{move || msg::show_code_none(&why)}</p> }.into_any(),
+                    None => ().into_any(),
+                    Some((f, Ok(code))) => view! {
+                        <pre class="code-form" data-form=form_id(f) dir="ltr" tabindex="0"><code>{code}</code></pre>
+                    }
+                    .into_any(),
+                    Some((_, Err(why))) => view! {
+                        <p class="field-error code-form-none">{move || msg::show_code_none(&why)}</p>
+                    }
+                    .into_any(),
                 }}
                 <div class="editor-actions">
-                    <button type="button" class="copy-code" prop:disabled=move || text.with(Result::is_err) on:click=copy>
+                    <button type="button" class="copy-code" prop:disabled=move || code().is_none() on:click=copy>
                         {t(msg::show_code_copy)}
                     </button>
                     <button
                         type="button"
                         class="open-in-code"
                         hidden=move || form.get() != Form::JavaScript
-                        prop:disabled=move || text.with(Result::is_err)
+                        prop:disabled=move || code().is_none()
                         on:click=open_in_code
                     >
                         {t(msg::show_code_open)}

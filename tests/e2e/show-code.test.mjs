@@ -53,10 +53,11 @@ async function forms(what) {
   for (const form of FORMS) {
     await root.locator(`.code-form-tab[data-form="${IDS[form]}"]`).click();
     await root.locator(`.code-form-tab[data-form="${IDS[form]}"][aria-selected="true"]`).waitFor();
-    out[form] = await root.locator('.code-form').textContent();
+    out[form] = await root.locator(`.code-form[data-form="${IDS[form]}"]`).textContent();
   }
   // Back on JavaScript, which the Code section runs.
   await root.locator('.code-form-tab[data-form="js"]').click();
+  await root.locator('.code-form[data-form="js"]').waitFor();
   return out;
 }
 
