@@ -349,7 +349,7 @@ pub fn CodePanel() -> impl IntoView {
                 <div class="field">
                     <label for="code-snippet">{t(msg::code_snippet)}</label>
                     <select id="code-snippet" on:change=choose_snippet>
-                        <option value="" selected>{t(msg::code_snippet_choose)}</option>
+                        <option value="" selected>"—"</option>
                         {move || {
                             snippet_list
                                 .get()

@@ -115,7 +115,7 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
     };
     view! {
         <div class="code-forms">
-            <div class="code-form-tabs" role="tablist" aria-label=t(msg::show_code_forms) on:keydown=on_key>
+            <div class="code-form-tabs" role="tablist" aria-label=t(msg::show_code) on:keydown=on_key>
                 {Form::ALL
                     .into_iter()
                     .map(|f| {

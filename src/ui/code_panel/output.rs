@@ -115,7 +115,6 @@ pub fn ConsoleView(lines: RwSignal<Vec<Arc<LogLine>>>) -> impl IntoView {
     view! {
         <section class="code-console" aria-labelledby="code-console-heading">
             <h3 id="code-console-heading">{t(msg::code_console)}</h3>
-            <p class="placeholder" hidden=move || !lines.with(Vec::is_empty)>{t(msg::code_console_empty)}</p>
             <ol class="console-lines" dir="ltr">
                 <For each=move || lines.get() key=|l| l.id let:line>
                     <li class=format!("console-line log-{}", line.level)>
@@ -217,7 +216,6 @@ pub fn WireLog(
                 " "
                 <span class="wire-count">{move || i18n::number(exchanges.with(Vec::len))}</span>
             </h3>
-            <p class="placeholder" hidden=move || !exchanges.with(Vec::is_empty)>{t(msg::code_wire_empty)}</p>
             <ol class="wire-entries">
                 <For
                     each=move || exchanges.with(|x| x.iter().take(shown.get()).cloned().collect::<Vec<_>>())
