@@ -43,6 +43,8 @@ async function bundle(entry, define = {}) {
     target: 'es2020',
     legalComments: 'eof',
     define,
+    // www/code/code.css comes in as text: the page side adds it when it loads.
+    loader: { '.css': 'text' },
     write: false,
     logLevel: 'warning',
   });

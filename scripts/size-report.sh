@@ -19,6 +19,9 @@
 #   worker (code/tablescope-code[-worker]-<hash>.js, scripts/bundle-code.mjs); with the SDK,
 #   what opening the Code section and running code adds.
 #
+# - show as code on first use: the code generators' own wasm (codegen.js, codegen_bg.wasm,
+#   src/codegen.rs), imported when a show-as-code panel first opens.
+#
 # BUDGET_KB is the product's budget for a page load (issues #2 and #4: under 300 KB gzip). The
 # playground and the embed must both stay within it. A dist that was not split fails: its
 # playground wasm is the whole app.
@@ -38,6 +41,7 @@ deferred=("$DIST"/tablescope-deferred-*.wasm)
 lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 code=("$DIST"/code/tablescope-code-*.js)
+codegen=("$DIST"/codegen_bg.wasm "$DIST"/codegen.js)
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
   exit 1
@@ -83,6 +87,9 @@ embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
 table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
+if [ "${#codegen[@]}" -eq 2 ]; then
+  table "show as code: the code generators' wasm (on first use)" "${codegen[@]}"
+fi
 echo
 
 status=0

@@ -19,6 +19,8 @@
 mod app;
 mod banner;
 mod batch_panel;
+mod code_link;
+mod code_panel;
 mod data_panel;
 mod editor;
 mod entity_grid;
@@ -28,6 +30,7 @@ pub mod model;
 mod perf;
 mod query_panel;
 mod results;
+mod show_code;
 mod state;
 mod storage_panel;
 mod tables_panel;

@@ -24,15 +24,18 @@ pub enum Section {
     Query,
     /// The batch stager.
     Batch,
+    /// SDK code against the user's tables (`super::code_panel`).
+    Code,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
 }
 
 impl Section {
-    pub const ALL: [Section; 4] = [
+    pub const ALL: [Section; 5] = [
         Section::Data,
         Section::Query,
         Section::Batch,
+        Section::Code,
         Section::Learn,
     ];
 
@@ -42,6 +45,7 @@ impl Section {
             Section::Data => msg::nav_data(),
             Section::Query => msg::nav_query(),
             Section::Batch => msg::nav_batch(),
+            Section::Code => msg::nav_code(),
             Section::Learn => msg::nav_learn(),
         }
     }
@@ -52,6 +56,7 @@ impl Section {
             Section::Data => "data",
             Section::Query => "query",
             Section::Batch => "batch",
+            Section::Code => "code",
             Section::Learn => "learn",
         }
     }
@@ -212,6 +217,9 @@ fn panel(section: Section) -> AnyView {
         Section::Data => view! { <DataPanel /> }.into_any(),
         Section::Query => view! { <QueryPanel /> }.into_any(),
         Section::Batch => view! { <BatchPanel /> }.into_any(),
+        // Through a pointer: wasm-opt inlines a function with one caller, and this function
+        // runs at start, so a direct call would put the whole Code section in the primary wasm.
+        Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

@@ -123,6 +123,14 @@ pub fn BatchPanel() -> impl IntoView {
                     "Clear"
                 </button>
             </div>
+            <super::show_code::ShowCode
+                what="batch"
+                request=Callback::new(move |()| {
+                    let table = workspace.table.get_untracked().ok_or("Select a table first.")?;
+                    let operations = batch.with_untracked(|b| b.iter().map(|s| s.op.clone()).collect());
+                    Ok(Request::Batch { table, operations })
+                })
+            />
             {move || failure.get().map(|f| view! { <p class="batch-failure" role="alert">{f}</p> })}
             <ErrorNotice error=error />
             <p class="status batch-status" aria-live="polite">{move || status.get()}</p>

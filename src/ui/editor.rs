@@ -208,6 +208,13 @@ pub fn Editor() -> impl IntoView {
                 <button type="button" class="stage-write" on:click=stage>"Add to batch"</button>
                 <button type="button" class="clear-editor" on:click=clear>"Clear"</button>
             </div>
+            <super::show_code::ShowCode
+                what="write"
+                request=Callback::new(move |()| match workspace.table.get_untracked() {
+                    Some(table) => request_for(&table, &draft.get_untracked()).map_err(|p| p.join(" ")),
+                    None => Err("Select a table first.".to_string()),
+                })
+            />
             <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>

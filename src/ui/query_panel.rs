@@ -33,6 +33,7 @@ pub fn QueryPanel() -> impl IntoView {
     let builder_problem = RwSignal::new(None::<String>);
     let select = RwSignal::new(String::new());
     let top = RwSignal::new(String::new());
+    super::code_link::register_query_fields(select, top);
     let budget = RwSignal::new(DEFAULT_BUDGET.to_string());
     let error = RwSignal::new(None::<Error>);
     let problems = RwSignal::new(Vec::<String>::new());
@@ -74,6 +75,8 @@ pub fn QueryPanel() -> impl IntoView {
     // The first page's request: "Next page" continues exactly this query, even if the
     // editor has changed since.
     let last_query = StoredValue::new(None::<Request>);
+    // The request of the page shown ("Show as code" writes it, with its continuation).
+    let shown_query = StoredValue::new(None::<Request>);
     let run_page = move |continuation: Option<Continuation>| {
         let mut request = match continuation.clone() {
             Some(c) => {
@@ -111,6 +114,7 @@ pub fn QueryPanel() -> impl IntoView {
             }
             _ => return,
         };
+        shown_query.set_value(Some(request.clone()));
         let started = now();
         let response = state.read(&request);
         if let Some(e) = response.error {
@@ -364,6 +368,13 @@ pub fn QueryPanel() -> impl IntoView {
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <ErrorNotice error=error />
+            <super::show_code::ShowCode
+                what="query"
+                request=Callback::new(move |()| match shown_query.get_value() {
+                    Some(r) => Ok(r),
+                    None => first_page_request(workspace, raw, select, top, budget).map_err(|p| p.join(" ")),
+                })
+            />
         </section>
         {move || current_run().map(|run| view! { <ScanMeter run=run on_rewrite=load_rewrite /> })}
         <div hidden=move || current.get().is_none()>

@@ -6,7 +6,7 @@
 //! never on the user's sandbox account.
 
 pub mod embed;
-mod fetch;
+pub(crate) mod fetch;
 pub mod lazy;
 pub mod markdown;
 mod partition_map;

@@ -16,6 +16,17 @@ import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { javascript } from '@codemirror/lang-javascript';
+import STYLE from './code.css';
+
+/** The Code section's CSS, added to the page once, when this bundle first loads. */
+function addStyle(doc = globalThis.document) {
+  if (!doc || doc.getElementById('tablescope-code-style')) return;
+  const style = doc.createElement('style');
+  style.id = 'tablescope-code-style';
+  style.textContent = STYLE;
+  doc.head.append(style);
+}
+addStyle();
 
 /** The worker's file, next to this one (scripts/bundle-code.mjs defines it). */
 // eslint-disable-next-line no-undef

@@ -1,0 +1,37 @@
+//! "Show as code" as its own small wasm, loaded the first time a show-as-code panel opens
+//! (`ui::show_code`). The generators (`tablescope::code`) are mostly text: in the playground's
+//! wasm their strings would sit in the data segments, which the split cannot defer, so every
+//! page load would carry them.
+//!
+//! One export: [`show`], a `Request` as the engine's JSON in, the form's text out.
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use tablescope::code::{self, Form};
+    use tablescope::engine::Request;
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    /// `request` (a `Request` as JSON) written as `form` (`http`, `js`, `python`, `csharp`,
+    /// `java`); an `Err` says why there is no such code.
+    #[wasm_bindgen]
+    pub fn show(request: &str, form: &str) -> Result<String, String> {
+        let request: Request = serde_json::from_str(request).map_err(|e| e.to_string())?;
+        let form = match form {
+            "http" => Form::Http,
+            "js" => Form::JavaScript,
+            "python" => Form::Python,
+            "csharp" => Form::CSharp,
+            "java" => Form::Java,
+            other => return Err(format!("no code form {other:?}")),
+        };
+        code::show(&request, form).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("The show-as-code module runs in the browser: use `trunk serve` (see README.md).");
+}

@@ -1,0 +1,201 @@
+//! The Code section's JavaScript (www/code/code.js, bundled by scripts/bundle-code.mjs) seen
+//! from Rust: the bundle is imported the first time the section is shown, by the hash the page
+//! names in `<meta name="tablescope-code">`, never at start.
+//!
+//! What crosses from the bundle (console output, wire exchanges, a run's outcome) is read as
+//! JSON (`JSON.stringify` then serde), so a value the user's code logged is only ever data
+//! here: it is rendered as text, never as HTML.
+
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// The loaded bundle's exports.
+#[derive(Clone)]
+pub struct Bundle(JsValue);
+
+/// A JavaScript value in words (a failed import says "Failed to fetch …").
+pub fn describe(e: &JsValue) -> String {
+    crate::ui::teach::fetch::js_message(e).unwrap_or_else(|| "unknown error".into())
+}
+
+/// The bundle's address: `code/tablescope-code-<hash>.js` next to the page.
+fn bundle_url() -> Result<String, String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let hash = document
+        .query_selector("meta[name=\"tablescope-code\"]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .ok_or("this page names no Code bundle (<meta name=\"tablescope-code\">)")?;
+    let base = document
+        .base_uri()
+        .ok()
+        .flatten()
+        .ok_or("the page has no address")?;
+    web_sys::Url::new_with_base(&format!("code/tablescope-code-{hash}.js"), &base)
+        .map(|u| u.href())
+        .map_err(|e| describe(&e))
+}
+
+async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, String> {
+    let promise: Promise = value
+        .map_err(|e| describe(&e))?
+        .dyn_into()
+        .map_err(|_| "expected a promise".to_string())?;
+    JsFuture::from(promise).await.map_err(|e| describe(&e))
+}
+
+impl Bundle {
+    /// Imports the bundle (the browser keeps one module per URL, so a second call is free).
+    pub async fn load() -> Result<Bundle, String> {
+        let url = bundle_url()?;
+        // `import()` is syntax, not a function: a tiny function wraps it.
+        let import = Function::new_with_args("url", "return import(url)");
+        let module = settle(import.call1(&JsValue::NULL, &JsValue::from_str(&url))).await?;
+        Ok(Bundle(module))
+    }
+
+    fn function(&self, name: &str) -> Result<Function, String> {
+        Reflect::get(&self.0, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .ok_or_else(|| format!("the Code bundle has no {name}"))
+    }
+
+    /// `createEditor(parent, …)`: CodeMirror in `parent` with `text`; `on_run` on
+    /// Ctrl/Cmd+Enter, `on_change` with the new text. The callbacks live as long as the page
+    /// (the editor is made once per page).
+    pub fn create_editor(
+        &self,
+        parent: &web_sys::HtmlElement,
+        text: &str,
+        label: &str,
+        on_run: impl Fn() + 'static,
+        on_change: impl Fn(String) + 'static,
+    ) -> Result<Editor, String> {
+        let on_run = Closure::<dyn Fn()>::new(on_run);
+        let on_change = Closure::<dyn Fn(JsValue)>::new(move |v: JsValue| {
+            on_change(v.as_string().unwrap_or_default())
+        });
+        let options = Object::new();
+        set(&options, "doc", &JsValue::from_str(text));
+        set(&options, "label", &JsValue::from_str(label));
+        set(&options, "onRun", on_run.as_ref());
+        set(&options, "onChange", on_change.as_ref());
+        on_run.forget();
+        on_change.forget();
+        let editor = self
+            .function("createEditor")?
+            .call2(&JsValue::NULL, parent, &options)
+            .map_err(|e| describe(&e))?;
+        Ok(Editor(editor))
+    }
+
+    /// `runCode(…)`: the code in a fresh sandbox worker. `on_log` and `on_exchange` hear
+    /// console output and wire exchanges as JSON; the returned run settles once.
+    pub fn run(
+        &self,
+        code: &str,
+        limit_ms: f64,
+        on_log: impl Fn(serde_json::Value) + 'static,
+        on_exchange: impl Fn(serde_json::Value) + 'static,
+    ) -> Result<Run, String> {
+        let on_log = Closure::<dyn Fn(JsValue)>::new(move |v: JsValue| {
+            if let Some(v) = as_json(&v) {
+                on_log(v)
+            }
+        });
+        let on_exchange = Closure::<dyn Fn(JsValue)>::new(move |v: JsValue| {
+            if let Some(v) = as_json(&v) {
+                on_exchange(v)
+            }
+        });
+        let options = Object::new();
+        set(&options, "code", &JsValue::from_str(code));
+        set(&options, "limitMs", &JsValue::from_f64(limit_ms));
+        set(&options, "onLog", on_log.as_ref());
+        set(&options, "onExchange", on_exchange.as_ref());
+        let run = self
+            .function("runCode")?
+            .call1(&JsValue::NULL, &options)
+            .map_err(|e| describe(&e))?;
+        Ok(Run {
+            run,
+            _callbacks: (on_log, on_exchange),
+        })
+    }
+}
+
+fn set(target: &Object, name: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(name), value);
+}
+
+/// A JavaScript value as JSON data (undefined: `None`).
+fn as_json(value: &JsValue) -> Option<serde_json::Value> {
+    let text = js_sys::JSON::stringify(value).ok()?.as_string()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The editor `createEditor` made.
+#[derive(Clone)]
+pub struct Editor(JsValue);
+
+impl Editor {
+    fn call(&self, name: &str, args: &[&JsValue]) -> Option<JsValue> {
+        let f: Function = Reflect::get(&self.0, &JsValue::from_str(name))
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        match args {
+            [] => f.call0(&self.0).ok(),
+            [a] => f.call1(&self.0, a).ok(),
+            _ => None,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.call("text", &[])
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    }
+
+    pub fn set_text(&self, text: &str) {
+        self.call("setText", &[&JsValue::from_str(text)]);
+    }
+
+    pub fn focus(&self) {
+        self.call("focus", &[]);
+    }
+}
+
+/// A run in its sandbox. The callbacks are kept until the run is dropped, after it settled.
+pub struct Run {
+    run: JsValue,
+    _callbacks: (Closure<dyn Fn(JsValue)>, Closure<dyn Fn(JsValue)>),
+}
+
+impl Run {
+    /// Terminates the worker (the run settles as `stopped`).
+    pub fn stop(&self) {
+        if let Ok(stop) = Reflect::get(&self.run, &JsValue::from_str("stop")) {
+            if let Ok(stop) = stop.dyn_into::<Function>() {
+                let _ = stop.call0(&JsValue::NULL);
+            }
+        }
+    }
+
+    /// The outcome: `{status, error?, ms, limitMs?}` as JSON.
+    pub async fn settled(&self) -> serde_json::Value {
+        let promise = Reflect::get(&self.run, &JsValue::from_str("settled"));
+        match settle(promise).await {
+            Ok(v) => as_json(&v).unwrap_or(serde_json::Value::Null),
+            Err(message) => serde_json::json!({
+                "status": "error",
+                "error": { "name": "Error", "message": message },
+            }),
+        }
+    }
+}
