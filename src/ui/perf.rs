@@ -1,7 +1,9 @@
 //! A test-only hook for the performance measurements: with `?perf=1` in the URL the page
 //! exposes `window.__tablescopeFill(table, partitions, rowsPerPartition)`, which inserts
 //! `partitions × rowsPerPartition` entities through `Request::Batch` of 100 (the service's
-//! largest batch) and returns how many were written. Without the parameter nothing is exposed.
+//! largest batch) and returns how many were written; `window.__tablescopeSavesInFlight()`,
+//! the saves not yet committed to IndexedDB; and `window.__tablescopeWasmBytes()`, the size of
+//! the wasm's linear memory (which only grows). Without the parameter nothing is exposed.
 
 use super::state::AppState;
 use crate::engine::{BatchRequest, RawEntity, Request, MAX_OPERATIONS};
@@ -24,13 +26,25 @@ pub fn install(state: AppState) {
     let fill = Closure::<dyn Fn(String, u32, u32) -> u32>::new(
         move |table: String, partitions: u32, rows: u32| fill(state, &table, partitions, rows),
     );
-    let _ = js_sys::Reflect::set(
-        &window,
-        &JsValue::from_str("__tablescopeFill"),
-        fill.as_ref(),
-    );
-    // The hook lives as long as the page.
+    expose(&window, "__tablescopeFill", fill.as_ref());
+    // The hooks live as long as the page.
     fill.forget();
+    let saves = Closure::<dyn Fn() -> u32>::new(crate::persist::saves_in_flight);
+    expose(&window, "__tablescopeSavesInFlight", saves.as_ref());
+    saves.forget();
+    let memory = Closure::<dyn Fn() -> f64>::new(|| {
+        wasm_bindgen::memory()
+            .unchecked_into::<js_sys::WebAssembly::Memory>()
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as f64
+    });
+    expose(&window, "__tablescopeWasmBytes", memory.as_ref());
+    memory.forget();
+}
+
+fn expose(window: &web_sys::Window, name: &str, hook: &JsValue) {
+    let _ = js_sys::Reflect::set(window, &JsValue::from_str(name), hook);
 }
 
 /// Writes the entities in batches of 100 per partition; returns how many were written.
