@@ -39,6 +39,17 @@ use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::JsValue;
 
+thread_local! {
+    /// Who hears how far a load has got (see [`on_load_progress`]).
+    static LOAD_PROGRESS: RefCell<Option<Box<dyn Fn(usize, usize)>>> = const { RefCell::new(None) };
+}
+
+/// Calls `tell(chunks decoded, chunks in all)` whenever a load pauses between its slices (a
+/// store large enough to take more than one), e.g. to show progress while the page starts.
+pub fn on_load_progress(tell: impl Fn(usize, usize) + 'static) {
+    LOAD_PROGRESS.with(|p| *p.borrow_mut() = Some(Box::new(tell)));
+}
+
 /// The namespace of the user's own data.
 pub const SANDBOX: &str = "sandbox";
 
@@ -177,7 +188,14 @@ impl Persist {
                 .map_err(PersistError::CodeUnavailable)?;
         }
         let now = DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN);
-        let loaded = load::build(meta, &keys, &values, recover, now)?;
+        let progress = |done: usize, total: usize| {
+            LOAD_PROGRESS.with(|p| {
+                if let Some(tell) = p.borrow().as_ref() {
+                    tell(done, total);
+                }
+            });
+        };
+        let loaded = load::build(meta, &keys, &values, recover, now, &progress).await?;
 
         let existing: Vec<String> = account.tables().map(|t| t.name.clone()).collect();
         for name in existing {

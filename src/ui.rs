@@ -53,6 +53,14 @@ pub fn mount() {
         // text shown is in it.
         crate::i18n::start().await;
         let loading = show_loading();
+        if let Some(loading) = loading.clone() {
+            crate::persist::on_load_progress(move |done, total| {
+                let percent = done * 100 / total.max(1);
+                loading.set_text_content(Some(&crate::i18n::msg::app_loading_tables_progress(
+                    percent,
+                )));
+            });
+        }
         if let Err(reason) = state::load_saved_tables().await {
             // The page's start guard (www/start-guard.js) says why and offers the saved tables.
             start_guard("fail", &reason);

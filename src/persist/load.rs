@@ -30,15 +30,21 @@ pub struct Loaded {
     pub repaired: usize,
 }
 
+/// How long decoding runs before it lets the browser paint and handle input: a large store
+/// (1,000,000 entities decode in over a second) never holds the main thread for longer.
+const SLICE_MS: f64 = 40.0;
+
 /// Builds the tables from the meta record and the chunk records (keys and values in key
 /// order, as `getAllKeys`/`getAll` return them); `now` is the browser's clock, for
-/// [`restamp`].
-pub fn build(
+/// [`restamp`]. It decodes in slices of [`SLICE_MS`], telling `progress` (chunks decoded,
+/// chunks in all) before each pause.
+pub async fn build(
     meta: Option<JsValue>,
     keys: &[JsValue],
     values: &[JsValue],
     recover: bool,
     now: DateTime,
+    progress: &dyn Fn(usize, usize),
 ) -> Result<Loaded, PersistError> {
     let mut damaged = Vec::new();
     let mut report = |e: PersistError| -> Result<(), PersistError> {
@@ -87,7 +93,13 @@ pub fn build(
     let mut names = Names::default();
     let keys: Vec<Option<String>> = keys.iter().map(JsValue::as_string).collect();
     let mut strays: Vec<(String, Entity)> = Vec::new();
+    let mut slice_start = js_sys::Date::now();
     for (i, (key, value)) in keys.iter().zip(values).enumerate() {
+        if js_sys::Date::now() - slice_start > SLICE_MS {
+            progress(i, keys.len());
+            pause().await;
+            slice_start = js_sys::Date::now();
+        }
         let Some(key) = key else {
             report(PersistError::corrupt("?", "a chunk key is not a string"))?;
             continue;
@@ -136,6 +148,18 @@ pub fn build(
         seq,
         repaired,
     })
+}
+
+/// Lets the browser run a task (paint, input) before decoding goes on.
+async fn pause() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let queued = web_sys::window().map(|w| w.set_timeout_with_callback(&resolve));
+        if !matches!(queued, Some(Ok(_))) {
+            // No timer to wait for: go on at once rather than never.
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Rows found in a chunk past the start of the partition's next chunk: the next chunk owns
