@@ -33,17 +33,19 @@ pub fn Welcome() -> impl IntoView {
 #[component]
 fn WelcomePanel() -> impl IntoView {
     let section = expect_context::<RwSignal<Section>>();
+    // Taken here: the task below runs outside the component, where there is no context.
+    let (state, workspace) = (AppState::expect(), Workspace::expect());
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let sample = move |_| {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
-            let outcome = load_sample().await;
+            let outcome = load_sample(state).await;
             busy.try_set(false);
             match outcome {
                 Ok(table) => {
-                    Workspace::expect().table.set(Some(table));
+                    workspace.table.set(Some(table));
                     section.set(Section::Data);
                     focus_when_ready("#data-heading", 50);
                 }
@@ -86,7 +88,7 @@ fn WelcomePanel() -> impl IntoView {
 
 /// Creates the sample table (the lesson's table with the entities its steps insert) as the
 /// user's own, saved like any table; its name.
-async fn load_sample() -> Result<String, String> {
+async fn load_sample(state: AppState) -> Result<String, String> {
     let text = super::teach::scenario_text(SAMPLE_LESSON).await?;
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let steps = lesson
@@ -114,7 +116,7 @@ async fn load_sample() -> Result<String, String> {
         });
     }
     // One change: every request, saved together; the first refusal stops it and is shown.
-    AppState::expect().change(|account| {
+    state.change(|account| {
         for request in &requests {
             if let Some(e) = account.execute(request).error {
                 return Err(e);

@@ -87,8 +87,9 @@ pub(super) fn group_view(
             })
         })
     });
+    let workspace = Workspace::expect();
     let add = move |group: bool| {
-        let new = Workspace::expect().next_id();
+        let new = workspace.next_id();
         edit.run((
             id,
             if group {

@@ -15,11 +15,18 @@
 //!
 //! Format (version 1): `{"version": 1, "section": "query", "table": "Employees",
 //! "query": {"filter", "select", "top", "budget"}, "history": [{"table", "filter", "kind",
-//! "pages": [{"scanned", "returned", "partitions", "token"}]}], "batch": [operation…]}`, each
-//! staged operation in the engine's JSON form (as scenario files write batch operations).
+//! "pages": [{"scanned", "returned", "partitions", "token"}]}], "batch": [{"op": "merge",
+//! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}]}`
+//! (operation names as the service spells them).
+//!
+//! Size: start runs [`keep`] and, on a return visit, [`restore`], so they are in the page's
+//! first download (scripts/split.mjs). The history's and the batch's readers and writers are
+//! `#[inline(never)]` and called only when there is something to read or write, so they stay in
+//! the deferred wasm; the batch is read and written by hand, not by the engine's serde derive
+//! (an internally tagged enum: a large reader).
 
-use super::{Staged, Workspace};
-use crate::engine::BatchRequest;
+use super::{Staged, Workspace, WriteOp};
+use crate::engine::{BatchRequest, RawEntity};
 use crate::ui::app::Section;
 use crate::ui::results::{Run, RunPage};
 use crate::ui::state::AppState;
@@ -44,14 +51,23 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
         restore(&text, workspace, section, state);
     }
     Effect::new(move |started: Option<()>| {
-        // Reads every saved signal, so any change runs this again; the first run (the state
-        // just restored) writes nothing.
+        if started.is_none() {
+            // The first run only subscribes (the state was just restored: nothing to write).
+            let q = workspace.query;
+            section.track();
+            workspace.table.track();
+            workspace.filter.track();
+            workspace.batch.track();
+            q.select.track();
+            q.top.track();
+            q.budget.track();
+            q.history.track();
+            return;
+        }
         let text = snapshot(workspace, section).to_string();
-        if started.is_some() {
-            if let Some(s) = storage() {
-                // Over quota (a huge staged batch): the last state that fitted stays.
-                let _ = s.set_item(KEY, &text);
-            }
+        if let Some(s) = storage() {
+            // Over quota (a huge staged batch): the last state that fitted stays.
+            let _ = s.set_item(KEY, &text);
         }
     });
 }
@@ -64,25 +80,18 @@ fn storage() -> Option<web_sys::Storage> {
 fn snapshot(w: Workspace, section: RwSignal<Section>) -> Value {
     let q = w.query;
     let history = q.history.with(|h| {
-        h.iter()
-            .skip(h.len().saturating_sub(MAX_RUNS))
-            .map(|r| {
-                let pages: Vec<Value> = r
-                    .pages
-                    .iter()
-                    .map(|p| {
-                        json!({"scanned": p.scanned, "returned": p.returned,
-                               "partitions": p.partitions, "token": p.token})
-                    })
-                    .collect();
-                json!({"table": r.table, "filter": r.filter, "kind": r.kind, "pages": pages})
-            })
-            .collect::<Vec<_>>()
+        if h.is_empty() {
+            Vec::new()
+        } else {
+            encode_runs(h)
+        }
     });
     let batch = w.batch.with(|b| {
-        b.iter()
-            .filter_map(|s| serde_json::to_value(&s.op).ok())
-            .collect::<Vec<_>>()
+        if b.is_empty() {
+            Vec::new()
+        } else {
+            encode_batch(b)
+        }
     });
     json!({
         "version": VERSION,
@@ -103,8 +112,6 @@ pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppS
     if saved.get("version").and_then(Value::as_u64) != Some(VERSION) {
         return;
     }
-    let str_at = |v: &Value, name: &str| v.get(name).and_then(Value::as_str).map(str::to_string);
-    let u64_at = |v: &Value, name: &str| v.get(name).and_then(Value::as_u64).unwrap_or(0);
     if let Some(table) = str_at(&saved, "table") {
         if state.describe_tables().iter().any(|t| t.name == table) {
             w.table.set(Some(table));
@@ -133,40 +140,130 @@ pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppS
         }
     }
     if let Some(runs) = saved.get("history").and_then(Value::as_array) {
-        let runs: Vec<Run> = runs
-            .iter()
-            .filter_map(|r| {
-                let pages = r.get("pages")?.as_array()?;
-                Some(Run {
-                    id: w.next_id(),
-                    table: str_at(r, "table")?,
-                    filter: str_at(r, "filter")?,
-                    kind: str_at(r, "kind")?,
-                    explain: None,
-                    pages: pages
-                        .iter()
-                        .map(|p| RunPage {
-                            scanned: u64_at(p, "scanned"),
-                            returned: u64_at(p, "returned"),
-                            partitions: u64_at(p, "partitions"),
-                            token: str_at(p, "token"),
-                        })
-                        .collect(),
-                    render_ms: None,
-                })
-            })
-            .collect();
-        w.query.history.set(runs);
+        if !runs.is_empty() {
+            w.query.history.set(decode_runs(runs, w));
+        }
     }
     if let Some(ops) = saved.get("batch").and_then(Value::as_array) {
-        let staged: Vec<Staged> = ops
-            .iter()
-            .filter_map(|op| serde_json::from_value::<BatchRequest>(op.clone()).ok())
-            .map(|op| Staged {
+        if !ops.is_empty() {
+            w.batch.set(decode_batch(ops, w));
+        }
+    }
+}
+
+fn str_at(v: &Value, name: &str) -> Option<String> {
+    v.get(name).and_then(Value::as_str).map(str::to_string)
+}
+
+#[inline(never)]
+fn encode_runs(runs: &[Run]) -> Vec<Value> {
+    runs.iter()
+        .skip(runs.len().saturating_sub(MAX_RUNS))
+        .map(|r| {
+            let pages: Vec<Value> = r
+                .pages
+                .iter()
+                .map(|p| {
+                    json!({"scanned": p.scanned, "returned": p.returned,
+                           "partitions": p.partitions, "token": p.token})
+                })
+                .collect();
+            json!({"table": r.table, "filter": r.filter, "kind": r.kind, "pages": pages})
+        })
+        .collect()
+}
+
+#[inline(never)]
+fn decode_runs(runs: &[Value], w: Workspace) -> Vec<Run> {
+    let count = |v: &Value, name: &str| v.get(name).and_then(Value::as_u64).unwrap_or(0);
+    runs.iter()
+        .filter_map(|r| {
+            let pages = r.get("pages")?.as_array()?;
+            Some(Run {
+                id: w.next_id(),
+                table: str_at(r, "table")?,
+                filter: str_at(r, "filter")?,
+                kind: str_at(r, "kind")?,
+                explain: None,
+                pages: pages
+                    .iter()
+                    .map(|p| RunPage {
+                        scanned: count(p, "scanned"),
+                        returned: count(p, "returned"),
+                        partitions: count(p, "partitions"),
+                        token: str_at(p, "token"),
+                    })
+                    .collect(),
+                render_ms: None,
+            })
+        })
+        .collect()
+}
+
+#[inline(never)]
+fn encode_batch(staged: &[Staged]) -> Vec<Value> {
+    staged
+        .iter()
+        .map(|s| match &s.op {
+            BatchRequest::Delete {
+                partition_key,
+                row_key,
+                if_match,
+            } => json!({"op": "delete", "partitionKey": partition_key, "rowKey": row_key,
+                        "ifMatch": if_match}),
+            BatchRequest::Get {
+                partition_key,
+                row_key,
+            } => json!({"op": "get", "partitionKey": partition_key, "rowKey": row_key}),
+            BatchRequest::Insert { entity }
+            | BatchRequest::UpsertReplace { entity }
+            | BatchRequest::UpsertMerge { entity } => {
+                json!({"op": crate::ui::model::batch_op_name(&s.op), "entity": entity.to_json()})
+            }
+            BatchRequest::Replace { entity, if_match }
+            | BatchRequest::Merge { entity, if_match } => {
+                json!({"op": crate::ui::model::batch_op_name(&s.op), "entity": entity.to_json(),
+                       "ifMatch": if_match})
+            }
+        })
+        .collect()
+}
+
+/// The staged operations that read back; a malformed one is dropped.
+#[inline(never)]
+fn decode_batch(ops: &[Value], w: Workspace) -> Vec<Staged> {
+    ops.iter()
+        .filter_map(|v| {
+            let name = str_at(v, "op")?;
+            let if_match = str_at(v, "ifMatch");
+            let op = match name.as_str() {
+                "delete" | "get" => {
+                    let (pk, rk) = (str_at(v, "partitionKey")?, str_at(v, "rowKey")?);
+                    if name == "get" {
+                        BatchRequest::Get {
+                            partition_key: pk,
+                            row_key: rk,
+                        }
+                    } else {
+                        BatchRequest::Delete {
+                            partition_key: pk,
+                            row_key: rk,
+                            if_match,
+                        }
+                    }
+                }
+                _ => {
+                    let entity = v.get("entity")?.as_object()?.clone();
+                    let keys = (String::new(), String::new());
+                    WriteOp::from_name(&name)?
+                        .batch_request(keys, || Ok::<_, ()>(RawEntity::from(entity)), if_match)
+                        .ok()?
+                }
+            };
+            Some(Staged {
                 id: w.next_id(),
                 op,
             })
-            .collect();
-        w.batch.set(staged);
-    }
+        })
+        .collect()
 }
