@@ -119,47 +119,21 @@ fn first_section() -> Section {
 }
 
 /// On one-column layouts (a phone) the tables panel goes below the sections (CSS), and this
-/// line takes its place at the top: the table to work on, and a way down to create one.
-/// Hidden on wider screens, where the sidebar is beside the sections.
+/// line takes its place at the top: "Tables", the selected table, and a way down to the panel
+/// (focus lands on "New table"). Hidden on wider screens, where the sidebar is beside the
+/// sections.
 #[component]
 fn TableQuick() -> impl IntoView {
-    let state = AppState::expect();
     let workspace = Workspace::expect();
-    let names = Memo::new(move |_| {
-        state
-            .describe_tables()
-            .into_iter()
-            .map(|t| t.name)
-            .collect::<Vec<_>>()
-    });
-    let choose = move |ev: leptos::ev::Event| {
-        let name = event_target_value(&ev);
-        workspace.table.set((!name.is_empty()).then_some(name));
-    };
-    let to_new = move |_| super::data_panel::focus("#new-table-name");
     view! {
-        <div class="table-quick">
-            <label for="quick-table" hidden=move || names.with(Vec::is_empty)>
-                {t(msg::tables_heading)}
-            </label>
-            <select id="quick-table" dir="ltr" hidden=move || names.with(Vec::is_empty) on:change=choose>
-                <option value="">"—"</option>
-                {move || {
-                    let chosen = workspace.table.get();
-                    names
-                        .get()
-                        .into_iter()
-                        .map(|n| {
-                            let selected = chosen.as_deref() == Some(n.as_str());
-                            view! { <option value=n.clone() selected=selected>{n.clone()}</option> }
-                        })
-                        .collect_view()
-                }}
-            </select>
-            <button type="button" class="quick-new" on:click=to_new>
-                {t(msg::tables_new_label)}
-            </button>
-        </div>
+        <button
+            type="button"
+            class="table-quick"
+            on:click=move |_| super::data_panel::focus("#new-table-name")
+        >
+            <span>{t(msg::tables_heading)}</span>
+            <bdi class="quick-table" dir="ltr">{move || workspace.table.get()}</bdi>
+        </button>
     }
 }
 

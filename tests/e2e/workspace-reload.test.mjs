@@ -74,7 +74,6 @@ async function workspace(page) {
     kind: await page.locator('input[name="query-kind"]:checked').getAttribute('value'),
     pk: await page.locator('#q-pk').inputValue(),
     prefix: await page.locator('#q-prefix').inputValue(),
-    joins: await page.locator('.cond-group').evaluateAll((g) => g.map((e) => e.dataset.join)),
     properties: await values(page.locator('.cond-property')),
     ops: await values(page.locator('.cond-op')),
     types: await values(page.locator('.cond-type')),
@@ -110,7 +109,7 @@ test('a reload restores the section, table, query, builder, options, history and
   await page.locator('#q-select').fill('FirstName, Age');
   await page.locator('#q-top').fill('3');
   await page.locator('#q-budget').fill('500');
-  await page.locator('#raw-filter').fill("PartitionKey eq 'Marketing' and (Age lt 30 or Age gt 50)");
+  await page.locator('#raw-filter').fill("PartitionKey eq 'Marketing' and Age lt 50 and Age ne 34");
   await page.locator('.run-query').click();
   await page.locator('#compare-a option').nth(2).waitFor({ state: 'attached' });
 
@@ -119,15 +118,14 @@ test('a reload restores the section, table, query, builder, options, history and
     pressed: ['Employees'],
     section: 'nav-query',
     query: {
-      raw: "PartitionKey eq 'Marketing' and (Age lt 30 or Age gt 50)",
+      raw: "PartitionKey eq 'Marketing' and Age lt 50 and Age ne 34",
       kind: 'Partition',
       pk: 'Marketing',
       prefix: '',
-      joins: ['and', 'or'],
       properties: ['Age', 'Age'],
-      ops: ['lt', 'gt'],
+      ops: ['lt', 'ne'],
       types: ['Int32', 'Int32'],
-      texts: ['30', '50'],
+      texts: ['50', '34'],
       select: 'FirstName, Age',
       top: '3',
       budget: '500',
@@ -147,6 +145,15 @@ test('a reload restores the section, table, query, builder, options, history and
   await page.locator('#nav-query').click();
   const scanned = await page.locator('.compare tr', { hasText: 'Scanned' }).locator('td').allTextContents();
   assert.deepEqual(scanned, ['9', '5']);
+  // An `or` group too: the builder is the saved filter read back.
+  await page.locator('#raw-filter').fill('Age lt 30 or (Age gt 50 and not (FirstName eq \'Lee\'))');
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.locator('#nav-query').getAttribute('aria-current'), 'page');
+  assert.equal(await page.locator('.cond-group.root-group').getAttribute('data-join'), 'or');
+  assert.equal(await page.locator('.root-group > .cond-group').getAttribute('data-join'), 'and');
+  assert.equal(await page.locator('.root-group .group-negate:checked').count(), 1);
+  assert.equal(await page.locator('#raw-filter').inputValue(), "Age lt 30 or (Age gt 50 and not (FirstName eq 'Lee'))");
   assertClean(page);
   await page.context().close();
 });
@@ -176,7 +183,7 @@ test('damaged, odd or old saved workspace data: the app starts with the defaults
         pressed: [],
         section: 'nav-data',
         query: {
-          raw: '', kind: 'Table', pk: '', prefix: '', joins: ['and'], properties: [], ops: [], types: [],
+          raw: '', kind: 'Table', pk: '', prefix: '', properties: [], ops: [], types: [],
           texts: [], select: '', top: '', budget: '10000', runs: ['choose a run…'],
         },
         batch: { badge: [], staged: [] },

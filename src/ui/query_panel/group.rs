@@ -87,6 +87,7 @@ pub(super) fn group_view(
             })
         })
     });
+    let show_head = Memo::new(move |_| !root || members.with(|m| m.len() > 1));
     let workspace = Workspace::expect();
     let add = move |group: bool| {
         let new = workspace.next_id();
@@ -107,7 +108,43 @@ pub(super) fn group_view(
             data-group-id=id
             data-join=move || if get(&|g| g.join == Join::Or) { "or" } else { "and" }
         >
-            <div class="group-head">
+            // The join matters from two members on; an inner group always shows its head
+            // (`not`, remove). Drawn in a closure of its own, so a query panel with no
+            // conditions (the start flows) never runs this code (scripts/split.mjs).
+            {move || show_head.get().then(|| head(id, builder, edit, root))}
+            {move || {
+                members
+                    .get()
+                    .into_iter()
+                    .map(|(member, is_group)| {
+                        if is_group {
+                            group_view(member, builder, edit, false)
+                        } else {
+                            let edit = Callback::new(move |e: Edit| edit.run((member, e)));
+                            view! { <ConditionRow id=member builder=builder edit=edit /> }.into_any()
+                        }
+                    })
+                    .collect_view()
+            }}
+            <div class="group-actions">
+                <button type="button" class="add-condition" on:click=move |_| add(false)>
+                    "+ Condition"
+                </button>
+                <button type="button" class="add-group" on:click=move |_| add(true)>
+                    {t(msg::query_group_add)}
+                </button>
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+/// A group's head: `not` and remove (inner groups), and how its members join.
+fn head(id: u64, builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>, root: bool) -> AnyView {
+    let get =
+        move |f: &dyn Fn(&Group) -> bool| builder.with(|b| b.conditions.group(id).is_some_and(f));
+    view! {
+        <div class="group-head">
                 <label class="group-not" hidden=root>
                     <input
                         type="checkbox"
@@ -139,29 +176,6 @@ pub(super) fn group_view(
                     "×"
                 </button>
             </div>
-            {move || {
-                members
-                    .get()
-                    .into_iter()
-                    .map(|(member, is_group)| {
-                        if is_group {
-                            group_view(member, builder, edit, false)
-                        } else {
-                            let edit = Callback::new(move |e: Edit| edit.run((member, e)));
-                            view! { <ConditionRow id=member builder=builder edit=edit /> }.into_any()
-                        }
-                    })
-                    .collect_view()
-            }}
-            <div class="group-actions">
-                <button type="button" class="add-condition" on:click=move |_| add(false)>
-                    "+ Condition"
-                </button>
-                <button type="button" class="add-group" on:click=move |_| add(true)>
-                    {t(msg::query_group_add)}
-                </button>
-            </div>
-        </div>
     }
     .into_any()
 }

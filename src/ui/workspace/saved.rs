@@ -20,23 +20,26 @@
 //! (operation names as the service spells them).
 //!
 //! Size: start runs [`keep`] and, on a return visit, [`restore`], so they are in the page's
-//! first download (scripts/split.mjs). The history's and the batch's readers and writers are
-//! `#[inline(never)]` and called only when there is something to read or write, so they stay in
-//! the deferred wasm; the batch is read and written by hand, not by the engine's serde derive
-//! (an internally tagged enum: a large reader).
+//! first download (scripts/split.mjs). They use the browser's JSON (`JSON.parse`,
+//! `JSON.stringify`, property access), not serde_json's `Value`, whose reader, writer and maps
+//! cost the primary wasm about 14 KB more. The history's and the batch's readers and writers
+//! are `#[inline(never)]` and called only when there is something to read or write, so they
+//! stay in the deferred wasm; the batch is read and written by hand, not by the engine's serde
+//! derive (an internally tagged enum: a large reader).
 
 use super::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, RawEntity};
 use crate::ui::app::Section;
 use crate::ui::results::{Run, RunPage};
 use crate::ui::state::AppState;
+use js_sys::{Array, Object, Reflect, JSON};
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
 
 /// The `localStorage` key.
 pub const KEY: &str = "tablescope.workspace";
 /// The format written; data of any other version is ignored.
-const VERSION: u64 = 1;
+const VERSION: f64 = 1.0;
 /// Runs kept across a reload (the newest).
 const MAX_RUNS: usize = 50;
 
@@ -64,8 +67,10 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
             q.history.track();
             return;
         }
-        let text = snapshot(workspace, section).to_string();
-        if let Some(s) = storage() {
+        let text = JSON::stringify(&snapshot(workspace, section))
+            .ok()
+            .and_then(|t| t.as_string());
+        if let (Some(s), Some(text)) = (storage(), text) {
             // Over quota (a huge staged batch): the last state that fitted stays.
             let _ = s.set_item(KEY, &text);
         }
@@ -76,40 +81,53 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// The workspace as the saved JSON.
-fn snapshot(w: Workspace, section: RwSignal<Section>) -> Value {
+fn set(object: &Object, name: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(object, &JsValue::from_str(name), &value.into());
+}
+
+fn get(object: &JsValue, name: &str) -> JsValue {
+    if !object.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn str_at(object: &JsValue, name: &str) -> Option<String> {
+    get(object, name).as_string()
+}
+
+/// The array `name` of `object`, when it is one and not empty.
+fn items(object: &JsValue, name: &str) -> Option<Array> {
+    let v = get(object, name);
+    Array::is_array(&v)
+        .then(|| Array::from(&v))
+        .filter(|a| a.length() > 0)
+}
+
+/// The workspace as the saved object.
+fn snapshot(w: Workspace, section: RwSignal<Section>) -> Object {
     let q = w.query;
-    let history = q.history.with(|h| {
-        if h.is_empty() {
-            Vec::new()
-        } else {
-            encode_runs(h)
-        }
-    });
-    let batch = w.batch.with(|b| {
-        if b.is_empty() {
-            Vec::new()
-        } else {
-            encode_batch(b)
-        }
-    });
-    json!({
-        "version": VERSION,
-        "section": section.get().id(),
-        "table": w.table.get(),
-        "query": {"filter": w.filter.get(), "select": q.select.get(), "top": q.top.get(),
-                  "budget": q.budget.get()},
-        "history": history,
-        "batch": batch,
-    })
+    let out = Object::new();
+    set(&out, "version", VERSION);
+    set(&out, "section", section.get().id());
+    set(&out, "table", w.table.get());
+    let query = Object::new();
+    set(&query, "filter", w.filter.get());
+    set(&query, "select", q.select.get());
+    set(&query, "top", q.top.get());
+    set(&query, "budget", q.budget.get());
+    set(&out, "query", query);
+    set(&out, "history", q.history.with(|h| encode_runs(h)));
+    set(&out, "batch", w.batch.with(|b| encode_batch(b)));
+    out
 }
 
 /// Puts what `text` holds in place, field by field (see the module invariant).
 pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppState) {
-    let Ok(saved) = serde_json::from_str::<Value>(text) else {
+    let Ok(saved) = JSON::parse(text) else {
         return;
     };
-    if saved.get("version").and_then(Value::as_u64) != Some(VERSION) {
+    if get(&saved, "version").as_f64() != Some(VERSION) {
         return;
     }
     if let Some(table) = str_at(&saved, "table") {
@@ -126,72 +144,87 @@ pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppS
             section.set(s);
         }
     }
-    if let Some(q) = saved.get("query") {
-        let q_opts = w.query;
-        for (name, signal) in [
-            ("filter", w.filter),
-            ("select", q_opts.select),
-            ("top", q_opts.top),
-            ("budget", q_opts.budget),
-        ] {
-            if let Some(v) = str_at(q, name) {
-                signal.set(v);
-            }
+    let q = get(&saved, "query");
+    for (name, signal) in [
+        ("filter", w.filter),
+        ("select", w.query.select),
+        ("top", w.query.top),
+        ("budget", w.query.budget),
+    ] {
+        if let Some(v) = str_at(&q, name) {
+            signal.set(v);
         }
     }
-    if let Some(runs) = saved.get("history").and_then(Value::as_array) {
-        if !runs.is_empty() {
-            w.query.history.set(decode_runs(runs, w));
-        }
+    if let Some(runs) = items(&saved, "history") {
+        w.query.history.set(decode_runs(&runs, w));
     }
-    if let Some(ops) = saved.get("batch").and_then(Value::as_array) {
-        if !ops.is_empty() {
-            w.batch.set(decode_batch(ops, w));
-        }
+    if let Some(ops) = items(&saved, "batch") {
+        w.batch.set(decode_batch(&ops, w));
     }
 }
 
-fn str_at(v: &Value, name: &str) -> Option<String> {
-    v.get(name).and_then(Value::as_str).map(str::to_string)
+/// The newest runs (without their explanations); an empty array when there are none.
+fn encode_runs(runs: &[Run]) -> Array {
+    if runs.is_empty() {
+        return Array::new();
+    }
+    encode_some_runs(runs)
 }
 
 #[inline(never)]
-fn encode_runs(runs: &[Run]) -> Vec<Value> {
+fn encode_some_runs(runs: &[Run]) -> Array {
     runs.iter()
         .skip(runs.len().saturating_sub(MAX_RUNS))
         .map(|r| {
-            let pages: Vec<Value> = r
+            let run = Object::new();
+            set(&run, "table", r.table.as_str());
+            set(&run, "filter", r.filter.as_str());
+            set(&run, "kind", r.kind.as_str());
+            let pages: Array = r
                 .pages
                 .iter()
                 .map(|p| {
-                    json!({"scanned": p.scanned, "returned": p.returned,
-                           "partitions": p.partitions, "token": p.token})
+                    let page = Object::new();
+                    set(&page, "scanned", p.scanned as f64);
+                    set(&page, "returned", p.returned as f64);
+                    set(&page, "partitions", p.partitions as f64);
+                    set(&page, "token", p.token.clone());
+                    JsValue::from(page)
                 })
                 .collect();
-            json!({"table": r.table, "filter": r.filter, "kind": r.kind, "pages": pages})
+            set(&run, "pages", pages);
+            JsValue::from(run)
         })
         .collect()
 }
 
 #[inline(never)]
-fn decode_runs(runs: &[Value], w: Workspace) -> Vec<Run> {
-    let count = |v: &Value, name: &str| v.get(name).and_then(Value::as_u64).unwrap_or(0);
+fn decode_runs(runs: &Array, w: Workspace) -> Vec<Run> {
+    let count = |v: &JsValue, name: &str| {
+        get(v, name)
+            .as_f64()
+            .filter(|n| *n >= 0.0)
+            .map_or(0, |n| n as u64)
+    };
     runs.iter()
         .filter_map(|r| {
-            let pages = r.get("pages")?.as_array()?;
+            let pages = get(&r, "pages");
+            if !Array::is_array(&pages) {
+                return None;
+            }
             Some(Run {
                 id: w.next_id(),
-                table: str_at(r, "table")?,
-                filter: str_at(r, "filter")?,
-                kind: str_at(r, "kind")?,
+                table: str_at(&r, "table")?,
+                filter: str_at(&r, "filter")?,
+                kind: str_at(&r, "kind")?,
                 explain: None,
-                pages: pages
+                pages: Array::from(&pages)
                     .iter()
                     .map(|p| RunPage {
-                        scanned: count(p, "scanned"),
-                        returned: count(p, "returned"),
-                        partitions: count(p, "partitions"),
-                        token: str_at(p, "token"),
+                        scanned: count(&p, "scanned"),
+                        returned: count(&p, "returned"),
+                        partitions: count(&p, "partitions"),
+                        token: str_at(&p, "token"),
                     })
                     .collect(),
                 render_ms: None,
@@ -200,45 +233,70 @@ fn decode_runs(runs: &[Value], w: Workspace) -> Vec<Run> {
         .collect()
 }
 
+/// The staged operations; an empty array when there are none.
+fn encode_batch(staged: &[Staged]) -> Array {
+    if staged.is_empty() {
+        return Array::new();
+    }
+    encode_some_ops(staged)
+}
+
 #[inline(never)]
-fn encode_batch(staged: &[Staged]) -> Vec<Value> {
+fn encode_some_ops(staged: &[Staged]) -> Array {
     staged
         .iter()
-        .map(|s| match &s.op {
-            BatchRequest::Delete {
-                partition_key,
-                row_key,
-                if_match,
-            } => json!({"op": "delete", "partitionKey": partition_key, "rowKey": row_key,
-                        "ifMatch": if_match}),
-            BatchRequest::Get {
-                partition_key,
-                row_key,
-            } => json!({"op": "get", "partitionKey": partition_key, "rowKey": row_key}),
-            BatchRequest::Insert { entity }
-            | BatchRequest::UpsertReplace { entity }
-            | BatchRequest::UpsertMerge { entity } => {
-                json!({"op": crate::ui::model::batch_op_name(&s.op), "entity": entity.to_json()})
+        .map(|s| {
+            let op = Object::new();
+            set(&op, "op", crate::ui::model::batch_op_name(&s.op));
+            match &s.op {
+                BatchRequest::Delete {
+                    partition_key,
+                    row_key,
+                    if_match,
+                } => {
+                    set(&op, "partitionKey", partition_key.as_str());
+                    set(&op, "rowKey", row_key.as_str());
+                    set(&op, "ifMatch", if_match.clone());
+                }
+                BatchRequest::Get {
+                    partition_key,
+                    row_key,
+                } => {
+                    set(&op, "partitionKey", partition_key.as_str());
+                    set(&op, "rowKey", row_key.as_str());
+                }
+                BatchRequest::Insert { entity }
+                | BatchRequest::UpsertReplace { entity }
+                | BatchRequest::UpsertMerge { entity } => {
+                    set(&op, "entity", entity_object(entity));
+                }
+                BatchRequest::Replace { entity, if_match }
+                | BatchRequest::Merge { entity, if_match } => {
+                    set(&op, "entity", entity_object(entity));
+                    set(&op, "ifMatch", if_match.clone());
+                }
             }
-            BatchRequest::Replace { entity, if_match }
-            | BatchRequest::Merge { entity, if_match } => {
-                json!({"op": crate::ui::model::batch_op_name(&s.op), "entity": entity.to_json(),
-                       "ifMatch": if_match})
-            }
+            JsValue::from(op)
         })
         .collect()
 }
 
+/// The entity in the service's JSON form, as a JavaScript object (so the saved text shows it
+/// as JSON, not as a string of JSON).
+fn entity_object(entity: &RawEntity) -> JsValue {
+    JSON::parse(&entity.to_json().to_string()).unwrap_or(JsValue::NULL)
+}
+
 /// The staged operations that read back; a malformed one is dropped.
 #[inline(never)]
-fn decode_batch(ops: &[Value], w: Workspace) -> Vec<Staged> {
+fn decode_batch(ops: &Array, w: Workspace) -> Vec<Staged> {
     ops.iter()
         .filter_map(|v| {
-            let name = str_at(v, "op")?;
-            let if_match = str_at(v, "ifMatch");
+            let name = str_at(&v, "op")?;
+            let if_match = str_at(&v, "ifMatch");
             let op = match name.as_str() {
                 "delete" | "get" => {
-                    let (pk, rk) = (str_at(v, "partitionKey")?, str_at(v, "rowKey")?);
+                    let (pk, rk) = (str_at(&v, "partitionKey")?, str_at(&v, "rowKey")?);
                     if name == "get" {
                         BatchRequest::Get {
                             partition_key: pk,
@@ -253,10 +311,15 @@ fn decode_batch(ops: &[Value], w: Workspace) -> Vec<Staged> {
                     }
                 }
                 _ => {
-                    let entity = v.get("entity")?.as_object()?.clone();
+                    let entity = get(&v, "entity");
+                    if !entity.is_object() || Array::is_array(&entity) {
+                        return None;
+                    }
+                    let text = JSON::stringify(&entity).ok()?.as_string()?;
+                    let entity = RawEntity::parse(&text).ok()?;
                     let keys = (String::new(), String::new());
                     WriteOp::from_name(&name)?
-                        .batch_request(keys, || Ok::<_, ()>(RawEntity::from(entity)), if_match)
+                        .batch_request(keys, || Ok::<_, ()>(entity), if_match)
                         .ok()?
                 }
             };
