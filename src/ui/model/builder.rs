@@ -269,7 +269,7 @@ impl Builder {
     pub fn from_filter(text: &str, next_id: &mut u64) -> Option<Builder> {
         let expr = filter::parse(text).ok()?;
         let mut b = Builder::default();
-        if expr == Expr::Bool(true) {
+        if matches!(expr, Expr::Bool(true)) {
             return Some(b);
         }
         let terms = spine(&expr, Join::And);

@@ -53,28 +53,61 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
     if let Some(text) = storage().and_then(|s| s.get_item(KEY).ok().flatten()) {
         restore(&text, workspace, section, state);
     }
-    Effect::new(move |started: Option<()>| {
-        if started.is_none() {
-            // The first run only subscribes (the state was just restored: nothing to write).
-            let q = workspace.query;
-            section.track();
-            workspace.table.track();
-            workspace.filter.track();
-            workspace.batch.track();
-            q.select.track();
-            q.top.track();
-            q.budget.track();
-            q.history.track();
-            return;
+    // Each change (re)starts a short timer; the save runs when changes pause. A reload
+    // (F5) right after a change still finds it: `pagehide` saves at once.
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let save = move || {
+        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
+            handle.clear();
         }
-        let text = JSON::stringify(&snapshot(workspace, section))
-            .ok()
-            .and_then(|t| t.as_string());
-        if let (Some(s), Some(text)) = (storage(), text) {
-            // Over quota (a huge staged batch): the last state that fitted stays.
-            let _ = s.set_item(KEY, &text);
+        write(workspace, section);
+    };
+    Effect::new(move |started: Option<()>| {
+        let q = workspace.query;
+        section.track();
+        workspace.table.track();
+        workspace.filter.track();
+        workspace.batch.track();
+        q.select.track();
+        q.top.track();
+        q.budget.track();
+        q.history.track();
+        // The first run only subscribes (the state was just restored: nothing to write).
+        if started.is_some() {
+            if let Some(old) = pending.try_update_value(Option::take).flatten() {
+                old.clear();
+            }
+            let handle = set_timeout_with_handle(save, SAVE_AFTER).ok();
+            pending.try_set_value(handle);
         }
     });
+    if let Some(window) = web_sys::window() {
+        let on_hide = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            if pending.try_with_value(Option::is_some).unwrap_or(false) {
+                save();
+            }
+        });
+        let _ = window.add_event_listener_with_callback(
+            "pagehide",
+            wasm_bindgen::JsCast::unchecked_ref(on_hide.as_ref()),
+        );
+        // Lives as long as the page.
+        on_hide.forget();
+    }
+}
+
+/// How long changes must pause before the workspace is written.
+const SAVE_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Writes the workspace now.
+fn write(workspace: Workspace, section: RwSignal<Section>) {
+    let text = JSON::stringify(&snapshot(workspace, section))
+        .ok()
+        .and_then(|t| t.as_string());
+    if let (Some(s), Some(text)) = (storage(), text) {
+        // Over quota (a huge staged batch): the last state that fitted stays.
+        let _ = s.set_item(KEY, &text);
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {
