@@ -17,7 +17,7 @@ use leptos::prelude::*;
 mod condition_row;
 mod group;
 mod run_map;
-use group::{group_view, Edit};
+use group::{conditions, Edit};
 use run_map::{RunMap, RunMapState};
 
 /// Builder, raw editor, options, runs and their figures.
@@ -261,7 +261,7 @@ pub fn QueryPanel() -> impl IntoView {
                         />
                 </div>
                     <div class="conditions" hidden=move || kind() == BuilderKind::Point>
-                        {group_view(0, builder, edit_tree, true)}
+                        {conditions(builder, edit_tree)}
                     </div>
                 {move || builder_problem.get().map(|p| view! { <p class="field-error builder-problem">{p}</p> })}
             </fieldset>

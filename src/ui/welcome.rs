@@ -5,6 +5,7 @@
 //! in the first visit's primary wasm (scripts/split.mjs moves it to the deferred one).
 
 use super::app::Section;
+use super::fields::never;
 use super::state::AppState;
 use super::workspace::Workspace;
 use crate::engine::{RawEntity, Request};
@@ -37,7 +38,7 @@ fn WelcomePanel() -> impl IntoView {
     let (state, workspace) = (AppState::expect(), Workspace::expect());
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
-    let sample = move |_| {
+    let sample = move |()| {
         busy.set(true);
         error.set(None);
         leptos::task::spawn_local(async move {
@@ -47,7 +48,9 @@ fn WelcomePanel() -> impl IntoView {
                 Ok(table) => {
                     workspace.table.set(Some(table));
                     section.set(Section::Data);
-                    focus_when_ready("#data-heading", 50);
+                    // After the next frame: by then the welcome is gone and the grid drawn, so
+                    // the heading stays where it was scrolled to.
+                    request_animation_frame(|| focus_when_ready("#data-heading", 50));
                 }
                 Err(e) => {
                     error.try_set(Some(e));
@@ -55,7 +58,7 @@ fn WelcomePanel() -> impl IntoView {
             }
         });
     };
-    let learn = move |_| {
+    let learn = move |()| {
         section.set(Section::Learn);
         open_first_lesson(150);
     };
@@ -64,19 +67,8 @@ fn WelcomePanel() -> impl IntoView {
             <h2 id="welcome-heading">{t(msg::start_heading)}</h2>
             <p class="welcome-intro">{t(msg::start_intro)}</p>
             <div class="welcome-starts">
-                <button type="button" class="start-card start-learn" on:click=learn>
-                    <span class="start-title">{t(msg::start_learn)}</span>
-                    <span class="start-hint">{t(msg::start_learn_hint)}</span>
-                </button>
-                <button
-                    type="button"
-                    class="start-card start-sample"
-                    disabled=move || busy.get()
-                    on:click=sample
-                >
-                    <span class="start-title">{t(msg::start_sample)}</span>
-                    <span class="start-hint">{t(msg::start_sample_hint)}</span>
-                </button>
+                {start_card("start-card start-learn", msg::start_learn, msg::start_learn_hint, never(), Callback::new(learn))}
+                {start_card("start-card start-sample", msg::start_sample, msg::start_sample_hint, busy.into(), Callback::new(sample))}
             </div>
             {move || error.get().map(|e| view! {
                 <p class="error-notice sample-failed" role="alert">{msg::start_sample_failed(e)}</p>
@@ -84,6 +76,24 @@ fn WelcomePanel() -> impl IntoView {
             <p class="hint welcome-own">{t(msg::start_own)}</p>
         </section>
     }
+}
+
+/// One start: a title and a line under it. One function for both, so their view code is
+/// instantiated once.
+fn start_card(
+    class: &'static str,
+    title: fn() -> String,
+    hint: fn() -> String,
+    disabled: Signal<bool>,
+    on: Callback<()>,
+) -> AnyView {
+    view! {
+        <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
+            <span class="start-title">{t(title)}</span>
+            <span class="start-hint">{t(hint)}</span>
+        </button>
+    }
+    .into_any()
 }
 
 /// Creates the sample table (the lesson's table with the entities its steps insert) as the

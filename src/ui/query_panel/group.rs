@@ -88,18 +88,6 @@ pub(super) fn group_view(
         })
     });
     let show_head = Memo::new(move |_| !root || members.with(|m| m.len() > 1));
-    let workspace = Workspace::expect();
-    let add = move |group: bool| {
-        let new = workspace.next_id();
-        edit.run((
-            id,
-            if group {
-                Edit::AddGroup(new)
-            } else {
-                Edit::AddCondition(new)
-            },
-        ));
-    };
     view! {
         <div
             class="cond-group"
@@ -126,16 +114,52 @@ pub(super) fn group_view(
                     })
                     .collect_view()
             }}
-            <div class="group-actions">
-                <button type="button" class="add-condition" on:click=move |_| add(false)>
-                    "+ Condition"
-                </button>
-                <button type="button" class="add-group" on:click=move |_| add(true)>
-                    {t(msg::query_group_add)}
-                </button>
-            </div>
+            {add_buttons(id, edit)}
         </div>
     }
+    .into_any()
+}
+
+/// "+ Condition" and "+ Group" for group `id`; the new condition's property field takes focus.
+/// Also all the query panel draws while it has no condition (`conditions`).
+pub(super) fn add_buttons(id: u64, edit: Callback<(u64, Edit)>) -> AnyView {
+    let workspace = Workspace::expect();
+    let add = move |group: bool| {
+        let new = workspace.next_id();
+        if group {
+            edit.run((id, Edit::AddGroup(new)));
+        } else {
+            edit.run((id, Edit::AddCondition(new)));
+            crate::ui::data_panel::focus_first(vec![format!(
+                "[data-condition-id=\"{new}\"] .cond-property"
+            )]);
+        }
+    };
+    view! {
+        <div class="group-actions">
+            <button type="button" class="add-condition" on:click=move |_| add(false)>
+                "+ Condition"
+            </button>
+            <button type="button" class="add-group" on:click=move |_| add(true)>
+                {t(msg::query_group_add)}
+            </button>
+        </div>
+    }
+    .into_any()
+}
+
+/// The builder's conditions: the root group once there is a condition, else only the buttons
+/// to add one (so a query panel without conditions, as in the start flows, does not run the
+/// group's code: scripts/split.mjs keeps it out of the first download).
+pub(super) fn conditions(builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>) -> AnyView {
+    let any = Memo::new(move |_| builder.with(|b| !b.conditions.members.is_empty()));
+    (move || {
+        if any.get() {
+            group_view(0, builder, edit, true)
+        } else {
+            add_buttons(0, edit)
+        }
+    })
     .into_any()
 }
 

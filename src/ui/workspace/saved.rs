@@ -53,14 +53,15 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
     if let Some(text) = storage().and_then(|s| s.get_item(KEY).ok().flatten()) {
         restore(&text, workspace, section, state);
     }
-    // Each change (re)starts a short timer; the save runs when changes pause. A reload
-    // (F5) right after a change still finds it: `pagehide` saves at once.
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    let save = move || {
-        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
-            handle.clear();
+    // A change schedules one write a moment later (of the state then: later changes ride
+    // along), so typing does not write on every key. A reload (F5) before it still finds the
+    // change: `pagehide` writes at once.
+    let pending = StoredValue::new(false);
+    let flush = move || {
+        if pending.try_get_value() == Some(true) {
+            pending.set_value(false);
+            write(workspace, section);
         }
-        write(workspace, section);
     };
     Effect::new(move |started: Option<()>| {
         let q = workspace.query;
@@ -73,20 +74,13 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
         q.budget.track();
         q.history.track();
         // The first run only subscribes (the state was just restored: nothing to write).
-        if started.is_some() {
-            if let Some(old) = pending.try_update_value(Option::take).flatten() {
-                old.clear();
-            }
-            let handle = set_timeout_with_handle(save, SAVE_AFTER).ok();
-            pending.try_set_value(handle);
+        if started.is_some() && pending.try_get_value() == Some(false) {
+            pending.set_value(true);
+            set_timeout(flush, SAVE_AFTER);
         }
     });
     if let Some(window) = web_sys::window() {
-        let on_hide = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
-            if pending.try_with_value(Option::is_some).unwrap_or(false) {
-                save();
-            }
-        });
+        let on_hide = wasm_bindgen::closure::Closure::<dyn Fn()>::new(flush);
         let _ = window.add_event_listener_with_callback(
             "pagehide",
             wasm_bindgen::JsCast::unchecked_ref(on_hide.as_ref()),
@@ -96,7 +90,7 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
     }
 }
 
-/// How long changes must pause before the workspace is written.
+/// How long after a change the workspace is written.
 const SAVE_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Writes the workspace now.
