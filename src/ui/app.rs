@@ -93,7 +93,6 @@ pub fn App() -> impl IntoView {
         </div>
         <div class="app-layout">
             <aside class="app-side">
-                <TableQuick />
                 <TablesPanel />
                 <StoragePanel />
             </aside>
@@ -115,25 +114,6 @@ fn first_section() -> Section {
         Section::Learn
     } else {
         Section::Data
-    }
-}
-
-/// On one-column layouts (a phone) the tables panel goes below the sections (CSS), and this
-/// line takes its place at the top: "Tables", the selected table, and a way down to the panel
-/// (focus lands on "New table"). Hidden on wider screens, where the sidebar is beside the
-/// sections.
-#[component]
-fn TableQuick() -> impl IntoView {
-    let workspace = Workspace::expect();
-    view! {
-        <button
-            type="button"
-            class="table-quick"
-            on:click=move |_| super::data_panel::focus("#new-table-name")
-        >
-            <span>{t(msg::tables_heading)}</span>
-            <bdi class="quick-table" dir="ltr">{move || workspace.table.get()}</bdi>
-        </button>
     }
 }
 

@@ -118,19 +118,10 @@ test('on a phone the sections come first, the tables panel below them', async ()
   assert.ok(await inView(page.locator('.start-learn')), 'Learn in 5 minutes in the first screen');
   const y = async (selector) => (await page.locator(selector).boundingBox()).y;
   assert.ok((await y('#tables-heading')) > (await y('#section-data')), 'the tables panel is below the sections');
-  // The "Tables" line at the top leads down to the tables panel.
-  await page.locator('.table-quick').click();
-  await page.waitForFunction(() => document.activeElement?.id === 'new-table-name');
-  assert.ok(await inView(page.locator('#new-table-name')));
-  await page.evaluate(() => window.scrollTo(0, 0));
   await loadSample(page);
   // The sample's entities come into view (its heading takes focus).
   await page.waitForFunction(() => document.activeElement?.id === 'data-heading');
   assert.ok(await inView(page.locator('#data-heading')));
-  // The line at the top names the selected table.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  assert.equal(await page.locator('.table-quick').textContent(), 'TablesEmployees');
-  assert.ok(await inView(page.locator('.table-quick')));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(overflow <= 0, `no horizontal scrolling at 360 px (${overflow} px)`);
   await page.evaluate(() => window.scrollTo(0, 0));
