@@ -6,7 +6,7 @@
 
 use super::app::Section;
 use super::fields::never;
-use super::state::AppState;
+use super::state::{AppState, Storage};
 use super::workspace::Workspace;
 use crate::engine::{RawEntity, Request};
 use crate::i18n::{msg, t};
@@ -37,10 +37,8 @@ fn WelcomePanel() -> impl IntoView {
     // Taken here: the task below runs outside the component, where there is no context.
     let (state, workspace) = (AppState::expect(), Workspace::expect());
     let busy = RwSignal::new(false);
-    let error = RwSignal::new(None::<String>);
     let sample = move |()| {
         busy.set(true);
-        error.set(None);
         leptos::task::spawn_local(async move {
             let outcome = load_sample(state).await;
             busy.try_set(false);
@@ -52,9 +50,8 @@ fn WelcomePanel() -> impl IntoView {
                     // the heading stays where it was scrolled to.
                     request_animation_frame(|| focus_when_ready("#data-heading", 50));
                 }
-                Err(e) => {
-                    error.try_set(Some(e));
-                }
+                // Said in the banner above the page (dismissible), as storage problems are.
+                Err(e) => Storage::get().tell(msg::start_sample_failed(e), false),
             }
         });
     };
@@ -70,9 +67,6 @@ fn WelcomePanel() -> impl IntoView {
                 {start_card("start-card start-learn", msg::start_learn, msg::start_learn_hint, never(), Callback::new(learn))}
                 {start_card("start-card start-sample", msg::start_sample, msg::start_sample_hint, busy.into(), Callback::new(sample))}
             </div>
-            {move || error.get().map(|e| view! {
-                <p class="error-notice sample-failed" role="alert">{msg::start_sample_failed(e)}</p>
-            })}
             <p class="hint welcome-own">{t(msg::start_own)}</p>
         </section>
     }

@@ -34,7 +34,8 @@ use crate::ui::results::{Run, RunPage};
 use crate::ui::state::AppState;
 use js_sys::{Array, Object, Reflect, JSON};
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The `localStorage` key.
 pub const KEY: &str = "tablescope.workspace";
@@ -55,14 +56,19 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
     }
     // A change schedules one write a moment later (of the state then: later changes ride
     // along), so typing does not write on every key. A reload (F5) before it still finds the
-    // change: `pagehide` writes at once.
+    // change: `pagehide` writes at once. One JavaScript function serves both.
     let pending = StoredValue::new(false);
-    let flush = move || {
+    let flush = Closure::<dyn Fn()>::new(move || {
         if pending.try_get_value() == Some(true) {
             pending.set_value(false);
             write(workspace, section);
         }
-    };
+    });
+    let window = web_sys::window();
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback("pagehide", flush.as_ref().unchecked_ref());
+    }
+    let flush: js_sys::Function = flush.into_js_value().unchecked_into();
     Effect::new(move |started: Option<()>| {
         let q = workspace.query;
         section.track();
@@ -76,22 +82,16 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
         // The first run only subscribes (the state was just restored: nothing to write).
         if started.is_some() && pending.try_get_value() == Some(false) {
             pending.set_value(true);
-            set_timeout(flush, SAVE_AFTER);
+            if let Some(w) = &window {
+                let _ =
+                    w.set_timeout_with_callback_and_timeout_and_arguments_0(&flush, SAVE_AFTER_MS);
+            }
         }
     });
-    if let Some(window) = web_sys::window() {
-        let on_hide = wasm_bindgen::closure::Closure::<dyn Fn()>::new(flush);
-        let _ = window.add_event_listener_with_callback(
-            "pagehide",
-            wasm_bindgen::JsCast::unchecked_ref(on_hide.as_ref()),
-        );
-        // Lives as long as the page.
-        on_hide.forget();
-    }
 }
 
-/// How long after a change the workspace is written.
-const SAVE_AFTER: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long after a change the workspace is written, in milliseconds.
+const SAVE_AFTER_MS: i32 = 300;
 
 /// Writes the workspace now.
 fn write(workspace: Workspace, section: RwSignal<Section>) {
