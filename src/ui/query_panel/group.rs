@@ -169,7 +169,8 @@ fn head(id: u64, builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>, root: 
         move |f: &dyn Fn(&Group) -> bool| builder.with(|b| b.conditions.group(id).is_some_and(f));
     view! {
         <div class="group-head">
-                <label class="group-not" hidden=root>
+            {(!root).then(|| view! {
+                <label class="group-not">
                     <input
                         type="checkbox"
                         class="group-negate"
@@ -178,6 +179,7 @@ fn head(id: u64, builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>, root: 
                     />
                     {t(msg::query_group_not)}
                 </label>
+            })}
                 <select
                     class="group-join"
                     aria-label=t(msg::query_group_join)
