@@ -24,15 +24,10 @@ const SAMPLE_LESSON: &str = "employees.json";
 pub fn Welcome() -> impl IntoView {
     let state = AppState::expect();
     let empty = Memo::new(move |_| state.describe_tables().is_empty());
-    view! {
-        <Show when=move || empty.get()>
-            <WelcomePanel />
-        </Show>
-    }
+    move || empty.get().then(welcome_panel)
 }
 
-#[component]
-fn WelcomePanel() -> impl IntoView {
+fn welcome_panel() -> AnyView {
     let section = expect_context::<RwSignal<Section>>();
     // Taken here: the task below runs outside the component, where there is no context.
     let (state, workspace) = (AppState::expect(), Workspace::expect());
@@ -67,9 +62,9 @@ fn WelcomePanel() -> impl IntoView {
                 {start_card("start-card start-learn", msg::start_learn, msg::start_learn_hint, never(), Callback::new(learn))}
                 {start_card("start-card start-sample", msg::start_sample, msg::start_sample_hint, busy.into(), Callback::new(sample))}
             </div>
-            <p class="hint welcome-own">{t(msg::start_own)}</p>
         </section>
     }
+    .into_any()
 }
 
 /// One start: a title and a line under it. One function for both, so their view code is

@@ -49,7 +49,7 @@ test('an empty playground says what Tablescope is and offers two starts', async 
     const welcome = page.locator('.welcome');
     await welcome.waitFor();
     assert.equal(await welcome.locator('h2').textContent(), 'Try Azure Table storage, right here');
-    assert.match(await welcome.locator('.welcome-intro').textContent(), /answered as the real service answers them/);
+    assert.match(await welcome.locator('.welcome-intro').textContent(), /answered as the real service would, with what each query scanned/);
     assert.deepEqual(await welcome.locator('.start-title').allTextContents(), ['Learn in 5 minutes', 'Load sample data']);
     assert.ok(await inView(welcome.locator('.start-sample')), 'both starts in the first screen');
     await shot(page, `first-visit-desktop-${colorScheme}`);
