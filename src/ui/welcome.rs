@@ -46,7 +46,7 @@ fn welcome_panel() -> AnyView {
                     request_animation_frame(|| focus_when_ready("#data-heading", 50));
                 }
                 // Said in the banner above the page (dismissible), as storage problems are.
-                Err(e) => Storage::get().tell(msg::start_sample_failed(e), false),
+                Err(e) => Storage::get().tell(format!("{}: {e}", msg::start_sample()), false),
             }
         });
     };

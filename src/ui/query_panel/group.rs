@@ -177,7 +177,7 @@ fn head(id: u64, builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>, root: 
                         prop:checked=move || get(&|g| g.negated)
                         on:change=move |ev| edit.run((id, Edit::Negate(event_target_checked(&ev))))
                     />
-                    {t(msg::query_group_not)}
+                    "not"
                 </label>
             })}
                 <select
@@ -189,8 +189,9 @@ fn head(id: u64, builder: RwSignal<Builder>, edit: Callback<(u64, Edit)>, root: 
                         edit.run((id, Edit::Join(join)));
                     }
                 >
-                    <option value="and">{t(msg::query_group_and)}</option>
-                    <option value="or">{t(msg::query_group_or)}</option>
+                    // OData's own words, as the $filter box shows them (not translated).
+                    <option value="and">"and"</option>
+                    <option value="or">"or"</option>
                 </select>
                 <button
                     type="button"
