@@ -11,6 +11,7 @@
 //! - `error_notice`: the service's error, shown inline where the request was made.
 //! - `perf`: the `?perf=1` test hook.
 //! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
+//! - `welcome`: the first visit's start (what Tablescope is, the first lesson, sample data).
 //! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
@@ -35,6 +36,7 @@ mod state;
 mod storage_panel;
 mod tables_panel;
 pub mod teach;
+mod welcome;
 mod wire_bridge;
 mod workspace;
 

@@ -93,10 +93,16 @@ async fn a_raw_filter_in_the_builders_shape_fills_the_builder() {
         "PartitionKey eq 'a''b' and RowKey ge 'abc' and RowKey lt 'abd' and Age ge 30L"
     );
 
-    // An `or` cannot be shown in the builder: the raw text is kept and the hint says so.
+    // An `or` is a group of the builder (issue #17 item 7); only a bare `true`/`false` term
+    // is not expressible: the raw text is kept and the hint says so.
     app.type_into("#raw-filter", "Age eq 1 or Age eq 2");
     tick().await;
     assert_eq!(app.value("#raw-filter"), "Age eq 1 or Age eq 2");
+    assert!(app.text("#raw-filter-hint").starts_with("Kept in sync"));
+    let root = app.get(".cond-group.root-group");
+    assert_eq!(root.get_attribute("data-join").as_deref(), Some("or"));
+    app.type_into("#raw-filter", "Age eq 1 or true");
+    tick().await;
     assert!(app
         .text("#raw-filter-hint")
         .contains("not expressible in the builder"));

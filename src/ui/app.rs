@@ -72,6 +72,7 @@ pub fn App() -> impl IntoView {
     provide_context(workspace);
     let section = RwSignal::new(first_section());
     provide_context(section);
+    super::workspace::saved::keep(workspace, section, state);
     super::perf::install(state);
     super::wire_bridge::install(state);
     if Storage::get().read_only.get_untracked() {

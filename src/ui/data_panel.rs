@@ -100,6 +100,7 @@ pub fn DataPanel() -> impl IntoView {
     };
 
     view! {
+        <super::welcome::Welcome />
         <section class="panel data-panel" aria-labelledby="data-heading">
             <h2 id="data-heading">
                 {move || match workspace.table.get() {

@@ -6,21 +6,19 @@ use super::data_panel::{after_paint, now, EntityView};
 use super::entity_grid::{columns_of, EntityGrid};
 use super::error_notice::ErrorNotice;
 use super::fields::TextField;
-use super::model::{self, Builder, BuilderKind, Condition};
+use super::model::{self, Builder, BuilderKind};
 use super::results::{History, Run, RunPage, ScanMeter};
 use super::state::AppState;
-use super::workspace::Workspace;
-use crate::engine::filter::{self, CmpOp};
-use crate::engine::{Continuation, EdmType, Error, RawEntity, Request};
+use super::workspace::{QueryOptions, Workspace};
+use crate::engine::filter;
+use crate::engine::{Continuation, Error, RawEntity, Request};
 use leptos::prelude::*;
 
 mod condition_row;
+mod group;
 mod run_map;
-use condition_row::{ConditionEdit, ConditionRow};
+use group::{conditions, Edit};
 use run_map::{RunMap, RunMapState};
-
-/// The default page budget: entities one page may scan (models the service's 5 s per page).
-const DEFAULT_BUDGET: &str = "10000";
 
 /// Builder, raw editor, options, runs and their figures.
 #[component]
@@ -28,16 +26,21 @@ pub fn QueryPanel() -> impl IntoView {
     let state = AppState::expect();
     let workspace = Workspace::expect();
     let raw = workspace.filter;
-    let builder = RwSignal::new(Builder::default());
-    let expressible = RwSignal::new(true);
+    // The builder shows the filter the workspace holds (restored after a reload, or loaded by
+    // advice): every filter of comparisons and `and`/`or`/`not` reads into it.
+    let restored = raw.with_untracked(|t| workspace.with_ids(|ids| Builder::from_filter(t, ids)));
+    let expressible = RwSignal::new(restored.is_some());
+    let builder = RwSignal::new(restored.unwrap_or_default());
     let builder_problem = RwSignal::new(None::<String>);
-    let select = RwSignal::new(String::new());
-    let top = RwSignal::new(String::new());
+    let QueryOptions {
+        select,
+        top,
+        budget,
+        history,
+    } = workspace.query;
     super::code_link::register_query_fields(select, top);
-    let budget = RwSignal::new(DEFAULT_BUDGET.to_string());
     let error = RwSignal::new(None::<Error>);
     let problems = RwSignal::new(Vec::<String>::new());
-    let history = RwSignal::new(Vec::<Run>::new());
     let current = RwSignal::new(None::<u64>);
     let entities = RwSignal::new(Vec::<RawEntity>::new());
     let next = RwSignal::new(None::<Continuation>);
@@ -179,6 +182,7 @@ pub fn QueryPanel() -> impl IntoView {
         next.set(response.continuation);
         let id = current.get_untracked();
         after_paint(move || {
+            show_results();
             let ms = now() - started;
             history.update(|h| {
                 if let Some(run) = h.iter_mut().find(|r| Some(r.id) == id) {
@@ -202,9 +206,7 @@ pub fn QueryPanel() -> impl IntoView {
         history.with(|h| h.iter().find(|r| Some(r.id) == id).cloned())
     };
     let kind = move || builder.with(|b| b.kind);
-    // The rows re-render only when a condition is added or removed, not on every keystroke.
-    let condition_ids =
-        Memo::new(move |_| builder.with(|b| b.conditions.iter().map(|c| c.id).collect::<Vec<_>>()));
+    let edit_tree = Callback::new(move |(id, e): (u64, Edit)| edit_builder(&|b| e.apply(b, id)));
 
     view! {
         <section class="panel query-panel" aria-labelledby="query-heading" on:keydown=on_key>
@@ -263,41 +265,7 @@ pub fn QueryPanel() -> impl IntoView {
                         />
                 </div>
                     <div class="conditions" hidden=move || kind() == BuilderKind::Point>
-                        {move || {
-                            condition_ids
-                                .get()
-                                .into_iter()
-                                .map(|id| {
-                                    let edit = Callback::new(move |f: ConditionEdit| {
-                                        edit_builder(&|b| {
-                                            if let Some(c) = b.conditions.iter_mut().find(|c| c.id == id) {
-                                                f.apply(c);
-                                            }
-                                            if matches!(f, ConditionEdit::Remove) {
-                                                b.conditions.retain(|c| c.id != id);
-                                            }
-                                        })
-                                    });
-                                    view! { <ConditionRow id=id builder=builder edit=edit /> }
-                                })
-                                .collect_view()
-                        }}
-                        <button
-                            type="button"
-                            class="add-condition"
-                            on:click=move |_| {
-                                let id = workspace.next_id();
-                                edit_builder(&|b| b.conditions.push(Condition {
-                                    id,
-                                    property: String::new(),
-                                    op: CmpOp::Eq,
-                                    edm: EdmType::String,
-                                    text: String::new(),
-                                }))
-                            }
-                        >
-                            "+ Condition"
-                        </button>
+                        {conditions(builder, edit_tree)}
                     </div>
                 {move || builder_problem.get().map(|p| view! { <p class="field-error builder-problem">{p}</p> })}
             </fieldset>
@@ -338,7 +306,7 @@ pub fn QueryPanel() -> impl IntoView {
                         if expressible.get() {
                             "Kept in sync with the builder. Ctrl+Enter (⌘+Enter) runs."
                         } else {
-                            "This filter is not expressible in the builder (it uses or, not, or key ranges the builder does not write): the raw text is kept as written. Ctrl+Enter (⌘+Enter) runs."
+                            "This filter is not expressible in the builder (it has a bare true or false): the raw text is kept as written. Ctrl+Enter (⌘+Enter) runs."
                         }
                     }}
                 </p>
@@ -411,6 +379,27 @@ pub fn QueryPanel() -> impl IntoView {
                 }}
             </section>
         <History history=history />
+    }
+}
+
+/// Scrolls the query's results into view after a run, as little as needed (`block:
+/// "nearest"`): results shorter than the window end at its bottom edge, with as much of the
+/// scan meter above them as fits; longer ones start at its top edge. Either way their first
+/// row is in view.
+fn show_results() {
+    use wasm_bindgen::JsValue;
+    let Some(results) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("#section-query .results").ok().flatten())
+    else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
+    if let Ok(scroll) = js_sys::Reflect::get(&results, &"scrollIntoView".into()) {
+        if let Some(scroll) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&scroll) {
+            let _ = scroll.call1(&JsValue::from(&results), &options);
+        }
     }
 }
 

@@ -1,7 +1,11 @@
 //! What the learner is working on, shared by the panels: the selected table, the entity in
-//! the editor, the staged batch, and the query editor's text. One `Copy` value in context.
+//! the editor, the staged batch, and the query editor's text and options. One `Copy` value in
+//! context. [`saved`] keeps it across reloads.
+
+pub mod saved;
 
 use super::model::{BinaryEncoding, PropertyDraft};
+use super::results::Run;
 use crate::engine::{BatchRequest, EdmType, RawEntity};
 use leptos::prelude::*;
 
@@ -97,6 +101,23 @@ pub struct Staged {
     pub op: BatchRequest,
 }
 
+/// The default page budget: entities one page may scan (models the service's 5 s per page).
+pub const DEFAULT_BUDGET: &str = "10000";
+
+/// The query panel's options and its runs, kept here (not in the panel) so they are saved
+/// with the workspace.
+#[derive(Clone, Copy)]
+pub struct QueryOptions {
+    /// `$select`, as typed (comma-separated names).
+    pub select: RwSignal<String>,
+    /// `$top`, as typed.
+    pub top: RwSignal<String>,
+    /// The page budget, as typed.
+    pub budget: RwSignal<String>,
+    /// Every run, oldest first.
+    pub history: RwSignal<Vec<Run>>,
+}
+
 /// The shared working state.
 #[derive(Clone, Copy)]
 pub struct Workspace {
@@ -108,6 +129,8 @@ pub struct Workspace {
     pub loaded: RwSignal<u64>,
     /// The raw `$filter` in the query editor (advice rewrites load into it).
     pub filter: RwSignal<String>,
+    /// The query panel's `$select`, `$top`, page budget and run history.
+    pub query: QueryOptions,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,
 }
@@ -120,6 +143,12 @@ impl Workspace {
             batch: RwSignal::new(Vec::new()),
             loaded: RwSignal::new(0),
             filter: RwSignal::new(String::new()),
+            query: QueryOptions {
+                select: RwSignal::new(String::new()),
+                top: RwSignal::new(String::new()),
+                budget: RwSignal::new(DEFAULT_BUDGET.to_string()),
+                history: RwSignal::new(Vec::new()),
+            },
             next_id: StoredValue::new(0),
         };
         // A draft is written for the table it was started on: selecting another table starts

@@ -257,10 +257,12 @@ test('each query kind reports what it scanned and returned', async () => {
   const ge = count((e) => e.PartitionKey >= 'p0001');
   assert.deepEqual(m, { kind: 'Table range query', scanned: ge, returned: ge, partitions: 2, pages: 1 });
 
-  // Table scan, with the warning and the advice; the builder says it cannot show an `or`.
+  // Table scan, with the warning and the advice; the builder shows the `or` as a group
+  // (issue #17 item 7).
   m = await runQuery(page, "(PartitionKey eq 'p0000' and RowKey eq 'r000001') or (PartitionKey eq 'p0002' and RowKey eq 'r000003')");
   assert.deepEqual(m, { kind: 'Table scan', scanned: data.length, returned: 2, partitions: 3, pages: 1 });
-  assert.match(await page.locator('#raw-filter-hint').textContent(), /not expressible in the builder/);
+  assert.match(await page.locator('#raw-filter-hint').textContent(), /^Kept in sync with the builder/);
+  assert.equal(await page.locator('.cond-group.root-group').getAttribute('data-join'), 'or');
   await page.locator('.scan-warning').waitFor();
   const rewrites = page.locator('.rewrite');
   assert.equal(await rewrites.count(), 2);

@@ -1,31 +1,10 @@
 //! One condition row of the query builder: property, operator, type and value.
 
+use super::group::Edit as ConditionEdit;
 use crate::engine::filter::CmpOp;
 use crate::engine::EdmType;
-use crate::ui::model::{Builder, Condition};
+use crate::ui::model::Builder;
 use leptos::prelude::*;
-
-/// A change to one builder condition.
-#[derive(Debug, Clone)]
-pub(super) enum ConditionEdit {
-    Property(String),
-    Op(CmpOp),
-    Type(EdmType),
-    Text(String),
-    Remove,
-}
-
-impl ConditionEdit {
-    pub(super) fn apply(&self, c: &mut Condition) {
-        match self {
-            ConditionEdit::Property(v) => c.property = v.clone(),
-            ConditionEdit::Op(o) => c.op = *o,
-            ConditionEdit::Type(t) => c.edm = *t,
-            ConditionEdit::Text(v) => c.text = v.clone(),
-            ConditionEdit::Remove => {}
-        }
-    }
-}
 
 /// One condition: property, operator, type, value.
 #[component]
@@ -34,7 +13,7 @@ pub(super) fn ConditionRow(
     builder: RwSignal<Builder>,
     edit: Callback<ConditionEdit>,
 ) -> impl IntoView {
-    let get = move || builder.with(|b| b.conditions.iter().find(|c| c.id == id).cloned());
+    let get = move || builder.with(|b| b.conditions.condition(id).cloned());
     view! {
         <div class="condition-row" data-condition-id=id>
             <input

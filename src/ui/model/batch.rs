@@ -1,0 +1,133 @@
+//! The batch stager's checks (SPEC §4) and the CSV import's table name proposal.
+
+use super::{keys_of, quote};
+use crate::engine::{BatchRequest, MAX_OPERATIONS, MAX_PAYLOAD_BYTES};
+
+// ---- batches ----
+
+/// The entity an operation acts on.
+pub fn batch_keys(op: &BatchRequest) -> (String, String) {
+    match op {
+        BatchRequest::Insert { entity }
+        | BatchRequest::UpsertReplace { entity }
+        | BatchRequest::UpsertMerge { entity }
+        | BatchRequest::Replace { entity, .. }
+        | BatchRequest::Merge { entity, .. } => {
+            let (pk, rk, _) = keys_of(entity);
+            (pk, rk)
+        }
+        BatchRequest::Delete {
+            partition_key,
+            row_key,
+            ..
+        }
+        | BatchRequest::Get {
+            partition_key,
+            row_key,
+        } => (partition_key.clone(), row_key.clone()),
+    }
+}
+
+/// The operation's name as the service spells it.
+pub fn batch_op_name(op: &BatchRequest) -> &'static str {
+    match op {
+        BatchRequest::Insert { .. } => "insert",
+        BatchRequest::UpsertReplace { .. } => "upsert-replace",
+        BatchRequest::UpsertMerge { .. } => "upsert-merge",
+        BatchRequest::Replace { .. } => "replace",
+        BatchRequest::Merge { .. } => "merge",
+        BatchRequest::Delete { .. } => "delete",
+        BatchRequest::Get { .. } => "get",
+    }
+}
+
+/// Why a staged batch would be refused (SPEC §4), each message naming the operation's 0-based
+/// index as the service does; empty when it may be committed.
+pub fn check_batch(ops: &[BatchRequest]) -> Vec<String> {
+    let mut problems = Vec::new();
+    if ops.is_empty() {
+        problems.push("Stage at least one operation.".to_string());
+        return problems;
+    }
+    if ops.len() > MAX_OPERATIONS {
+        problems.push(format!(
+            "{} operations staged: a batch holds at most {MAX_OPERATIONS}.",
+            ops.len()
+        ));
+    }
+    let (first_pk, _) = batch_keys(&ops[0]);
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let keys = batch_keys(op);
+        if keys.0 != first_pk {
+            problems.push(format!(
+                "Operation {i} is in partition {}, operation 0 in {}: a batch acts on one partition.",
+                quote(&keys.0),
+                quote(&first_pk)
+            ));
+        }
+        if seen.contains(&keys) {
+            problems.push(format!(
+                "Operation {i} repeats the entity ({}, {}): each entity at most once.",
+                quote(&keys.0),
+                quote(&keys.1)
+            ));
+        }
+        if matches!(op, BatchRequest::Get { .. }) && ops.len() > 1 {
+            problems.push(format!(
+                "Operation {i} is a point read: a read must be alone in its batch."
+            ));
+        }
+        seen.push(keys);
+    }
+    let payload: usize = ops.iter().map(payload_bytes).sum();
+    if payload > MAX_PAYLOAD_BYTES {
+        problems.push(format!(
+            "The payload is {payload} bytes: a batch carries at most {MAX_PAYLOAD_BYTES} (4 MiB)."
+        ));
+    }
+    problems
+}
+
+/// About what one operation adds to the batch's body: its entity's JSON plus the
+/// request line and headers of its part of the multipart body.
+fn payload_bytes(op: &BatchRequest) -> usize {
+    const PART_OVERHEAD: usize = 200;
+    let body = match op {
+        BatchRequest::Insert { entity }
+        | BatchRequest::UpsertReplace { entity }
+        | BatchRequest::UpsertMerge { entity }
+        | BatchRequest::Replace { entity, .. }
+        | BatchRequest::Merge { entity, .. } => entity.to_json().to_string().len(),
+        BatchRequest::Delete { .. } | BatchRequest::Get { .. } => 0,
+    };
+    body + PART_OVERHEAD
+}
+
+/// The failing operation's index from a batch error message (`"3:The specified…"`).
+pub fn failed_index(message: &str) -> Option<usize> {
+    message.split_once(':')?.0.parse().ok()
+}
+
+// ---- imports ----
+
+/// The table a CSV file's name proposes: the name before its first `.`, without a browser's
+/// copy suffix (`Orders (1)`), letters and digits only, from the first letter on, at most 63
+/// characters; `None` when that is not a valid table name (then nothing is proposed and the
+/// user names the table). `Orders (1).typed.csv` proposes `Orders`.
+pub fn table_name_from_file(file: &str) -> Option<String> {
+    let stem = file.split('.').next().unwrap_or_default().trim_end();
+    let stem = match stem.strip_suffix(')').and_then(|s| s.rsplit_once('(')) {
+        Some((before, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => before,
+        _ => stem,
+    };
+    let name: String = stem
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .skip_while(|c| !c.is_ascii_alphabetic())
+        .take(63)
+        .collect();
+    crate::engine::validate::table_name(&name)
+        .is_ok()
+        .then_some(name)
+}
