@@ -113,5 +113,15 @@ test('the stylesheets use logical properties only, so a right-to-left page mirro
     const lines = (await readFile(new URL(`../../www/${file}`, import.meta.url), 'utf8')).split('\n');
     const found = lines.map((line, i) => [i + 1, line.trim()]).filter(([, line]) => physical.test(line));
     assert.deepEqual(found, [], `${file}: physical properties`);
+    // And every rule is closed: a lost brace (a merge's) silently swallows the rules after it.
+    let depth = 0;
+    for (const [i, line] of lines.entries()) {
+      depth += (line.match(/{/g) ?? []).length - (line.match(/}/g) ?? []).length;
+      assert.ok(depth >= 0, `${file}:${i + 1}: a } too many`);
+      if (/^\s*(?:\/\*|[.#@:\w[])/.test(line) && depth > 1 && !/^\s/.test(line)) {
+        assert.fail(`${file}:${i + 1}: a rule starts inside an unclosed one`);
+      }
+    }
+    assert.equal(depth, 0, `${file}: unclosed braces`);
   }
 });
