@@ -17,6 +17,7 @@
 
 mod codec;
 mod error;
+mod issue;
 pub mod layout;
 mod load;
 pub mod lock;
@@ -30,9 +31,10 @@ pub use session::{attach, attach_recovering, detach, is_attached, record, saves_
 pub use storage::{estimate, request_persistent};
 
 use crate::engine::{Account, ChangeSet, DateTime};
-use idb::{Database, Factory, ObjectStoreParams, TransactionMode, TransactionResult};
+use idb::{Database, Factory, ObjectStoreParams, TransactionMode};
+use issue::{issue_ops, Issued};
 use layout::{Index, CHUNK_STORE, DB_VERSION, META_KEY, META_STORE};
-use plan::{Op, Plan};
+use plan::Plan;
 use std::cell::{Cell, RefCell};
 use std::future::{Future, IntoFuture};
 use std::rc::Rc;
@@ -446,41 +448,6 @@ fn open_error(e: idb::Error) -> PersistError {
     }
 }
 
-/// An issued transaction.
-struct Issued {
-    committing: idb::TransactionFuture,
-    raw: web_sys::IdbTransaction,
-    /// The check's request, kept alive until the transaction ends (it owns the callback).
-    _guard: Option<idb::request::GetStoreRequest>,
-    /// Set when the check found another `seq`.
-    stale: Rc<Cell<bool>>,
-}
-
-impl Issued {
-    async fn outcome(self) -> Result<(), PersistError> {
-        let Issued {
-            committing,
-            raw,
-            _guard,
-            stale,
-        } = self;
-        let result = committing.await;
-        drop(_guard);
-        // An abort may come back as `Aborted` or as an error about the event's target
-        // (depending on which event ends it): the reason is read from the transaction.
-        match result {
-            Ok(TransactionResult::Committed) => Ok(()),
-            _ if stale.get() => Err(PersistError::Other(
-                "an earlier save failed, so this one was not written either".into(),
-            )),
-            _ => Err(raw
-                .error()
-                .map(|e| PersistError::from_dom_exception(&e))
-                .unwrap_or_else(|| PersistError::Other("the transaction was aborted".into()))),
-        }
-    }
-}
-
 /// One change in words, for telling the user what is not on disk.
 fn describe(change: &crate::engine::Change) -> String {
     use crate::engine::Change;
@@ -499,76 +466,4 @@ fn describe(change: &crate::engine::Change) -> String {
         } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
         Change::AccountReplaced => "replaced every table (import or reset)".into(),
     }
-}
-
-/// Issues the plan's operations on the transaction's stores; returns the raw transaction, to
-/// read its error if it aborts.
-#[allow(clippy::type_complexity)]
-fn issue_ops(
-    tx: &idb::Transaction,
-    plan: &Plan,
-    check: Option<u64>,
-) -> Result<
-    (
-        web_sys::IdbTransaction,
-        Option<idb::request::GetStoreRequest>,
-        Rc<Cell<bool>>,
-    ),
-    PersistError,
-> {
-    let chunks = tx.object_store(CHUNK_STORE)?;
-    let meta = tx.object_store(META_STORE)?;
-    let raw: web_sys::IdbTransaction = chunks.transaction().into();
-    let stale = Rc::new(Cell::new(false));
-    // The check comes first: requests run in order, and a transaction cannot commit before
-    // every success handler has run, so an abort there undoes every write below.
-    let guard = match check {
-        None => None,
-        Some(expected) => {
-            use idb::request::Request as _;
-            let mut request = meta.get(JsValue::from_str(META_KEY))?;
-            let (on_stale, tx_raw) = (stale.clone(), raw.clone());
-            request.on_success(move |event| {
-                let seq = idb::event::Event::target(&event)
-                    .ok()
-                    .and_then(|target| target.result().ok())
-                    .and_then(|meta| js_sys::Reflect::get(&meta, &JsValue::from_str("seq")).ok())
-                    .and_then(|seq| seq.as_f64())
-                    .map_or(0, |seq| seq as u64);
-                if seq != expected {
-                    on_stale.set(true);
-                    let _ = tx_raw.abort();
-                }
-            });
-            Some(request)
-        }
-    };
-    for op in &plan.ops {
-        match op {
-            Op::Clear => {
-                chunks.clear()?;
-            }
-            Op::DeleteTable(table) => {
-                let (lower, upper) = layout::table_key_range(table);
-                let range = idb::KeyRange::bound(
-                    &JsValue::from_str(&lower),
-                    &JsValue::from_str(&upper),
-                    Some(false),
-                    Some(true),
-                )?;
-                chunks.delete(range)?;
-            }
-            Op::Delete(key) => {
-                chunks.delete(JsValue::from_str(key))?;
-            }
-            Op::Put { key, value } => {
-                chunks.put(&JsValue::from_str(value), Some(&JsValue::from_str(key)))?;
-            }
-        }
-    }
-    let meta_text =
-        serde_json::to_string(&plan.meta).map_err(|e| PersistError::Other(e.to_string()))?;
-    let meta_value = js_sys::JSON::parse(&meta_text).map_err(|e| PersistError::from_js(&e))?;
-    meta.put(&meta_value, Some(&JsValue::from_str(META_KEY)))?;
-    Ok((raw, guard, stale))
 }
