@@ -152,6 +152,13 @@ pub fn StoragePanel() -> impl IntoView {
         }
     };
     let no_table = Signal::derive(move || workspace.table.with(Option::is_none));
+    // Cancel, the safe choice, takes focus when a confirmation opens; focus returns to the
+    // control that opened it (Reset, or the file input) when it closes.
+    let cancel_ref = NodeRef::<leptos::html::Button>::new();
+    super::confirm::confirm_focus(
+        Signal::derive(move || ask.with(|a| *a != Ask::Nothing)),
+        cancel_ref,
+    );
     // The confirmation: its question, whether it asks for a table, and its button.
     let question = move || {
         let (text, csv, yes) = ask.with(|ask| match ask {
@@ -203,6 +210,7 @@ pub fn StoragePanel() -> impl IntoView {
                 aria-label="Confirm"
                 on:keydown=move |ev| {
                     if ev.key() == "Escape" {
+                        ev.prevent_default();
                         ask.set(Ask::Nothing);
                     }
                 }
@@ -210,7 +218,9 @@ pub fn StoragePanel() -> impl IntoView {
                 <p>{text}</p>
                 {field}
                 {action_button(yes, if csv { "primary" } else { "danger" }, never(), confirm)}
-                {action_button("Cancel", "", never(), cancel)}
+                <button type="button" class="cancel" node_ref=cancel_ref on:click=move |_| cancel.run(())>
+                    "Cancel"
+                </button>
             </div>
         })
     };

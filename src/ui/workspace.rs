@@ -1,6 +1,7 @@
 //! What the learner is working on, shared by the panels: the selected table, the entity in
 //! the editor, the staged batch, and the query editor's text. One `Copy` value in context.
 
+use super::columns::ColumnLayouts;
 use super::model::{BinaryEncoding, PropertyDraft};
 use crate::engine::{BatchRequest, EdmType, RawEntity};
 use leptos::prelude::*;
@@ -108,6 +109,9 @@ pub struct Workspace {
     pub loaded: RwSignal<u64>,
     /// The raw `$filter` in the query editor (advice rewrites load into it).
     pub filter: RwSignal<String>,
+    /// Per table (by name): the grid's columns as arranged with the column chooser. A table
+    /// without an entry shows the default arrangement (`super::columns::arrange`).
+    pub columns: ColumnLayouts,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,
 }
@@ -120,6 +124,7 @@ impl Workspace {
             batch: RwSignal::new(Vec::new()),
             loaded: RwSignal::new(0),
             filter: RwSignal::new(String::new()),
+            columns: ColumnLayouts::new(),
             next_id: StoredValue::new(0),
         };
         // A draft is written for the table it was started on: selecting another table starts

@@ -1,0 +1,393 @@
+//! The grid's property columns: which exist, in which order they show, which are hidden, and
+//! the column chooser that arranges them per table.
+//!
+//! One ordering for every grid (the Entities section and the query results): PartitionKey and
+//! RowKey pinned first, then Timestamp (hidden until chosen), then the properties in ordinal
+//! (code point) order of their names, so a grid never depends on which entity came first.
+//! A table's arrangement, once the user changes it in the chooser, is kept in
+//! [`Workspace::columns`](super::workspace::Workspace) under the table's name; columns it does
+//! not name (properties written later) follow it in the default order.
+
+use super::workspace::Workspace;
+use crate::engine::json::{self, RawEntity};
+use crate::i18n::{msg, t};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The system property the chooser offers beside the properties.
+pub const TIMESTAMP: &str = "Timestamp";
+
+/// A column: the property name and its types as shown in the header (`Int32 | String`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub types: String,
+}
+
+/// A table's arrangement: column names in the order chosen, each shown (`true`) or hidden.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ColumnLayout(pub Vec<(String, bool)>);
+
+/// Every table's arrangement, by table name. Reactive through `changed` (a stored list and a
+/// counter: signal types the page already has, so no new generic signal code ships in the
+/// first download).
+#[derive(Clone, Copy)]
+pub struct ColumnLayouts {
+    all: StoredValue<Vec<(String, ColumnLayout)>>,
+    changed: RwSignal<u64>,
+}
+
+impl ColumnLayouts {
+    pub fn new() -> Self {
+        ColumnLayouts {
+            all: StoredValue::new(Vec::new()),
+            changed: RwSignal::new(0),
+        }
+    }
+
+    /// Reads every arrangement; the caller re-runs when one changes.
+    pub fn with<T>(&self, f: impl FnOnce(&[(String, ColumnLayout)]) -> T) -> T {
+        self.changed.track();
+        self.all.with_value(|all| f(all))
+    }
+
+    /// Changes the arrangements and tells the readers.
+    pub fn update(&self, f: impl FnOnce(&mut Vec<(String, ColumnLayout)>)) {
+        self.all.update_value(f);
+        self.changed.update(|n| *n += 1);
+    }
+}
+
+/// The property columns of a set of entities, types taken from the values.
+pub fn columns_of(entities: &[RawEntity]) -> Vec<Column> {
+    let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for raw in entities {
+        let Ok(e) = json::decode_stored(raw) else {
+            continue;
+        };
+        for (name, value) in &e.properties {
+            let t = value.edm_type().short_name();
+            match out.iter_mut().find(|(n, _)| n.as_str() == &**name) {
+                Some((_, types)) if !types.contains(&t) => types.push(t),
+                Some(_) => {}
+                None => out.push((name.to_string(), vec![t])),
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(name, types)| Column {
+            name,
+            types: types.join(" | "),
+        })
+        .collect()
+}
+
+/// Every column the chooser offers, in display order, each with whether it shows: the
+/// default order (Timestamp, then properties by ordinal name) rearranged by `layout`.
+/// `found` is the property columns in any order.
+pub fn arrange(found: &[Column], layout: Option<&ColumnLayout>) -> Vec<(Column, bool)> {
+    let mut default: Vec<Column> = found
+        .iter()
+        .filter(|c| c.name != TIMESTAMP)
+        .cloned()
+        .collect();
+    sort_by_name(&mut default);
+    default.insert(
+        0,
+        Column {
+            name: TIMESTAMP.into(),
+            types: "DateTime".into(),
+        },
+    );
+    let shown_by_default = |c: &Column| c.name != TIMESTAMP;
+    let Some(layout) = layout else {
+        return default
+            .into_iter()
+            .map(|c| {
+                let shown = shown_by_default(&c);
+                (c, shown)
+            })
+            .collect();
+    };
+    let mut out: Vec<(Column, bool)> = layout
+        .0
+        .iter()
+        .filter_map(|(name, shown)| {
+            let c = default.iter().find(|c| &c.name == name)?;
+            Some((c.clone(), *shown))
+        })
+        .collect();
+    for c in default {
+        if !out.iter().any(|(o, _)| o.name == c.name) {
+            let shown = shown_by_default(&c);
+            out.push((c, shown));
+        }
+    }
+    out
+}
+
+/// Ordinal order of names, by insertion (a table has at most 252 properties; a library sort
+/// would add kilobytes of generic code to the page's first download).
+fn sort_by_name(columns: &mut [Column]) {
+    for i in 1..columns.len() {
+        let mut j = i;
+        while j > 0 && columns[j - 1].name > columns[j].name {
+            columns.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// The layout kept for `table`, if any.
+pub fn layout_of<'a>(all: &'a [(String, ColumnLayout)], table: &str) -> Option<&'a ColumnLayout> {
+    all.iter().find(|(t, _)| t == table).map(|(_, l)| l)
+}
+
+/// The columns that show, in order.
+pub fn visible(found: &[Column], layout: Option<&ColumnLayout>) -> Vec<Column> {
+    arrange(found, layout)
+        .into_iter()
+        .filter_map(|(c, shown)| shown.then_some(c))
+        .collect()
+}
+
+/// The text of one cell: the property's value as text (Timestamp as the service wrote it);
+/// empty where the entity lacks it.
+pub fn cell_text(entity: &crate::engine::Entity, raw: &RawEntity, name: &str) -> String {
+    if name == TIMESTAMP {
+        return raw
+            .get(TIMESTAMP)
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+            .or_else(|| entity.timestamp.as_ref().map(|t| t.to_string_7()))
+            .unwrap_or_default();
+    }
+    entity
+        .get(name)
+        .map(|v| v.display_text())
+        .unwrap_or_default()
+}
+
+/// Applies `change` to `table`'s arrangement (made explicit from what shows now first).
+fn rearrange(
+    workspace: Workspace,
+    table: &str,
+    found: &[Column],
+    change: impl FnOnce(&mut Vec<(String, bool)>),
+) {
+    workspace.columns.update(|all| {
+        let mut now: Vec<(String, bool)> = arrange(found, layout_of(all, table))
+            .into_iter()
+            .map(|(c, shown)| (c.name, shown))
+            .collect();
+        change(&mut now);
+        all.retain(|(t, _)| t != table);
+        all.push((table.to_string(), ColumnLayout(now)));
+    });
+}
+
+/// The column chooser: a disclosure button and, when open, every column with a check box
+/// (show or hide) and buttons to move it earlier or later; Escape closes it.
+#[component]
+pub fn ColumnChooser(
+    /// The property columns found.
+    #[prop(into)]
+    found: Signal<Vec<Column>>,
+    /// The table whose arrangement this edits (empty for none).
+    #[prop(into)]
+    table: Signal<String>,
+    /// A unique prefix for the element ids.
+    id: &'static str,
+) -> impl IntoView {
+    let workspace = Workspace::expect();
+    let open = RwSignal::new(false);
+    let toggle_ref = NodeRef::<leptos::html::Button>::new();
+    let list_id = format!("{id}-columns");
+    let rows = move || {
+        let name = table.get();
+        if name.is_empty() {
+            return Vec::new();
+        }
+        let found = found.get();
+        workspace
+            .columns
+            .with(|all| arrange(&found, layout_of(all, &name)))
+    };
+    let edit = move |change: Box<dyn FnOnce(&mut Vec<(String, bool)>)>| {
+        let name = table.get_untracked();
+        if !name.is_empty() {
+            rearrange(workspace, &name, &found.get_untracked(), change);
+        }
+    };
+    let close = move || {
+        open.set(false);
+        if let Some(b) = toggle_ref.get_untracked() {
+            let _ = b.focus();
+        }
+    };
+    let list = move || {
+        let all = rows();
+        let last = all.len().saturating_sub(1);
+        all.into_iter()
+            .enumerate()
+            .map(|(i, (c, shown))| {
+                let name = c.name.clone();
+                let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
+                let toggle = move |_| {
+                    let n = n1.clone();
+                    edit(Box::new(move |v| {
+                        if let Some(e) = v.iter_mut().find(|(x, _)| *x == n) {
+                            e.1 = !e.1;
+                        }
+                    }))
+                };
+                let c_name = c.name.clone();
+                let shift = move |by: isize, n: String| {
+                    edit(Box::new(move |v| {
+                        if let Some(at) = v.iter().position(|(x, _)| *x == n) {
+                            let to = at as isize + by;
+                            if to >= 0 && (to as usize) < v.len() {
+                                v.swap(at, to as usize);
+                            }
+                        }
+                    }));
+                    // The moved column's button keeps focus in its new place.
+                    let sel = format!(
+                        "#{id}-columns li[data-column=\"{}\"] .{}",
+                        css_escape(&c_name),
+                        if by < 0 { "column-up" } else { "column-down" }
+                    );
+                    super::data_panel::focus_first(vec![sel]);
+                };
+                let up_label = {
+                    let n = name.clone();
+                    move || msg::grid_column_up(&n)
+                };
+                let down_label = {
+                    let n = name.clone();
+                    move || msg::grid_column_down(&n)
+                };
+                let check_id = format!("{id}-col-{i}");
+                view! {
+                    <li data-column=name.clone()>
+                        <input
+                            type="checkbox"
+                            id=check_id.clone()
+                            prop:checked=shown
+                            on:change=toggle
+                        />
+                        <label for=check_id>
+                            <bdi dir="ltr">{name.clone()}</bdi>
+                            " "
+                            <span class="col-types">{c.types.clone()}</span>
+                        </label>
+                        <button
+                            type="button"
+                            class="column-up"
+                            aria-label=up_label
+                            disabled=i == 0
+                            on:click={
+                                let shift = shift.clone();
+                                move |_| shift(-1, n2.clone())
+                            }
+                        >
+                            "↑"
+                        </button>
+                        <button
+                            type="button"
+                            class="column-down"
+                            aria-label=down_label
+                            disabled=i == last
+                            on:click=move |_| shift(1, n3.clone())
+                        >
+                            "↓"
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let reset = move |_| {
+        let name = table.get_untracked();
+        workspace
+            .columns
+            .update(|all| all.retain(|(t, _)| *t != name));
+    };
+    view! {
+        <div class="column-chooser">
+            <button
+                type="button"
+                class="columns-toggle"
+                node_ref=toggle_ref
+                aria-expanded=move || if open.get() { "true" } else { "false" }
+                aria-controls=list_id.clone()
+                on:click=move |_| open.update(|o| *o = !*o)
+            >
+                {t(msg::grid_columns)}
+            </button>
+            // Built only while open: the flows the page starts with never open it, so its code
+            // stays in the deferred wasm (scripts/split.mjs).
+            {move || {
+                open.get()
+                    .then(|| {
+                        let list_id = list_id.clone();
+                        view! {
+                                <div
+                                    class="columns-panel"
+                                    id=list_id.clone()
+                                    role="group"
+                                    aria-label=t(msg::grid_columns_label)
+                                    on:keydown=move |ev| {
+                                        if ev.key() == "Escape" {
+                                            ev.prevent_default();
+                                            close();
+                                        }
+                                    }
+                                >
+                                    <p class="hint">{t(msg::grid_columns_hint)}</p>
+                                    <ul>{list}</ul>
+                                    <button type="button" class="columns-reset" on:click=reset>
+                                        {t(msg::grid_columns_reset)}
+                                    </button>
+                                    <button type="button" class="columns-close" on:click=move |_| close()>
+                                        {t(msg::grid_columns_close)}
+                                    </button>
+                                </div>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+/// `name` with `"` and `\` escaped, for an attribute selector.
+fn css_escape(name: &str) -> String {
+    name.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Every table's arrangement as JSON, for the saved workspace (`workspace::saved`, issue #17
+/// item 3): `{"Table": [["Name", true], ["Timestamp", false], …], …}`.
+#[allow(dead_code)] // called by workspace::saved (branch ux-b) once both are merged
+pub fn layouts_json(workspace: Workspace) -> serde_json::Value {
+    workspace.columns.with(|all| {
+        serde_json::Value::Object(
+            all.iter()
+                .map(|(t, l)| (t.clone(), serde_json::to_value(l).unwrap_or_default()))
+                .collect(),
+        )
+    })
+}
+
+/// Puts saved arrangements back; an entry of another shape is skipped (its table shows the
+/// default arrangement).
+#[allow(dead_code)] // called by workspace::saved (branch ux-b) once both are merged
+pub fn restore_layouts(saved: &serde_json::Value, workspace: Workspace) {
+    let Some(map) = saved.as_object() else {
+        return;
+    };
+    let all = map
+        .iter()
+        .filter_map(|(t, l)| Some((t.clone(), serde_json::from_value(l.clone()).ok()?)))
+        .collect();
+    workspace.columns.update(|now| *now = all);
+}
