@@ -28,6 +28,7 @@ mod editor;
 mod entity_grid;
 mod error_notice;
 mod fields;
+mod grid_rows;
 mod grid_select;
 pub mod model;
 mod perf;

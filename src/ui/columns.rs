@@ -33,14 +33,20 @@ pub struct ColumnLayout(pub Vec<(String, bool)>);
 /// first download).
 #[derive(Clone, Copy)]
 pub struct ColumnLayouts {
-    all: StoredValue<Vec<(String, ColumnLayout)>>,
     changed: RwSignal<u64>,
+}
+
+thread_local! {
+    /// The arrangements themselves (a thread-local: no new reactive type in the first
+    /// download; [`ColumnLayouts`] is the reactive handle).
+    static LAYOUTS: std::cell::RefCell<Vec<(String, ColumnLayout)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl ColumnLayouts {
     pub fn new() -> Self {
+        LAYOUTS.with(|all| all.borrow_mut().clear());
         ColumnLayouts {
-            all: StoredValue::new(Vec::new()),
             changed: RwSignal::new(0),
         }
     }
@@ -48,12 +54,12 @@ impl ColumnLayouts {
     /// Reads every arrangement; the caller re-runs when one changes.
     pub fn with<T>(&self, f: impl FnOnce(&[(String, ColumnLayout)]) -> T) -> T {
         self.changed.track();
-        self.all.with_value(|all| f(all))
+        LAYOUTS.with(|all| f(&all.borrow()))
     }
 
     /// Changes the arrangements and tells the readers.
     pub fn update(&self, f: impl FnOnce(&mut Vec<(String, ColumnLayout)>)) {
-        self.all.update_value(f);
+        LAYOUTS.with(|all| f(&mut all.borrow_mut()));
         self.changed.update(|n| *n += 1);
     }
 }
@@ -145,7 +151,14 @@ pub fn layout_of<'a>(all: &'a [(String, ColumnLayout)], table: &str) -> Option<&
 
 /// The columns that show, in order.
 pub fn visible(found: &[Column], layout: Option<&ColumnLayout>) -> Vec<Column> {
-    arrange(found, layout)
+    let Some(layout) = layout else {
+        // The default (Timestamp hidden), the path every table takes until arranged.
+        let mut out: Vec<Column> = found.to_vec();
+        out.retain(|c| c.name != TIMESTAMP);
+        sort_by_name(&mut out);
+        return out;
+    };
+    arrange(found, Some(layout))
         .into_iter()
         .filter_map(|(c, shown)| shown.then_some(c))
         .collect()
@@ -186,22 +199,17 @@ fn rearrange(
     });
 }
 
-/// The column chooser: a disclosure button and, when open, every column with a check box
-/// (show or hide) and buttons to move it earlier or later; Escape closes it.
-#[component]
-pub fn ColumnChooser(
-    /// The property columns found.
-    #[prop(into)]
+/// The column chooser's panel, while `open`: every column with a check box (show or hide)
+/// and buttons to move it earlier or later; Escape closes it and gives focus back to its
+/// toggle (`#<id>-columns-toggle`, in `super::grid_select::SelectionBar`). `found` is the
+/// property columns found, `table` the table whose arrangement it edits (empty for none).
+pub fn chooser_panel(
     found: Signal<Vec<Column>>,
-    /// The table whose arrangement this edits (empty for none).
-    #[prop(into)]
     table: Signal<String>,
-    /// A unique prefix for the element ids.
     id: &'static str,
+    open: RwSignal<bool>,
 ) -> impl IntoView {
     let workspace = Workspace::expect();
-    let open = RwSignal::new(false);
-    let toggle_ref = NodeRef::<leptos::html::Button>::new();
     let list_id = format!("{id}-columns");
     let rows = move || {
         let name = table.get();
@@ -221,9 +229,8 @@ pub fn ColumnChooser(
     };
     let close = move || {
         open.set(false);
-        if let Some(b) = toggle_ref.get_untracked() {
-            let _ = b.focus();
-        }
+        set_expanded(id, false);
+        super::data_panel::focus_first(vec![format!("#{id}-columns-toggle")]);
     };
     let list = move || {
         let all = rows();
@@ -313,50 +320,47 @@ pub fn ColumnChooser(
             .columns
             .update(|all| all.retain(|(t, _)| *t != name));
     };
-    view! {
-        <div class="column-chooser">
-            <button
-                type="button"
-                class="columns-toggle"
-                node_ref=toggle_ref
-                aria-expanded=move || if open.get() { "true" } else { "false" }
-                aria-controls=list_id.clone()
-                on:click=move |_| open.update(|o| *o = !*o)
-            >
-                {t(msg::grid_columns)}
-            </button>
-            // Built only while open: the flows the page starts with never open it, so its code
-            // stays in the deferred wasm (scripts/split.mjs).
-            {move || {
-                open.get()
-                    .then(|| {
-                        let list_id = list_id.clone();
-                        view! {
-                                <div
-                                    class="columns-panel"
-                                    id=list_id.clone()
-                                    role="group"
-                                    aria-label=t(msg::grid_columns_label)
-                                    on:keydown=move |ev| {
-                                        if ev.key() == "Escape" {
-                                            ev.prevent_default();
-                                            close();
-                                        }
-                                    }
-                                >
-                                    <p class="hint">{t(msg::grid_columns_hint)}</p>
-                                    <ul>{list}</ul>
-                                    <button type="button" class="columns-reset" on:click=reset>
-                                        {t(msg::grid_columns_reset)}
-                                    </button>
-                                    <button type="button" class="columns-close" on:click=move |_| close()>
-                                        {t(msg::grid_columns_close)}
-                                    </button>
-                                </div>
+    // Built only while open: the flows the page starts with never open it, so its code stays
+    // in the deferred wasm (scripts/split.mjs).
+    move || {
+        open.get().then(|| {
+            let list_id = list_id.clone();
+            view! {
+                    <div
+                        class="columns-panel"
+                        id=list_id.clone()
+                        role="group"
+                        aria-label=t(msg::grid_columns_label)
+                        on:keydown=move |ev| {
+                            if ev.key() == "Escape" {
+                                ev.prevent_default();
+                                close();
+                            }
                         }
-                    })
-            }}
-        </div>
+                    >
+                        <p class="hint">{t(msg::grid_columns_hint)}</p>
+                        <ul>{list}</ul>
+                        <button type="button" class="columns-reset" on:click=reset>
+                            {t(msg::grid_columns_reset)}
+                        </button>
+                        <button type="button" class="columns-close" on:click=move |_| close()>
+                            {t(msg::grid_columns_close)}
+                        </button>
+                    </div>
+            }
+            .into_any()
+        })
+    }
+}
+
+/// Sets the chooser toggle's `aria-expanded` (set here, not by a reactive attribute: that
+/// would cost the first download).
+pub fn set_expanded(id: &str, open: bool) {
+    let toggle = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&format!("{id}-columns-toggle")));
+    if let Some(toggle) = toggle {
+        let _ = toggle.set_attribute("aria-expanded", if open { "true" } else { "false" });
     }
 }
 

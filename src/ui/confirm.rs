@@ -3,46 +3,51 @@
 //! keyboard user nor a screen reader misses it and Enter never destroys anything by accident;
 //! when it closes (Cancel, Escape, or done), focus goes back to the control that opened it.
 
-use leptos::html;
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Wires the focus rules above for a confirmation shown while `open` is true whose safe
-/// choice is `safe`. Escape is the confirmation's own (it closes it by turning `open` off).
-pub fn confirm_focus(open: Signal<bool>, safe: NodeRef<html::Button>) {
-    // A plain cell, not a stored value: no new reactive type in the first download.
-    let opener = std::rc::Rc::new(std::cell::RefCell::new(None::<web_sys::HtmlElement>));
-    Effect::new(move |was: Option<bool>| {
-        let now = open.get();
-        let was = was.unwrap_or(false);
-        if now && !was {
-            // Still the control that was used to open it: nothing has moved focus yet.
-            *opener.borrow_mut() = active_element();
-            request_animation_frame(move || {
-                if let Some(button) = safe.get_untracked() {
-                    if let Some(box_) = button.parent_element() {
-                        scroll_to_center(&box_);
-                    }
-                    let _ = button.focus();
-                }
-            });
-        } else if was && !now {
-            let opener = opener.clone();
-            request_animation_frame(move || {
-                let lost = active_element().is_none_or(|a| {
-                    web_sys::window()
-                        .and_then(|w| w.document())
-                        .and_then(|d| d.body())
-                        .is_some_and(|b| b == a)
-                });
-                if let Some(el) = opener.borrow().as_ref() {
-                    if lost && el.is_connected() {
-                        let _ = el.focus();
-                    }
-                }
-            });
+thread_local! {
+    /// The control that opened the confirmation shown now, if any. (Plain calls at open and
+    /// close, no effect: nothing of this runs while the page starts, so it stays out of the
+    /// first download.)
+    static OPENER: std::cell::RefCell<Option<web_sys::HtmlElement>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Call when a confirmation opens; `safe` selects its Cancel button. Remembers the control
+/// that has focus now (the one that opened it); after the next frame, scrolls the
+/// confirmation into view and focuses Cancel.
+pub fn opened(safe: &'static str) {
+    OPENER.with(|o| *o.borrow_mut() = active_element());
+    leptos::prelude::request_animation_frame(move || {
+        let button = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(safe).ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(button) = button {
+            if let Some(box_) = button.parent_element() {
+                scroll_to_center(&box_);
+            }
+            let _ = button.focus();
         }
-        now
+    });
+}
+
+/// Call when a confirmation closes (Cancel, Escape, or done): after the next frame, if focus
+/// was lost with it, the control that opened it takes focus again (if still in the page).
+pub fn closed() {
+    let Some(opener) = OPENER.with(|o| o.borrow_mut().take()) else {
+        return;
+    };
+    leptos::prelude::request_animation_frame(move || {
+        let lost = active_element().is_none_or(|a| {
+            web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.body())
+                .is_some_and(|b| b == a)
+        });
+        if lost && opener.is_connected() {
+            let _ = opener.focus();
+        }
     });
 }
 

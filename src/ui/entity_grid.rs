@@ -5,18 +5,19 @@
 //! Keyboard (the WAI-ARIA grid pattern, rows focusable, roving tabindex): exactly one row is
 //! in the Tab order, the active one; ArrowUp/ArrowDown, Home/End (also with Ctrl),
 //! PageUp/PageDown move it, Shift with a move extends the selection, Space toggles the row's
-//! selection, Ctrl+A selects all, Enter opens the row. Invariant: moving scrolls the virtual
-//! window so the active row is rendered, then focuses it; rows are keyed by index, so a row
-//! that stays in the window keeps its element (and focus) while others come and go. When the
-//! active row is scrolled out of the DOM, the scroller itself takes its place in the Tab order
-//! and hands focus to the row on arrival.
+//! selection, Ctrl+A selects all, Enter opens the row. Invariant: focus never leaves the
+//! grid while rows come and go: a move to a row in view focuses it at once; a move that
+//! scrolls the virtual window, or a scroll by the user while a row has focus, puts focus on
+//! the scroller (which handles the keys too) until the active row is rendered, then on the
+//! row. When the active row is scrolled out of the DOM, the scroller takes its place in the
+//! Tab order and hands focus to the row on arrival.
 
-use super::columns::{cell_text, layout_of, visible};
 pub use super::columns::{columns_of, Column};
+use super::columns::{layout_of, visible};
+use super::grid_rows;
 use super::grid_select::{Picks, SelectionBar};
 use super::workspace::Workspace;
-use crate::engine::json::{self, RawEntity};
-use crate::i18n::msg;
+use crate::engine::json::RawEntity;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -64,28 +65,10 @@ pub fn EntityGrid(
     // signal type adds kilobytes of generic code to the first download.)
     let len = move || entities.with(Vec::len);
     let len_untracked = move || entities.with_untracked(Vec::len);
-    let picks = Picks::new(entities);
+    let picks = Picks::new(id, entities);
     let active = RwSignal::new(0_usize);
     let scroll_top = RwSignal::new(0.0_f64);
     let scroller = Scroller(id);
-    // Whether focus was last inside the grid (a rebuild of its rows then restores it).
-    let had_focus = StoredValue::new(false);
-    // Bumped whenever the rows' content may differ: rows are keyed by (index, generation).
-    let generation = RwSignal::new(0_u64);
-    // New entities: the selection named rows of the old ones; the active row stays in range.
-    Effect::new(move |_| {
-        entities.track();
-        columns.track();
-        generation.update(|g| *g += 1);
-        picks.clear();
-        let n = len_untracked();
-        if n > 0 && active.get_untracked() >= n {
-            active.set(n - 1);
-        }
-        if had_focus.get_value() {
-            focus_row(scroller, active.get_untracked(), false);
-        }
-    });
     let window = Memo::new(move |_| {
         let first = (scroll_top.get() / ROW_HEIGHT) as usize;
         let start = first.saturating_sub(OVERSCAN).min(len());
@@ -98,7 +81,6 @@ pub fn EntityGrid(
         let a = active_now();
         a >= s && a < e
     };
-    // Makes row `i` active, scrolls the window to it and focuses it.
     // Makes row `i` active and focuses it. A row in view takes focus at once. Otherwise the
     // grid scrolls just enough to show it, the scroller holds focus meanwhile (rows rendered
     // or moved while the window shifts cannot drop it; its keys are the grid's) and the row
@@ -208,17 +190,6 @@ pub fn EntityGrid(
             go(active.get_untracked().min(n - 1));
         }
     };
-    let on_focusin = move |_| had_focus.set_value(true);
-    let on_focusout = move |ev: leptos::ev::FocusEvent| {
-        let leaving = ev
-            .related_target()
-            .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-            .zip(scroller.element())
-            .is_some_and(|(t, s)| !s.contains(Some(&t)));
-        if leaving {
-            had_focus.set_value(false);
-        }
-    };
     let header = move || {
         columns.with(|cols| {
             cols.iter()
@@ -233,15 +204,87 @@ pub fn EntityGrid(
                 .collect_view()
         })
     };
-    let keys = move || {
-        let (s, e) = window.get();
-        let g = generation.get();
-        (s..e).map(|i| (i, g)).collect::<Vec<_>>()
+    // The rows in the window, drawn again whenever the window moves or the rows' content
+    // may differ (the grid keeps focus meanwhile on its scroller, see `go` and `on_scroll`);
+    // their state (active, selected, opened) is set apart, without a redraw.
+    let tbody = move || scroller.element()?.query_selector("tbody").ok().flatten();
+    let mark = move || {
+        if let Some(body) = tbody() {
+            let n = len_untracked();
+            let a = active.get_untracked().min(n.saturating_sub(1));
+            grid_rows::mark(&body, a, picks, selected.get_untracked());
+            grid_rows::mark_all(id, picks.count_untracked(), n);
+        }
     };
-    let row = move |(index, _): (usize, u64)| {
-        let raw = entities.with_untracked(|all| all.get(index).cloned().unwrap_or_default());
-        let cols = columns.get_untracked();
-        grid_row(index, &raw, &cols, picks, active, selected)
+    // One effect draws the rows and keeps their state (one effect, not three: each costs the
+    // first download). Its value says what the drawn rows came from: the entities (their
+    // buffer and length), the columns (their buffer), the window and the language.
+    Effect::new(
+        move |drawn: Option<(usize, usize, usize, (usize, usize), crate::i18n::Lang)>| {
+            let (ptr, n) = entities.with(|v| (v.as_ptr() as usize, v.len()));
+            let cols = columns.with(|c| c.as_ptr() as usize);
+            let now = (ptr, n, cols, window.get(), crate::i18n::lang());
+            active.track();
+            picks.track();
+            selected.track();
+            let new_rows = drawn.is_some_and(|d| (d.0, d.1) != (ptr, n));
+            if new_rows {
+                // The selection named rows of the old entities; the active row stays in range.
+                picks.clear();
+                if n > 0 && active.get_untracked() >= n {
+                    active.set(n - 1);
+                }
+            }
+            let Some(body) = tbody() else {
+                return now;
+            };
+            let redraw = drawn != Some(now);
+            if redraw {
+                let (start, end) = now.3;
+                let cols = columns.get_untracked();
+                entities.with_untracked(|all| {
+                    grid_rows::draw(&body, start, all.get(start..end).unwrap_or_default(), &cols)
+                });
+            }
+            mark();
+            if redraw {
+                // A redraw that took focus from a row gives it back (only if focus was lost).
+                focus_row(scroller, active.get_untracked(), false);
+            }
+            now
+        },
+    );
+    let on_rows_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((i, on_box)) = grid_rows::clicked(&ev) else {
+            return;
+        };
+        active.set(i);
+        if on_box {
+            picks.toggle(i);
+        } else {
+            let ctrl = ev.ctrl_key() || ev.meta_key();
+            picks.click(i, ev.shift_key(), ctrl, selected);
+        }
+    };
+    let engaged = RwSignal::new(false);
+    // The first time the grid is reached (pointer or focus): the bar is built and the
+    // grid's keyboard, focus and click handlers are attached, here rather than as `on:`
+    // attributes, whose attaching code would run, and ship, with the page's start.
+    let engage = move |ev: web_sys::Event| {
+        if engaged.get_untracked() {
+            return;
+        }
+        engaged.set(true);
+        let Some(el) = scroller.element() else {
+            return;
+        };
+        listen(&el, "keydown", on_key);
+        listen(&el, "focus", on_focus);
+        listen(&el, "click", on_rows_click);
+        // Focus that arrived on the scroller before its handler was attached.
+        if ev.target().is_some_and(|t| t == ***el) {
+            on_focus(ev.unchecked_into());
+        }
     };
     let pad_top = move || format!("height:{}px", window.get().0 as f64 * ROW_HEIGHT);
     let pad_bottom = move || {
@@ -250,24 +293,38 @@ pub fn EntityGrid(
     };
 
     view! {
-        <SelectionBar
-            entities=entities
-            columns=columns.into()
-            picks=picks
-            found=found
-            table=table
-            id=id
-            deletable=deletable
-        />
+        // The bar above the grid (column chooser, selection, copy, delete) is built when the
+        // grid is first reached, by pointer or focus: its code then stays out of the page's
+        // first download, which the grid's rows are in (the 300 KB budget). Its room is kept
+        // meanwhile, so nothing moves when it appears.
+        <div
+            class="grid-area"
+            on:pointerenter=move |ev| engage(ev.into())
+            on:focusin=move |ev| engage(ev.into())
+        >
+            {move || {
+                engaged
+                    .get()
+                    .then(|| {
+                        view! {
+                            <SelectionBar
+                                entities=entities
+                                columns=columns.into()
+                                picks=picks
+                                found=found
+                                table=table
+                                id=id
+                                deletable=deletable
+                            />
+                        }
+                        .into_any()
+                    })
+            }}
         <div
             class="grid-scroll"
             id=scroller.dom_id()
             tabindex=move || if rendered() { "-1" } else { "0" }
             on:scroll=on_scroll
-            on:keydown=on_key
-            on:focus=on_focus
-            on:focusin=on_focusin
-            on:focusout=on_focusout
         >
             <table
                 class="grid"
@@ -291,10 +348,11 @@ pub fn EntityGrid(
                 </thead>
                 <tbody>
                     <tr class="pad" aria-hidden="true" style=pad_top></tr>
-                    <For each=keys key=|k| *k children=row />
+                    // The rows go here (`grid_rows::draw`).
                     <tr class="pad" aria-hidden="true" style=pad_bottom></tr>
                 </tbody>
             </table>
+        </div>
         </div>
     }
 }
@@ -354,6 +412,16 @@ fn focus_row(scroller: Scroller, index: usize, always: bool) {
     });
 }
 
+/// Attaches `f` to `el`'s `kind` events for the page's lifetime (the grid lives as long).
+fn listen<E: JsCast + 'static>(el: &web_sys::HtmlElement, kind: &str, f: impl Fn(E) + 'static) {
+    let f =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            f(ev.unchecked_into())
+        });
+    let _ = el.add_event_listener_with_callback(kind, f.as_ref().unchecked_ref());
+    f.forget();
+}
+
 /// `el.focus({preventScroll: true})`.
 fn focus_quietly(el: &web_sys::HtmlElement) {
     use js_sys::{Function, Object, Reflect};
@@ -363,70 +431,5 @@ fn focus_quietly(el: &web_sys::HtmlElement) {
         if let Ok(f) = f.dyn_into::<Function>() {
             let _ = f.call1(el, &options);
         }
-    }
-}
-
-/// One row: its selection box and keys, and the text of each column's value (empty where
-/// the entity lacks it).
-fn grid_row(
-    index: usize,
-    raw: &RawEntity,
-    cols: &[Column],
-    picks: Picks,
-    active: RwSignal<usize>,
-    selected: RwSignal<Option<usize>>,
-) -> impl IntoView {
-    let entity = json::decode_stored(raw).unwrap_or_default();
-    let cells = cols
-        .iter()
-        .map(|c| {
-            let text = cell_text(&entity, raw, &c.name);
-            let title = text.clone();
-            view! { <td title=title>{text}</td> }
-        })
-        .collect_view();
-    let pk_title = entity.partition_key.clone();
-    let rk_title = entity.row_key.clone();
-    let pick_label = {
-        let (pk, rk) = (entity.partition_key.clone(), entity.row_key.clone());
-        move || msg::grid_select_row(&pk, &rk)
-    };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        active.set(index);
-        picks.click(
-            index,
-            ev.shift_key(),
-            ev.ctrl_key() || ev.meta_key(),
-            selected,
-        );
-    };
-    view! {
-        <tr
-            class="grid-row"
-            class:opened=move || selected.get() == Some(index)
-            tabindex=move || if active.get() == index { "0" } else { "-1" }
-            aria-rowindex=index + 2
-            aria-selected=move || if picks.has(index) { "true" } else { "false" }
-            data-index=index
-            on:click=on_click
-        >
-            <td class="pin pin-1" title=pk_title>
-                <input
-                    type="checkbox"
-                    class="pick"
-                    tabindex="-1"
-                    aria-label=pick_label
-                    prop:checked=move || picks.has(index)
-                    on:click=move |ev| {
-                        ev.stop_propagation();
-                        active.set(index);
-                        picks.toggle(index);
-                    }
-                />
-                {entity.partition_key}
-            </td>
-            <td class="pin pin-2" title=rk_title>{entity.row_key}</td>
-            {cells}
-        </tr>
     }
 }

@@ -1,23 +1,29 @@
 //! Several rows of a grid at once: the selection (check boxes, Shift/Ctrl+click, Space, select
 //! all), copying it as TSV with a header row, and deleting it as one confirmed action.
 
-use super::columns::{cell_text, Column, ColumnChooser};
-use super::confirm::confirm_focus;
+use super::columns::{cell_text, chooser_panel, set_expanded, Column};
 use super::model;
 use super::state::AppState;
 use crate::engine::json::{self, RawEntity};
 use crate::engine::Request;
 use crate::i18n::{msg, t};
-use leptos::html;
 use leptos::prelude::*;
 
 /// The selected rows (indices into the grid's entities, ascending, each once), the anchor
 /// Shift extends from, and a counter that tells readers of a change.
 #[derive(Clone, Copy)]
 pub struct Picks {
-    rows: StoredValue<Picked>,
+    /// The grid's id prefix: its selection is kept in `PICKED` under it.
+    grid: &'static str,
     changed: RwSignal<u64>,
     entities: Signal<Vec<RawEntity>>,
+}
+
+thread_local! {
+    /// Each grid's selection, by the grid's id prefix. (A thread-local, not a stored value:
+    /// no new reactive type in the page's first download; `changed` is the reactive part.)
+    static PICKED: std::cell::RefCell<Vec<(&'static str, Picked)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[derive(Default)]
@@ -27,9 +33,14 @@ struct Picked {
 }
 
 impl Picks {
-    pub fn new(entities: Signal<Vec<RawEntity>>) -> Self {
+    pub fn new(grid: &'static str, entities: Signal<Vec<RawEntity>>) -> Self {
+        PICKED.with(|all| {
+            let mut all = all.borrow_mut();
+            all.retain(|(g, _)| *g != grid);
+            all.push((grid, Picked::default()));
+        });
         Picks {
-            rows: StoredValue::new(Picked::default()),
+            grid,
             changed: RwSignal::new(0),
             entities,
         }
@@ -37,20 +48,49 @@ impl Picks {
 
     fn read<T>(&self, f: impl FnOnce(&Picked) -> T) -> T {
         self.changed.track();
-        self.rows.with_value(f)
+        self.with_value(f)
+    }
+
+    fn with_value<T>(&self, f: impl FnOnce(&Picked) -> T) -> T {
+        PICKED.with(|all| {
+            let all = all.borrow();
+            match all.iter().find(|(g, _)| *g == self.grid) {
+                Some((_, p)) => f(p),
+                None => f(&Picked::default()),
+            }
+        })
+    }
+
+    fn update_value(&self, f: impl FnOnce(&mut Picked)) {
+        PICKED.with(|all| {
+            if let Some((_, p)) = all.borrow_mut().iter_mut().find(|(g, _)| *g == self.grid) {
+                f(p);
+            }
+        });
     }
 
     fn write(&self, f: impl FnOnce(&mut Picked)) {
-        self.rows.update_value(f);
+        self.update_value(f);
         self.changed.update(|n| *n += 1);
     }
 
-    fn len(&self) -> usize {
-        self.entities.with(Vec::len)
-    }
-
+    #[allow(dead_code)]
     pub fn has(&self, i: usize) -> bool {
         self.read(|p| p.rows.binary_search(&i).is_ok())
+    }
+
+    /// Whether row `i` is selected, without subscribing.
+    pub fn has_untracked(&self, i: usize) -> bool {
+        self.with_value(|p| p.rows.binary_search(&i).is_ok())
+    }
+
+    /// Subscribes the caller to changes of the selection.
+    pub fn track(&self) {
+        self.changed.track();
+    }
+
+    pub fn count_untracked(&self) -> usize {
+        self.with_value(|p| p.rows.len())
     }
 
     pub fn count(&self) -> usize {
@@ -58,7 +98,7 @@ impl Picks {
     }
 
     pub fn clear(&self) {
-        if self.rows.with_value(|p| !p.rows.is_empty()) {
+        if self.with_value(|p| !p.rows.is_empty()) {
             self.write(|p| p.rows.clear());
         }
     }
@@ -116,7 +156,7 @@ impl Picks {
     }
 
     fn indices(&self) -> Vec<usize> {
-        self.rows.with_value(|p| p.rows.clone())
+        self.with_value(|p| p.rows.clone())
     }
 }
 
@@ -165,11 +205,6 @@ pub fn SelectionBar(
     let state = AppState::expect();
     let status = RwSignal::new(String::new());
     let asking = RwSignal::new(None::<usize>);
-    let cancel_ref = NodeRef::<html::Button>::new();
-    confirm_focus(
-        Signal::derive(move || asking.with(Option::is_some)),
-        cancel_ref,
-    );
     let chosen = move || -> Vec<RawEntity> {
         let idx = picks.indices();
         entities.with_untracked(|all| idx.iter().filter_map(|&i| all.get(i).cloned()).collect())
@@ -200,47 +235,81 @@ pub fn SelectionBar(
         } else {
             status.set(String::new());
             asking.set(Some(n));
+            super::confirm::opened(".grid-confirm .cancel");
         }
     };
     let confirm = move |_| {
         let rows = chosen();
         asking.set(None);
+        super::confirm::closed();
         status.set(delete_entities(state, &table.get_untracked(), &rows));
+        // The selection is gone with its entities, and with it the button that asked:
+        // focus goes to the select-all box, the bar's first control after the chooser.
+        super::data_panel::focus_first(vec![format!("#{id}-pick-all")]);
     };
     let count = move || picks.count();
-    let all_checked = move || {
-        let n = picks.len();
-        n > 0 && count() == n
+    let chooser_open = RwSignal::new(false);
+    let on_bar_click = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let Some(target) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        if target.closest(".columns-toggle").ok().flatten().is_some() {
+            let open = !chooser_open.get_untracked();
+            chooser_open.set(open);
+            set_expanded(id, open);
+        } else if let Ok(input) = target.dyn_into::<web_sys::HtmlInputElement>() {
+            if input.class_name() == "pick-all" {
+                picks.all(input.checked());
+            }
+        }
     };
-    let some_checked = move || count() > 0 && count() < picks.len();
-    let none = move || if count() == 0 { "true" } else { "false" };
     view! {
-        <div class="grid-toolbar">
-            <ColumnChooser found=found table=table id=id />
+        // One click handler for the bar's fixed controls, their state set imperatively
+        // (see `super::grid_rows`: this bar renders on the start flows).
+        <div class="grid-toolbar" on:click=on_bar_click>
+            <div class="column-chooser">
+                <button
+                    type="button"
+                    class="columns-toggle"
+                    id=format!("{id}-columns-toggle")
+                    aria-expanded="false"
+                    aria-controls=format!("{id}-columns")
+                >
+                    {t(msg::grid_columns)}
+                </button>
+                {chooser_panel(found, table, id, chooser_open)}
+            </div>
             <label class="inline-check pick-all-label">
-                <input
-                    type="checkbox"
-                    class="pick-all"
-                    prop:checked=all_checked
-                    prop:indeterminate=some_checked
-                    on:change=move |ev| picks.all(event_target_checked(&ev))
-                />
+                <input type="checkbox" id=format!("{id}-pick-all") class="pick-all" />
                 {t(msg::grid_select_all)}
             </label>
-            <span class="grid-picked" data-testid="grid-picked">
-                {move || msg::grid_picked(count())}
-            </span>
-            <button type="button" class="copy-tsv" aria-disabled=none on:click=copy>
-                {t(msg::grid_copy_tsv)}
-            </button>
-            {deletable
-                .then(|| {
-                    view! {
-                        <button type="button" class="delete delete-picked" aria-disabled=none on:click=ask>
-                            {t(msg::grid_delete_picked)}
-                        </button>
-                    }
-                })}
+            // The selection's actions show while rows are selected (built then, so their
+            // code is not in the page's first download).
+            {move || {
+                (count() > 0 || asking.with(Option::is_some))
+                    .then(|| {
+                        view! {
+                                <span class="grid-picked" data-testid="grid-picked">
+                                    {move || msg::grid_picked(count())}
+                                </span>
+                                <button type="button" class="copy-tsv" on:click=copy>
+                                    {t(msg::grid_copy_tsv)}
+                                </button>
+                                {deletable
+                                    .then(|| {
+                                        view! {
+                                            <button type="button" class="delete delete-picked" on:click=ask>
+                                                {t(msg::grid_delete_picked)}
+                                            </button>
+                                        }
+                                    })}
+                        }.into_any()
+                    })
+            }}
             <span class="status grid-status" role="status">{move || status.get()}</span>
         </div>
         {move || {
@@ -256,6 +325,7 @@ pub fn SelectionBar(
                                 if ev.key() == "Escape" {
                                     ev.prevent_default();
                                     asking.set(None);
+        super::confirm::closed();
                                 }
                             }
                         >
@@ -266,13 +336,15 @@ pub fn SelectionBar(
                             <button
                                 type="button"
                                 class="cancel"
-                                node_ref=cancel_ref
-                                on:click=move |_| asking.set(None)
+                                on:click=move |_| {
+                                    asking.set(None);
+                                    super::confirm::closed();
+                                }
                             >
                                 {t(msg::tables_cancel)}
                             </button>
                         </div>
-                    }
+                    }.into_any()
                 })
         }}
     }

@@ -50,6 +50,7 @@ pub fn StoragePanel() -> impl IntoView {
             error.set(None);
             message.set(text);
             ask.set(Ask::Nothing);
+            super::confirm::closed();
             refresh_usage(usage);
         }
         Err(e) => error.set(Some(e)),
@@ -74,8 +75,16 @@ pub fn StoragePanel() -> impl IntoView {
         let csv = state.inspect(|a| a.export_csv(&table).ok());
         outcome(offer(&format!("{table}.typed.csv"), csv.flatten()));
     });
-    let ask_reset = Callback::new(move |()| ask.set(Ask::Reset));
-    let cancel = Callback::new(move |()| ask.set(Ask::Nothing));
+    // Cancel, the safe choice, takes focus when a confirmation opens; focus returns to the
+    // control that opened it (Reset, or the file input) when it closes.
+    let ask_reset = Callback::new(move |()| {
+        ask.set(Ask::Reset);
+        super::confirm::opened(".storage-confirm .cancel");
+    });
+    let cancel = Callback::new(move |()| {
+        ask.set(Ask::Nothing);
+        super::confirm::closed();
+    });
     let confirm = Callback::new(move |()| {
         // Works on the pending file where it is: it may be megabytes of text.
         let Some((result, fixable)) = ask.with_untracked(|ask| {
@@ -113,6 +122,7 @@ pub fn StoragePanel() -> impl IntoView {
         };
         if result.is_err() && !fixable {
             ask.set(Ask::Nothing);
+            super::confirm::closed();
         }
         outcome(result);
     });
@@ -134,9 +144,11 @@ pub fn StoragePanel() -> impl IntoView {
                     target.set(super::model::table_name_from_file(&p.name).unwrap_or_default());
                     error.set(None);
                     ask.set(Ask::Import(p));
+                    super::confirm::opened(".storage-confirm .cancel");
                 }
                 Err(e) => {
                     ask.set(Ask::Nothing);
+                    super::confirm::closed();
                     error.set(Some(e));
                 }
             }
@@ -152,13 +164,6 @@ pub fn StoragePanel() -> impl IntoView {
         }
     };
     let no_table = Signal::derive(move || workspace.table.with(Option::is_none));
-    // Cancel, the safe choice, takes focus when a confirmation opens; focus returns to the
-    // control that opened it (Reset, or the file input) when it closes.
-    let cancel_ref = NodeRef::<leptos::html::Button>::new();
-    super::confirm::confirm_focus(
-        Signal::derive(move || ask.with(|a| *a != Ask::Nothing)),
-        cancel_ref,
-    );
     // The confirmation: its question, whether it asks for a table, and its button.
     let question = move || {
         let (text, csv, yes) = ask.with(|ask| match ask {
@@ -212,13 +217,14 @@ pub fn StoragePanel() -> impl IntoView {
                     if ev.key() == "Escape" {
                         ev.prevent_default();
                         ask.set(Ask::Nothing);
+            super::confirm::closed();
                     }
                 }
             >
                 <p>{text}</p>
                 {field}
                 {action_button(yes, if csv { "primary" } else { "danger" }, never(), confirm)}
-                <button type="button" class="cancel" node_ref=cancel_ref on:click=move |_| cancel.run(())>
+                <button type="button" class="cancel" on:click=move |_| cancel.run(())>
                     "Cancel"
                 </button>
             </div>

@@ -28,6 +28,12 @@ export async function importCsv(page, name, csv) {
   await page.locator('.data-panel .grid-row').first().waitFor();
 }
 
+/** Reaches the grid of `where` with the pointer: its bar (chooser, selection) is built then. */
+export async function engage(page, where = '.data-panel') {
+  await page.locator(`${where} .grid-area`).hover();
+  await page.locator(`${where} .columns-toggle`).waitFor();
+}
+
 /** A table of `n` numbered rows with an Int32 `N` and a String `Name`. */
 export async function numberedTable(page, name, n) {
   const lines = ['PartitionKey,RowKey,N,N@type,Name,Name@type'];

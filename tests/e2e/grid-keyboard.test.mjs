@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, assertClean, start } from './lib.mjs';
-import { focused, numberedTable, openApp, rowKey } from './grid-helpers.mjs';
+import { engage, focused, numberedTable, openApp, rowKey } from './grid-helpers.mjs';
 
 let env;
 before(async () => {
@@ -17,9 +17,10 @@ after(async () => {
 
 const ROW = '.data-panel .grid-row';
 
-/** Tabs from "Delete selected…" (the last control before the rows) into the grid. */
+/** Tabs from the select-all box (the last control before the rows) into the grid. */
 async function tabIntoGrid(page) {
-  await page.locator(".data-panel .delete-picked").focus();
+  await engage(page);
+  await page.locator('.data-panel .pick-all').focus();
   await page.keyboard.press('Tab');
 }
 
@@ -99,7 +100,7 @@ test('a 1,000-row table: every row is reached by ArrowDown with focus kept in th
   // Scrolled away with the mouse wheel, the active row leaves the DOM; Tab from before the
   // grid still lands on it.
   for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowDown');
-  await page.locator(".data-panel .delete-picked").focus();
+  await page.locator('.data-panel .pick-all').focus();
   await page.locator('.data-panel .grid-scroll').evaluate((el) => {
     el.scrollTop = el.scrollHeight;
   });
@@ -154,6 +155,7 @@ test('confirmations focus Cancel, close with Escape and give focus back; the imp
   await page.waitForFunction(() => document.activeElement?.matches('.storage-file input[type="file"]'));
 
   // Delete selected entities: Cancel has focus; Escape returns to "Delete selected…".
+  await engage(page);
   await page.locator(`.data-panel .grid-row[data-index="0"] input.pick`).click();
   await page.locator('.data-panel .delete-picked').click();
   await page.locator('.grid-confirm').waitFor();
