@@ -19,6 +19,11 @@ const ROW = '.data-panel .grid-row';
 
 /** Tabs from the select-all box (the last control before the rows) into the grid. */
 async function tabIntoGrid(page) {
+  if ((await page.locator('.data-panel .grid-area').count()) === 0) {
+    // A build without the keyboard grid (to see this test fail there): focus the first row.
+    await page.locator(`${ROW}[data-index="0"]`).focus();
+    return;
+  }
   await engage(page);
   await page.locator('.data-panel .pick-all').focus();
   await page.keyboard.press('Tab');
