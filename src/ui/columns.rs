@@ -12,7 +12,6 @@ use super::workspace::Workspace;
 use crate::engine::json::{self, RawEntity};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// The system property the chooser offers beside the properties.
 pub const TIMESTAMP: &str = "Timestamp";
@@ -25,7 +24,7 @@ pub struct Column {
 }
 
 /// A table's arrangement: column names in the order chosen, each shown (`true`) or hidden.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ColumnLayout(pub Vec<(String, bool)>);
 
 /// Every table's arrangement, by table name. Reactive through `changed` (a stored list and a
@@ -369,29 +368,54 @@ fn css_escape(name: &str) -> String {
     name.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Every table's arrangement as JSON, for the saved workspace (`workspace::saved`, issue #17
-/// item 3): `{"Table": [["Name", true], ["Timestamp", false], …], …}`.
-#[allow(dead_code)] // called by workspace::saved (branch ux-b) once both are merged
-pub fn layouts_json(workspace: Workspace) -> serde_json::Value {
+/// Every table's arrangement for the saved workspace (`workspace::saved`, issue #17 item 3,
+/// on main since branch ux-b), in the browser's own JSON values as that module writes them
+/// (no serde_json in the first download): `[["Table", [["Name", true], ["Timestamp",
+/// false], …]], …]`. Reading it subscribes the caller (the saver's effect) to changes.
+#[allow(dead_code)] // called by workspace::saved once both branches are merged
+pub fn layouts_js(workspace: Workspace) -> js_sys::Array {
     workspace.columns.with(|all| {
-        serde_json::Value::Object(
-            all.iter()
-                .map(|(t, l)| (t.clone(), serde_json::to_value(l).unwrap_or_default()))
-                .collect(),
-        )
+        if all.is_empty() {
+            js_sys::Array::new()
+        } else {
+            encode_layouts(all)
+        }
     })
 }
 
-/// Puts saved arrangements back; an entry of another shape is skipped (its table shows the
-/// default arrangement).
-#[allow(dead_code)] // called by workspace::saved (branch ux-b) once both are merged
-pub fn restore_layouts(saved: &serde_json::Value, workspace: Workspace) {
-    let Some(map) = saved.as_object() else {
-        return;
-    };
-    let all = map
+#[inline(never)]
+fn encode_layouts(all: &[(String, ColumnLayout)]) -> js_sys::Array {
+    all.iter()
+        .map(|(table, layout)| {
+            let columns: js_sys::Array = layout
+                .0
+                .iter()
+                .map(|(name, shown)| js_sys::Array::of2(&name.as_str().into(), &(*shown).into()))
+                .collect();
+            js_sys::Array::of2(&table.as_str().into(), &columns)
+        })
+        .collect()
+}
+
+/// Puts saved arrangements back (what [`layouts_js`] wrote); an entry of another shape is
+/// skipped, so its table shows the default arrangement.
+#[allow(dead_code)] // called by workspace::saved once both branches are merged
+#[inline(never)]
+pub fn restore_layouts_js(saved: &js_sys::Array, workspace: Workspace) {
+    let all = saved
         .iter()
-        .filter_map(|(t, l)| Some((t.clone(), serde_json::from_value(l.clone()).ok()?)))
+        .filter_map(|entry| {
+            let entry = js_sys::Array::from(&entry);
+            let table = entry.get(0).as_string()?;
+            let columns = js_sys::Array::from(&entry.get(1))
+                .iter()
+                .filter_map(|c| {
+                    let c = js_sys::Array::from(&c);
+                    Some((c.get(0).as_string()?, c.get(1).as_bool()?))
+                })
+                .collect();
+            Some((table, ColumnLayout(columns)))
+        })
         .collect();
     workspace.columns.update(|now| *now = all);
 }
