@@ -4,7 +4,9 @@
 //! - `state`: [`AppState`], the account plus a revision counter, and the commands views call.
 //! - `workspace`: what the learner works on (selected table, editor draft, staged batch).
 //! - `tables_panel`: create, list, select and delete tables.
-//! - `data_panel`, `entity_grid`, `editor`: the selected table's entities, the entity editor.
+//! - `data_panel`, `entity_grid`, `editor`: the selected table's entities, the entity editor;
+//!   `columns` (the column chooser), `grid_select` (several rows: copy as TSV, delete).
+//! - `confirm`: focus for inline confirmations (the safe choice, then back to the opener).
 //! - `query_panel`, `results`: the query builder and raw `$filter`, the scan meter, history.
 //! - `batch_panel`: the batch stager.
 //! - [`model`]: the pure logic behind the forms (typed values, builder, batch checks).
@@ -22,11 +24,15 @@ mod banner;
 mod batch_panel;
 mod code_link;
 mod code_panel;
+mod columns;
+mod confirm;
 mod data_panel;
 mod editor;
 mod entity_grid;
 mod error_notice;
 mod fields;
+mod grid_rows;
+mod grid_select;
 pub mod model;
 mod perf;
 mod query_panel;

@@ -119,9 +119,12 @@ pub fn DataPanel() -> impl IntoView {
                 <div hidden=move || entities.with(Vec::is_empty)>
                     <EntityGrid
                         entities=entities
-                        columns=columns
+                        found=columns
+                        table=Signal::derive(move || workspace.table.get().unwrap_or_default())
                         selected=selected
                         label="Entities of the selected table"
+                        id="data"
+                        deletable=true
                     />
                 </div>
                 <div class="grid-footer">

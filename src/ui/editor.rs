@@ -7,6 +7,7 @@ use super::model::{self, BinaryEncoding, PropertyDraft};
 use super::state::AppState;
 use super::workspace::{Draft, Workspace, WriteOp};
 use crate::engine::{BatchRequest, EdmType, Error, RawEntity, Request};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 /// The editor for [`Workspace::draft`].
@@ -32,7 +33,7 @@ pub fn Editor() -> impl IntoView {
         }
         n
     });
-    let run = move |_| {
+    let run = move || {
         attempted.set(true);
         status.set(String::new());
         let Some(table) = workspace.table.get_untracked() else {
@@ -104,7 +105,17 @@ pub fn Editor() -> impl IntoView {
         Memo::new(move |_| draft.with(|d| d.properties.iter().map(|p| p.id).collect::<Vec<_>>()));
 
     view! {
-        <section class="panel editor" aria-labelledby="editor-heading">
+        // Ctrl+Enter (⌘+Enter) anywhere in the editor runs the write, as in the query editor.
+        <section
+            class="panel editor"
+            aria-labelledby="editor-heading"
+            on:keydown=move |ev| {
+                if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+                    ev.prevent_default();
+                    run();
+                }
+            }
+        >
             <h2 id="editor-heading" tabindex="-1">"Entity editor"</h2>
             {move || {
                 draft
@@ -202,12 +213,18 @@ pub fn Editor() -> impl IntoView {
                     </div>
             </fieldset>
             <div class="editor-actions">
-                <button type="button" class="primary run-write" on:click=run>
+                <button
+                    type="button"
+                    class="primary run-write"
+                    aria-keyshortcuts="Control+Enter Meta+Enter"
+                    on:click=move |_| run()
+                >
                     {move || format!("Run {}", op().name())}
                 </button>
                 <button type="button" class="stage-write" on:click=stage>"Add to batch"</button>
                 <button type="button" class="clear-editor" on:click=clear>"Clear"</button>
             </div>
+            <p class="hint">{t(msg::editor_run_hint)}</p>
             <super::show_code::ShowCode
                 what="write"
                 request=Callback::new(move |()| match workspace.table.get_untracked() {

@@ -360,9 +360,11 @@ pub fn QueryPanel() -> impl IntoView {
                 <div hidden=move || entities.with(Vec::is_empty)>
                     <EntityGrid
                         entities=entities
-                        columns=Signal::derive(move || entities.with(|e| columns_of(e)))
+                        found=Signal::derive(move || entities.with(|e| columns_of(e)))
+                        table=Signal::derive(move || current_run().map(|r| r.table).unwrap_or_default())
                         selected=selected_row
                         label="Query results"
+                        id="results"
                     />
                 </div>
                 {move || {

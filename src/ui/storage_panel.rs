@@ -50,6 +50,7 @@ pub fn StoragePanel() -> impl IntoView {
             error.set(None);
             message.set(text);
             ask.set(Ask::Nothing);
+            super::confirm::closed();
             refresh_usage(usage);
         }
         Err(e) => error.set(Some(e)),
@@ -74,8 +75,16 @@ pub fn StoragePanel() -> impl IntoView {
         let csv = state.inspect(|a| a.export_csv(&table).ok());
         outcome(offer(&format!("{table}.typed.csv"), csv.flatten()));
     });
-    let ask_reset = Callback::new(move |()| ask.set(Ask::Reset));
-    let cancel = Callback::new(move |()| ask.set(Ask::Nothing));
+    // Cancel, the safe choice, takes focus when a confirmation opens; focus returns to the
+    // control that opened it (Reset, or the file input) when it closes.
+    let ask_reset = Callback::new(move |()| {
+        ask.set(Ask::Reset);
+        super::confirm::opened(".storage-confirm .cancel");
+    });
+    let cancel = Callback::new(move |()| {
+        ask.set(Ask::Nothing);
+        super::confirm::closed();
+    });
     let confirm = Callback::new(move |()| {
         // Works on the pending file where it is: it may be megabytes of text.
         let Some((result, fixable)) = ask.with_untracked(|ask| {
@@ -113,6 +122,7 @@ pub fn StoragePanel() -> impl IntoView {
         };
         if result.is_err() && !fixable {
             ask.set(Ask::Nothing);
+            super::confirm::closed();
         }
         outcome(result);
     });
@@ -134,9 +144,11 @@ pub fn StoragePanel() -> impl IntoView {
                     target.set(super::model::table_name_from_file(&p.name).unwrap_or_default());
                     error.set(None);
                     ask.set(Ask::Import(p));
+                    super::confirm::opened(".storage-confirm .cancel");
                 }
                 Err(e) => {
                     ask.set(Ask::Nothing);
+                    super::confirm::closed();
                     error.set(Some(e));
                 }
             }
@@ -203,14 +215,18 @@ pub fn StoragePanel() -> impl IntoView {
                 aria-label="Confirm"
                 on:keydown=move |ev| {
                     if ev.key() == "Escape" {
+                        ev.prevent_default();
                         ask.set(Ask::Nothing);
+            super::confirm::closed();
                     }
                 }
             >
                 <p>{text}</p>
                 {field}
                 {action_button(yes, if csv { "primary" } else { "danger" }, never(), confirm)}
-                {action_button("Cancel", "", never(), cancel)}
+                <button type="button" class="cancel" on:click=move |_| cancel.run(())>
+                    "Cancel"
+                </button>
             </div>
         })
     };

@@ -56,6 +56,9 @@ pub fn TablesPanel() -> impl IntoView {
                 if workspace.table.get_untracked().as_deref() == Some(table.as_str()) {
                     workspace.table.set(None);
                 }
+                // The Delete button that opened the question went with its table: focus
+                // lands on the panel's first field rather than on the page's body.
+                super::data_panel::focus("#new-table-name");
             }
             Err(e) => error.set(Some(e)),
         }
@@ -163,15 +166,15 @@ fn TableRow(
         let name = name.clone();
         Memo::new(move |_| pending_delete.with(|p| p.as_deref() == Some(name.as_str())))
     };
-    let confirm_ref = NodeRef::<html::Button>::new();
+    let cancel_ref = NodeRef::<html::Button>::new();
     let delete_ref = NodeRef::<html::Button>::new();
     // Set by Cancel and Escape: focus goes back to the row's Delete button, not to <body>.
     let return_focus = StoredValue::new(false);
-    // Keyboard users land on the confirm button as soon as it appears, and back on Delete
-    // when they cancel.
+    // Keyboard users land on Cancel, the safe choice, as soon as the question appears, and
+    // back on Delete when they cancel.
     Effect::new(move |_| {
         if confirming.get() {
-            if let Some(button) = confirm_ref.get() {
+            if let Some(button) = cancel_ref.get() {
                 let _ = button.focus();
             }
         } else if return_focus.get_value() {
@@ -239,12 +242,11 @@ fn TableRow(
                     <button
                         type="button"
                         class="danger confirm-delete"
-                        node_ref=confirm_ref
                         on:click=confirm.clone()
                     >
                         {t(msg::tables_delete)}
                     </button>
-                    <button type="button" class="cancel" on:click=move |_| cancel()>
+                    <button type="button" class="cancel" node_ref=cancel_ref on:click=move |_| cancel()>
                         {t(msg::tables_cancel)}
                     </button>
                 </div>

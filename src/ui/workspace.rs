@@ -4,6 +4,7 @@
 
 pub mod saved;
 
+use super::columns::ColumnLayouts;
 use super::model::{BinaryEncoding, PropertyDraft};
 use super::results::Run;
 use crate::engine::{BatchRequest, EdmType, RawEntity};
@@ -131,6 +132,9 @@ pub struct Workspace {
     pub filter: RwSignal<String>,
     /// The query panel's `$select`, `$top`, page budget and run history.
     pub query: QueryOptions,
+    /// Per table (by name): the grid's columns as arranged with the column chooser. A table
+    /// without an entry shows the default arrangement (`super::columns::arrange`).
+    pub columns: ColumnLayouts,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,
 }
@@ -149,6 +153,7 @@ impl Workspace {
                 budget: RwSignal::new(DEFAULT_BUDGET.to_string()),
                 history: RwSignal::new(Vec::new()),
             },
+            columns: ColumnLayouts::new(),
             next_id: StoredValue::new(0),
         };
         // A draft is written for the table it was started on: selecting another table starts

@@ -1,5 +1,6 @@
 //! The workspace across reloads: the section shown, the selected table, the query's `$filter`,
-//! `$select`, `$top` and page budget, the run history and the staged batch. (The builder is
+//! `$select`, `$top` and page budget, the run history, the staged batch and each table's grid
+//! columns as arranged with the column chooser. (The builder is
 //! the `$filter` read back: every filter it writes reads back into the same builder.)
 //!
 //! Saved in `localStorage` under [`KEY`] (beside the language choice, `tablescope.lang`) as
@@ -16,8 +17,9 @@
 //! Format (version 1): `{"version": 1, "section": "query", "table": "Employees",
 //! "query": {"filter", "select", "top", "budget"}, "history": [{"table", "filter", "kind",
 //! "pages": [{"scanned", "returned", "partitions", "token"}]}], "batch": [{"op": "merge",
-//! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}]}`
-//! (operation names as the service spells them).
+//! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}],
+//! "columns": [["Table", [["Name", true], ["Timestamp", false], …]], …]}` (operation names as
+//! the service spells them; `columns` is optional, see `crate::ui::columns::layouts_js`).
 //!
 //! Size: start runs [`keep`] and, on a return visit, [`restore`], so they are in the page's
 //! first download (scripts/split.mjs). They use the browser's JSON (`JSON.parse`,
@@ -75,6 +77,7 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
         workspace.table.track();
         workspace.filter.track();
         workspace.batch.track();
+        workspace.columns.with(|_| ());
         q.select.track();
         q.top.track();
         q.budget.track();
@@ -146,6 +149,7 @@ fn snapshot(w: Workspace, section: RwSignal<Section>) -> Object {
     set(&out, "query", query);
     set(&out, "history", q.history.with(|h| encode_runs(h)));
     set(&out, "batch", w.batch.with(|b| encode_batch(b)));
+    set(&out, "columns", crate::ui::columns::layouts_js(w));
     out
 }
 
@@ -187,6 +191,9 @@ pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppS
     }
     if let Some(ops) = items(&saved, "batch") {
         w.batch.set(decode_batch(&ops, w));
+    }
+    if let Some(columns) = items(&saved, "columns") {
+        crate::ui::columns::restore_layouts_js(&columns, w);
     }
 }
 
