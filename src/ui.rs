@@ -27,6 +27,7 @@ mod code_panel;
 mod columns;
 mod confirm;
 mod data_panel;
+mod dynamic;
 mod editor;
 mod entity_grid;
 mod error_notice;

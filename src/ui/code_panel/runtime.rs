@@ -6,18 +6,15 @@
 //! JSON (`JSON.stringify` then serde), so a value the user's code logged is only ever data
 //! here: it is rendered as text, never as HTML.
 
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 /// The loaded bundle's exports.
 #[derive(Clone)]
 pub struct Bundle(JsValue);
 
-/// A JavaScript value in words (a failed import says "Failed to fetch …").
-pub fn describe(e: &JsValue) -> String {
-    crate::ui::teach::fetch::js_message(e).unwrap_or_else(|| "unknown error".into())
-}
+pub use crate::ui::dynamic::describe;
+use crate::ui::dynamic::settle;
 
 /// The bundle's address: `code/tablescope-code-<hash>.js` next to the page.
 fn bundle_url() -> Result<String, String> {
@@ -30,32 +27,14 @@ fn bundle_url() -> Result<String, String> {
         .flatten()
         .and_then(|m| m.get_attribute("content"))
         .ok_or("this page names no Code bundle (<meta name=\"tablescope-code\">)")?;
-    let base = document
-        .base_uri()
-        .ok()
-        .flatten()
-        .ok_or("the page has no address")?;
-    web_sys::Url::new_with_base(&format!("code/tablescope-code-{hash}.js"), &base)
-        .map(|u| u.href())
-        .map_err(|e| describe(&e))
-}
-
-async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, String> {
-    let promise: Promise = value
-        .map_err(|e| describe(&e))?
-        .dyn_into()
-        .map_err(|_| "expected a promise".to_string())?;
-    JsFuture::from(promise).await.map_err(|e| describe(&e))
+    crate::ui::dynamic::page_url(&format!("code/tablescope-code-{hash}.js"))
 }
 
 impl Bundle {
     /// Imports the bundle (the browser keeps one module per URL, so a second call is free).
     pub async fn load() -> Result<Bundle, String> {
         let url = bundle_url()?;
-        // `import()` is syntax, not a function: a tiny function wraps it.
-        let import = Function::new_with_args("url", "return import(url)");
-        let module = settle(import.call1(&JsValue::NULL, &JsValue::from_str(&url))).await?;
-        Ok(Bundle(module))
+        Ok(Bundle(crate::ui::dynamic::import(&url).await?))
     }
 
     fn function(&self, name: &str) -> Result<Function, String> {

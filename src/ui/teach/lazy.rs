@@ -9,11 +9,10 @@
 //!
 //! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
 
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Function, Reflect};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 /// The lessons module's files, relative to the page.
 pub const LEARN_JS: &str = "learn.js";
@@ -88,43 +87,10 @@ async fn mount_lessons(host: &web_sys::HtmlElement) -> Result<(), String> {
 
 /// Imports `learn.js` and instantiates `learn_bg.wasm`; the module's exports.
 async fn load_module() -> Result<JsValue, String> {
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .ok_or("the page has no address")?;
-    let url = |file: &str| {
-        web_sys::Url::new_with_base(file, &base)
-            .map(|u| u.href())
-            .map_err(describe)
-    };
-    // `import()` is syntax, not a function: a tiny function made once wraps it.
-    let import = Function::new_with_args("url", "return import(url)");
-    let module =
-        await_promise(import.call1(&JsValue::NULL, &JsValue::from_str(&url(LEARN_JS)?))).await?;
-    let init = Reflect::get(&module, &JsValue::from_str("default"))
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or("the lessons module has no initializer")?;
-    let options = Object::new();
-    Reflect::set(
-        &options,
-        &JsValue::from_str("module_or_path"),
-        &JsValue::from_str(&url(LEARN_WASM)?),
-    )
-    .map_err(describe)?;
-    await_promise(init.call1(&JsValue::NULL, &options)).await?;
-    Ok(module)
-}
-
-async fn await_promise(value: Result<JsValue, JsValue>) -> Result<JsValue, String> {
-    let promise: Promise = value
-        .map_err(describe)?
-        .dyn_into()
-        .map_err(|_| "expected a promise".to_string())?;
-    JsFuture::from(promise).await.map_err(describe)
+    crate::ui::dynamic::bindgen_module(LEARN_JS, LEARN_WASM, "the lessons module").await
 }
 
 /// A thrown JavaScript value in words (an offline fetch says "Failed to fetch …").
 fn describe(e: JsValue) -> String {
-    super::fetch::js_message(&e).unwrap_or_else(|| "unknown error".into())
+    crate::ui::dynamic::describe(&e)
 }
