@@ -267,25 +267,27 @@ pub fn EntityGrid(
         }
     };
     let engaged = RwSignal::new(false);
-    // The first time the grid is reached (pointer or focus): the bar is built and the
-    // grid's keyboard, focus and click handlers are attached, here rather than as `on:`
-    // attributes, whose attaching code would run, and ship, with the page's start.
-    let engage = move |ev: web_sys::Event| {
+    // The bar and the grid's keyboard, focus and click handlers, attached once the grid is in
+    // the page (and, should that come first, when it is first reached by pointer or focus).
+    // Handlers are attached here rather than as `on:` attributes, whose attaching code is
+    // larger for the page's first download.
+    let engage = move |ev: Option<web_sys::Event>| {
         if engaged.get_untracked() {
             return;
         }
-        engaged.set(true);
         let Some(el) = scroller.element() else {
             return;
         };
+        engaged.set(true);
         listen(&el, "keydown", on_key);
         listen(&el, "focus", on_focus);
         listen(&el, "click", on_rows_click);
         // Focus that arrived on the scroller before its handler was attached.
-        if ev.target().is_some_and(|t| t == ***el) {
+        if let Some(ev) = ev.filter(|ev| ev.target().is_some_and(|t| t == ***el)) {
             on_focus(ev.unchecked_into());
         }
     };
+    Effect::new(move |_| engage(None));
     let pad_top = move || format!("height:{}px", window.get().0 as f64 * ROW_HEIGHT);
     let pad_bottom = move || {
         let rest = len().saturating_sub(window.get().1);
@@ -293,14 +295,11 @@ pub fn EntityGrid(
     };
 
     view! {
-        // The bar above the grid (column chooser, selection, copy, delete) is built when the
-        // grid is first reached, by pointer or focus: its code then stays out of the page's
-        // first download, which the grid's rows are in (the 300 KB budget). Its room is kept
-        // meanwhile, so nothing moves when it appears.
+        // The bar above the grid: column chooser, selection, copy, delete.
         <div
             class="grid-area"
-            on:pointerenter=move |ev| engage(ev.into())
-            on:focusin=move |ev| engage(ev.into())
+            on:pointerenter=move |ev| engage(Some(ev.into()))
+            on:focusin=move |ev| engage(Some(ev.into()))
         >
             {move || {
                 engaged

@@ -28,7 +28,7 @@ export async function importCsv(page, name, csv) {
   await page.locator('.data-panel .grid-row').first().waitFor();
 }
 
-/** Reaches the grid of `where` with the pointer: its bar (chooser, selection) is built then. */
+/** Reaches the grid of `where` with the pointer, and waits for its bar (chooser, selection). */
 export async function engage(page, where = '.data-panel') {
   await page.locator(`${where} .grid-area`).hover();
   await page.locator(`${where} .columns-toggle`).waitFor();
