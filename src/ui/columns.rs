@@ -10,6 +10,7 @@
 
 use super::workspace::Workspace;
 use crate::engine::json::{self, RawEntity};
+use crate::engine::Entity;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
@@ -63,13 +64,29 @@ impl ColumnLayouts {
     }
 }
 
+/// An entity of a page as a grid shows it. A projection (`$select` without the keys) leaves
+/// out PartitionKey and RowKey, which the decoder requires: they show empty, as the service
+/// did not return them, and the selected properties still show.
+pub fn shown_entity(raw: &RawEntity) -> Entity {
+    if let Ok(entity) = json::decode_stored(raw) {
+        return entity;
+    }
+    let mut keyed = raw.clone();
+    for key in ["PartitionKey", "RowKey"] {
+        if !raw.0.iter().any(|(name, _)| name == key) {
+            keyed
+                .0
+                .push((key.into(), serde_json::Value::String(String::new())));
+        }
+    }
+    json::decode_stored(&keyed).unwrap_or_default()
+}
+
 /// The property columns of a set of entities, types taken from the values.
 pub fn columns_of(entities: &[RawEntity]) -> Vec<Column> {
     let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
     for raw in entities {
-        let Ok(e) = json::decode_stored(raw) else {
-            continue;
-        };
+        let e = shown_entity(raw);
         for (name, value) in &e.properties {
             let t = value.edm_type().short_name();
             match out.iter_mut().find(|(n, _)| n.as_str() == &**name) {

@@ -10,7 +10,7 @@
 
 use super::columns::{cell_text, Column};
 use super::grid_select::Picks;
-use crate::engine::json::{self, RawEntity};
+use crate::engine::json::RawEntity;
 use crate::i18n::msg;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element};
@@ -38,7 +38,7 @@ pub fn draw(tbody: &Element, start: usize, rows: &[RawEntity], cols: &[Column]) 
 }
 
 fn row(document: &Document, index: usize, raw: &RawEntity, cols: &[Column]) -> Option<Element> {
-    let entity = json::decode_stored(raw).unwrap_or_default();
+    let entity = super::columns::shown_entity(raw);
     let tr = document.create_element("tr").ok()?;
     tr.set_class_name("grid-row");
     let index_text = index.to_string();

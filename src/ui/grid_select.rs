@@ -4,7 +4,7 @@
 use super::columns::{cell_text, chooser_panel, set_expanded, Column};
 use super::model;
 use super::state::AppState;
-use crate::engine::json::{self, RawEntity};
+use crate::engine::json::RawEntity;
 use crate::engine::Request;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
@@ -174,7 +174,7 @@ pub fn tsv(rows: &[&RawEntity], columns: &[Column]) -> String {
     head.extend(columns.iter().map(|c| c.name.clone()));
     line(head);
     for raw in rows {
-        let e = json::decode_stored(raw).unwrap_or_default();
+        let e = super::columns::shown_entity(raw);
         let mut fields = vec![e.partition_key.clone(), e.row_key.clone()];
         fields.extend(columns.iter().map(|c| cell_text(&e, raw, &c.name)));
         line(fields);

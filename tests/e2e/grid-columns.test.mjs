@@ -75,6 +75,19 @@ test('Entities and Query order columns the same way: keys, then properties in or
   assert.deepEqual(await header(page, '.results'), ['PartitionKey', 'RowKey', 'Mid', 'Zeta', 'alpha']);
   const first = await page.locator('.results .grid-row').first().locator('td').allTextContents();
   assert.deepEqual(first, ['a', '1', '', '', 'first']);
+  // A projection without the keys: the selected properties show, the keys stay empty (the
+  // service did not return them).
+  await page.locator('#q-select').fill('alpha,Zeta');
+  await runQuery(page, "PartitionKey ne 'z'");
+  assert.deepEqual(await header(page, '.results'), ['PartitionKey', 'RowKey', 'Zeta', 'alpha']);
+  const projected = await page.locator('.results .grid-row').evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+  );
+  assert.deepEqual(projected.map((cells) => cells.slice(-4)), [
+    ['', '', '', 'first'],
+    ['', '', '2', ''],
+    ['', '', '3', 'third'],
+  ]);
   assertClean(page);
   await page.context().close();
 });
