@@ -79,17 +79,20 @@ test('tables: create, errors inline, delete after confirming', async () => {
   assert.equal(await page.locator('.table-row').count(), 2);
 
   // Keyboard only: Cancel hands focus back to Delete; Enter opens the confirmation and focuses
-  // its button; Escape cancels; Enter, Enter deletes.
+  // its safe choice, Cancel (issue #17); Escape cancels; Enter, Shift+Tab to the confirmation's
+  // Delete, Enter deletes.
   const isFocused = (cls) =>
     page.waitForFunction((c) => document.activeElement?.classList.contains(c), cls);
   await isFocused('delete');
   await page.keyboard.press('Enter');
   await confirm.waitFor();
-  await isFocused('confirm-delete');
+  await isFocused('cancel');
   await page.keyboard.press('Escape');
   await confirm.waitFor({ state: 'detached' });
   await isFocused('delete');
   await page.keyboard.press('Enter');
+  await isFocused('cancel');
+  await page.keyboard.press('Shift+Tab');
   await isFocused('confirm-delete');
   await page.keyboard.press('Enter');
   await scratch.waitFor({ state: 'detached' });

@@ -129,7 +129,7 @@ test('the column chooser shows Timestamp, hides and reorders columns, per table,
   // Escape closes it and gives focus back to its button.
   await page.keyboard.press('Escape');
   assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
-  assert.equal(await page.evaluate(() => document.activeElement?.className), 'columns-toggle');
+  await page.waitForFunction(() => document.activeElement?.className === 'columns-toggle', null, { timeout: 5_000 });
 
   // Another table keeps its own (default) arrangement; coming back restores this one.
   await page.locator('[data-table="Other"] button[aria-pressed]').click();
