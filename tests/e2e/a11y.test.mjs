@@ -1,5 +1,6 @@
 // Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
-// a table and an opened entity, Query with results, Batch with a staged operation, Learn with a
+// a table and an opened entity, Query with results, Batch with a staged operation, Code after a
+// run (console and wire log), Learn with a
 // lesson open, and the Tables sidebar beside each — in light and dark, at 1280x800 and
 // 360x740: no serious or critical violation.
 
@@ -9,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DESKTOP, PHONE, REPO, assertClean, start } from './lib.mjs';
 import { numberedTable, openApp } from './grid-helpers.mjs';
+import { openCode, runEditor, setCode } from './code-lib.mjs';
 
 let env;
 let axeSource;
@@ -68,6 +70,12 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator('#nav-batch').click();
       await page.locator('#section-batch .panel').first().waitFor();
       found.push(...(await audit(page, 'Batch')));
+
+      // Code: the editor, a run's console output (an expandable object) and its wire log.
+      await openCode(page);
+      await setCode(page, "const c = tableClient('People');\nconsole.log(await c.getEntity('p0', 'r0000'));");
+      assert.equal((await runEditor(page)).kind, 'done');
+      found.push(...(await audit(page, 'Code')));
 
       await page.locator('#nav-learn').click();
       await page.locator('.scenario-load').first().waitFor({ timeout: 20_000 });

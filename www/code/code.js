@@ -14,9 +14,25 @@
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
 import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { javascript } from '@codemirror/lang-javascript';
 import STYLE from './code.css';
+
+/**
+ * The syntax colours, as the page's CSS variables (www/code/code.css defines them for light and
+ * dark): CodeMirror's default style is for light pages only, and its strings and keywords fall
+ * to 1.1–2.3:1 contrast on the dark theme (axe-core, tests/e2e/a11y.test.mjs).
+ */
+const HIGHLIGHT = HighlightStyle.define([
+  { tag: tags.keyword, color: 'var(--code-keyword)' },
+  { tag: [tags.string, tags.special(tags.string), tags.regexp], color: 'var(--code-string)' },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--code-literal)' },
+  { tag: tags.comment, color: 'var(--code-comment)', fontStyle: 'italic' },
+  { tag: [tags.definition(tags.variableName), tags.function(tags.variableName)], color: 'var(--code-definition)' },
+  { tag: tags.propertyName, color: 'var(--code-property)' },
+  { tag: tags.invalid, color: 'var(--danger)' },
+]);
 
 /** The Code section's CSS, added to the page once, when this bundle first loads. */
 function addStyle(doc = globalThis.document) {
@@ -69,10 +85,11 @@ export function createEditor(parent, { doc = '', onRun = () => {}, onChange = ()
         history(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(HIGHLIGHT),
         javascript(),
         keymap.of([...defaultKeymap, ...historyKeymap]),
-        EditorView.contentAttributes.of({ 'aria-label': label }),
+        // tabindex: the editor is what the keyboard reaches in its scrolling region.
+        EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) onChange(u.state.doc.toString());
         }),
