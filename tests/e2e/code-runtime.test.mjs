@@ -350,7 +350,7 @@ test('the editor: JavaScript highlighting, line numbers, Ctrl+Enter runs', async
       .map((el) => el.textContent),
   );
   assert.deepEqual(gutter, ['1', '2', '3']);
-  // Keywords, strings and comments are styled apart (CodeMirror's default highlight style).
+  // Keywords, strings and comments are styled apart (the bundle's highlight style).
   const colors = await page.evaluate(() => {
     const spans = [...document.querySelectorAll('#editor-test .cm-line span')];
     const color = (text) => getComputedStyle(spans.find((s) => s.textContent === text)).color;
