@@ -4,9 +4,8 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DESKTOP, REPO, assertClean, openPage, start } from './lib.mjs';
+import { DESKTOP, assertClean, openPage, start } from './lib.mjs';
+import { seedEmployees } from './employees.mjs';
 
 let env;
 before(async () => {
@@ -15,25 +14,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-/**
- * The guide's Employees table (the entities scenarios/employees.json inserts), written through
- * the page's own endpoint and then selected: set up without the welcome's sample button, so
- * this test checks only its own item.
- */
-async function seedEmployees(page) {
-  const lesson = JSON.parse(await readFile(join(REPO, 'www', 'scenarios', 'employees.json'), 'utf8'));
-  const entities = lesson.steps.filter((s) => s.op === 'insert').map((s) => s.entity);
-  const statuses = await page.evaluate((list) => {
-    const base = 'http://127.0.0.1:10002/devstoreaccount1';
-    const headers = [['Accept', 'application/json;odata=nometadata'], ['Content-Type', 'application/json']];
-    const post = (path, body) =>
-      window.tablescope.wire({ method: 'POST', url: base + path, headers, body: JSON.stringify(body) }).status;
-    return [post('/Tables', { TableName: 'Employees' }), ...list.map((e) => post('/Employees', e))];
-  }, entities);
-  assert.deepEqual(statuses, [201, ...entities.map(() => 201)]);
-  await page.locator('[data-table="Employees"] .table-facts').click();
-}
 
 const KEY = 'tablescope.workspace';
 const ready = (page) => page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 });
