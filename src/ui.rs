@@ -38,6 +38,7 @@ pub mod model;
 mod perf;
 mod query_panel;
 mod results;
+mod save_queue;
 mod show_code;
 mod state;
 mod storage_panel;
