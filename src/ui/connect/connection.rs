@@ -1,0 +1,167 @@
+//! A connection to a real Table service endpoint: what the user typed, read into the endpoint
+//! and its credential, and what is kept of it in this browser.
+//!
+//! Two forms are accepted, both as one URL:
+//! - a Table service SAS URL (`https://<account>.table.core.windows.net/?sv=…&sig=…`), the
+//!   way a browser should reach storage: every request carries the SAS in its query;
+//! - a local endpoint without a SAS (`http://127.0.0.1:10002/devstoreaccount1`): requests go
+//!   without any credential, which `tablescope serve --allow-anonymous` answers. Azurite (and
+//!   `tablescope serve` without that flag) require SharedKey or a SAS; give them a SAS URL. An
+//!   account key is never asked for, so the app never signs a request itself.
+//!
+//! What is kept: the endpoint address in localStorage (`tablescope.connection`); the SAS only
+//! when the user asked for it, else in this tab's memory alone.
+//!
+//! Invariant: `endpoint` has no query, no fragment and no trailing `/`; `sas` has no leading `?`.
+
+use serde_json::{json, Value};
+
+/// Where the connection is kept (the endpoint always; the SAS only when asked).
+pub const SAVED_KEY: &str = "tablescope.connection";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Connection {
+    /// `scheme://host[:port][/path]`: the Table service endpoint, to which a request's path is
+    /// appended (`/Tables`, `/Employees()`).
+    pub endpoint: String,
+    /// The SAS token (`sv=…&sig=…`), or empty for a local endpoint called without credentials.
+    pub sas: String,
+    /// Whether the SAS is kept in localStorage (the user ticked it).
+    pub keep_sas: bool,
+}
+
+/// Why a typed address is not a connection (the view words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invalid {
+    /// Not an absolute http(s) URL.
+    NotUrl,
+    /// A query that is not a SAS (no `sig=`).
+    NotSas,
+}
+
+impl Connection {
+    /// Reads a SAS URL or a local endpoint. The user's own text is never shown as HTML.
+    pub fn parse(text: &str, keep_sas: bool) -> Result<Connection, Invalid> {
+        let text = text.trim();
+        let (base, query) = match text.split_once('?') {
+            Some((b, q)) => (b, q),
+            None => (text, ""),
+        };
+        let base = base.split('#').next().unwrap_or_default();
+        let query = query.split('#').next().unwrap_or_default();
+        let lower = base.to_ascii_lowercase();
+        let rest = lower
+            .strip_prefix("https://")
+            .or_else(|| lower.strip_prefix("http://"))
+            .ok_or(Invalid::NotUrl)?;
+        if rest.is_empty() || rest.starts_with('/') || base.contains(char::is_whitespace) {
+            return Err(Invalid::NotUrl);
+        }
+        let has_sig = query
+            .split('&')
+            .any(|p| p.to_ascii_lowercase().starts_with("sig="));
+        if !query.is_empty() && !has_sig {
+            return Err(Invalid::NotSas);
+        }
+        Ok(Connection {
+            endpoint: base.trim_end_matches('/').to_string(),
+            sas: query.to_string(),
+            keep_sas,
+        })
+    }
+
+    /// The URL of `path_and_query` (`/Tables`, `/T()?$top=5`) at the endpoint, with the SAS.
+    pub fn url(&self, path_and_query: &str) -> String {
+        let mut url = format!("{}{}", self.endpoint, path_and_query);
+        if !self.sas.is_empty() {
+            url.push(if path_and_query.contains('?') {
+                '&'
+            } else {
+                '?'
+            });
+            url.push_str(&self.sas);
+        }
+        url
+    }
+
+    /// `scheme://host[:port]` of the endpoint (what a CORS rule names).
+    pub fn origin(&self) -> String {
+        let after_scheme = self.endpoint.find("://").map(|i| i + 3).unwrap_or(0);
+        match self.endpoint[after_scheme..].find('/') {
+            Some(i) => self.endpoint[..after_scheme + i].to_string(),
+            None => self.endpoint.clone(),
+        }
+    }
+
+    /// The storage account's name: the host's first label for `<account>.table.core…`, else
+    /// the path's first segment (`/devstoreaccount1` of an emulator), else `<account>`.
+    pub fn account(&self) -> String {
+        let origin = self.origin();
+        let host = origin.split("://").nth(1).unwrap_or_default();
+        let host = host.split(':').next().unwrap_or_default();
+        let path = &self.endpoint[origin.len()..];
+        if let Some(first) = path.trim_start_matches('/').split('/').next() {
+            if !first.is_empty() {
+                return first.to_string();
+            }
+        }
+        match host.split_once('.') {
+            Some((account, _)) if host.parse::<std::net::Ipv4Addr>().is_err() => {
+                account.to_string()
+            }
+            _ => "<account>".to_string(),
+        }
+    }
+
+    /// What is kept in localStorage: the endpoint, and the SAS only when asked.
+    pub fn saved_json(&self) -> String {
+        let mut v = json!({ "endpoint": self.endpoint });
+        if self.keep_sas && !self.sas.is_empty() {
+            v["sas"] = Value::String(self.sas.clone());
+        }
+        v.to_string()
+    }
+
+    /// A connection read back from [`Connection::saved_json`]; without a kept SAS its `sas`
+    /// is empty (the view asks for it again).
+    pub fn from_saved(text: &str) -> Option<Connection> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        let endpoint = v["endpoint"].as_str()?.to_string();
+        let sas = v["sas"].as_str().unwrap_or_default().to_string();
+        Some(Connection {
+            endpoint,
+            keep_sas: !sas.is_empty(),
+            sas,
+        })
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The kept connection, if any.
+pub fn load() -> Option<Connection> {
+    Connection::from_saved(&local_storage()?.get_item(SAVED_KEY).ok()??)
+}
+
+/// Keeps `c` as [`Connection::saved_json`] says (a refused storage only means it is not kept).
+pub fn save(c: &Connection) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(SAVED_KEY, &c.saved_json());
+    }
+}
+
+/// Forgets the kept connection.
+pub fn forget() {
+    if let Some(s) = local_storage() {
+        let _ = s.remove_item(SAVED_KEY);
+    }
+}
+
+/// The page's own origin (what a CORS rule must allow).
+pub fn page_origin() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
