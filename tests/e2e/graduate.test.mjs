@@ -23,6 +23,7 @@ import {
   TableClient,
   TableServiceClient,
   generateAccountSas,
+  generateTableSas,
 } from '@azure/data-tables';
 import { REPO, start } from './lib.mjs';
 import { freePort } from '../../scripts/bench/lib/servers.mjs';
@@ -145,6 +146,37 @@ async function sandboxRows(page, table, props) {
   return r.json.value.map((e) => [e.PartitionKey, e.RowKey, ...props.map((p) => e[p])]);
 }
 
+/** 150 entities in p1 (batches of 100 and 50) and 3 in p2. */
+function numbered() {
+  const rows = [];
+  for (let i = 0; i < 150; i++) rows.push({ PartitionKey: 'p1', RowKey: String(i).padStart(3, '0'), N: i });
+  for (let i = 0; i < 3; i++) rows.push({ PartitionKey: 'p2', RowKey: `r${i}`, N: 1000 + i });
+  return rows;
+}
+
+/** Creates the sandbox table `table` with `rows`. */
+async function seedSandbox(page, table, rows) {
+  assert.equal((await sandbox(page, 'POST', '/Tables', { TableName: table })).status, 201);
+  await page.evaluate(([table, rows]) => {
+    for (const e of rows) {
+      const r = window.tablescope.wire({ method: 'POST', url: `http://127.0.0.1:10002/devstoreaccount1/${table}`, headers: { 'Content-Type': 'application/json', Prefer: 'return-no-content' }, body: JSON.stringify(e) });
+      if (r.status !== 204) throw new Error(`insert: ${r.status}`);
+    }
+  }, [table, rows]);
+}
+
+/** Records every text the copy's progress line shows, in `window.progressSeen`. */
+async function watchProgress(page) {
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    const line = document.querySelector('.connect-progress');
+    new MutationObserver(() => {
+      const t = line.textContent;
+      if (t && window.progressSeen.at(-1) !== t) window.progressSeen.push(t);
+    }).observe(line, { childList: true, subtree: true, characterData: true });
+  });
+}
+
 async function openConnect() {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -257,23 +289,23 @@ for (const target of TARGETS) {
     assert.deepEqual(await sandboxRows(page, 'Orders', ['Total']), [['B', '1', 30.5], ['B', '2', 40.75]]);
 
     // Copy out: 150 entities in p1 (batches of 100 and 50) and 3 in p2, after a confirmation.
-    assert.equal((await sandbox(page, 'POST', '/Tables', { TableName: 'Projects' })).status, 201);
-    const projects = [];
-    for (let i = 0; i < 150; i++) projects.push({ PartitionKey: 'p1', RowKey: String(i).padStart(3, '0'), N: i });
-    for (let i = 0; i < 3; i++) projects.push({ PartitionKey: 'p2', RowKey: `r${i}`, N: 1000 + i });
-    await page.evaluate((rows) => {
-      for (const e of rows) {
-        window.tablescope.wire({ method: 'POST', url: 'http://127.0.0.1:10002/devstoreaccount1/Projects', headers: { 'Content-Type': 'application/json', Prefer: 'return-no-content' }, body: JSON.stringify(e) });
-      }
-    }, projects);
+    const projects = numbered();
+    await seedSandbox(page, 'Projects', projects);
     await page.locator('#connect-out-table').selectOption('Projects');
     await page.locator('.connect-copy-out').click();
     assert.equal(
       await page.locator('.connect-confirm .confirm-question').innerText(),
       `Write 153 entities of the sandbox table Projects to the table Projects at ${endpoint}? Entities with the same keys there are replaced.`,
     );
+    await watchProgress(page);
     await page.locator('.connect-copy-out-yes').click();
     await page.locator('.connect-copied').waitFor();
+    assert.deepEqual(await page.evaluate(() => window.progressSeen), [
+      'Written 0 of 153 entities…',
+      'Written 100 of 153 entities…',
+      'Written 150 of 153 entities…',
+      'Written 153 of 153 entities…',
+    ]);
     assert.equal(await page.locator('.connect-copied').innerText(), `Wrote 153 entities to the table Projects at ${endpoint}.`);
     const written = [];
     for await (const e of tableClient(endpoint, 'Projects').listEntities()) written.push({ PartitionKey: e.partitionKey, RowKey: e.rowKey, N: e.N });
@@ -290,11 +322,42 @@ for (const target of TARGETS) {
     await page.screenshot({ path: `${SHOTS}/${slug}-read-only.png`, fullPage: true });
     assert.equal(await stopped.locator('.connect-error').getAttribute('data-code'), 'AuthorizationPermissionMismatch');
     assert.equal(await stopped.locator('.connect-error').getAttribute('data-status'), '403');
-    assert.match(await stopped.innerText(), /^Creating the table Orders failed, so nothing was written:\nThe service answered 403 AuthorizationPermissionMismatch: /);
+    assert.match(await stopped.innerText(), /^Stopped at batch 1 of 1 \(partition B, RowKey 1 to 2\); that batch wrote nothing:\n+The service answered 403 AuthorizationPermissionMismatch: This request is not authorized to perform this operation using this permission\./);
     assert.match(await stopped.innerText(), /Nothing was written before it\.$/);
     const remoteOrders = [];
     for await (const e of tableClient(endpoint, 'Orders').listEntities()) remoteOrders.push(e.rowKey);
     assert.equal(remoteOrders.length, 4);
+
+    // A table SAS for the p1 partition only, on an existing table: the two p1 batches are
+    // written, the p2 batch is refused, and the copy says exactly that.
+    await tableClient(endpoint, 'Tasks').createTable();
+    await seedSandbox(page, 'Tasks', numbered());
+    const tableSas = generateTableSas('Tasks', credential, {
+      expiresOn: new Date(Date.now() + 3600_000),
+      permissions: { query: true, add: true, update: true },
+      startPartitionKey: 'p1',
+      endPartitionKey: 'p1',
+    });
+    await connect(page, `${endpoint}?${tableSas}`);
+    await page.locator('.connect-browse .connect-error').waitFor();
+    await page.locator('#connect-out-table').selectOption('Tasks');
+    await page.locator('.connect-copy-out').click();
+    await page.locator('.connect-copy-out-yes').click();
+    await stopped.waitFor();
+    await page.screenshot({ path: `${SHOTS}/${slug}-stopped-mid-copy.png`, fullPage: true });
+    assert.deepEqual(
+      (await stopped.innerText()).split('\n').filter((l) => l && !l.startsWith('The service answered')),
+      [
+        'Stopped at batch 3 of 3 (partition p2, RowKey r0 to r2); that batch wrote nothing:',
+        'Written before it: 150 entities in 2 batches:',
+        'p1: 100',
+        'p1: 50',
+      ],
+    );
+    assert.equal(await stopped.locator('.connect-error').getAttribute('data-code'), target.outOfRange);
+    const tasks = [];
+    for await (const e of tableClient(endpoint, 'Tasks').listEntities()) tasks.push({ PartitionKey: e.partitionKey, RowKey: e.rowKey, N: e.N });
+    assert.deepEqual(tasks, numbered().slice(0, 150));
 
     assert.deepEqual(page.problems, []);
     await page.context().close();
@@ -322,12 +385,26 @@ test('graduate: an endpoint without a CORS rule for this origin gives the guidan
 });
 
 // What each endpoint answers in the comparisons (checked by hand against the service's rules).
+TARGETS[0].outOfRange = 'AuthorizationFailure';
+TARGETS[1].outOfRange = 'AuthorizationFailure';
 TARGETS[0].sameAnswers = ['The same answers: 5 entities in the same order, on 3 pages with the same continuation tokens.'];
 TARGETS[0].differences = [
   'Pages: 2 in the sandbox, 3 at the connection.',
-  'Page 2: continuation NextPartitionKey=1!12!U3VwcG9ydA--; NextRowKey=1!8!MDAx in the sandbox, NextPartitionKey=1!12!U3VwcG9ydA--; NextRowKey=1!8!MDAy at the connection.',
+  // The sandbox's second page is its last (4 entities); the connection has a fifth after it.
+  'Page 2: continuation none in the sandbox, NextPartitionKey=1!12!U3VwcG9ydA--; NextRowKey=1!4!MDAy at the connection.',
   'Entity 2 (Sales / 002): Name is "Bob" in the sandbox, "Robert" at the connection.',
   'Entity 5: none in the sandbox, Support / 002 at the connection.',
 ];
-TARGETS[1].sameAnswers = [];
-TARGETS[1].differences = [];
+// Azurite writes its continuation tokens as plain base64 of the key; the service (and the
+// sandbox) write `1!<length>!<base64 with - for =>`: the same pages, different tokens.
+TARGETS[1].sameAnswers = [
+  "Page 1: continuation NextPartitionKey=1!8!U2FsZXM-; NextRowKey=1!4!bydr in the sandbox, NextPartitionKey=U2FsZXM=; NextRowKey=bydr at the connection.",
+  'Page 2: continuation NextPartitionKey=1!12!U3VwcG9ydA--; NextRowKey=1!4!MDAy in the sandbox, NextPartitionKey=U3VwcG9ydA==; NextRowKey=MDAy at the connection.',
+];
+TARGETS[1].differences = [
+  'Pages: 2 in the sandbox, 3 at the connection.',
+  "Page 1: continuation NextPartitionKey=1!8!U2FsZXM-; NextRowKey=1!4!bydr in the sandbox, NextPartitionKey=U2FsZXM=; NextRowKey=bydr at the connection.",
+  'Page 2: continuation none in the sandbox, NextPartitionKey=U3VwcG9ydA==; NextRowKey=MDAy at the connection.',
+  'Entity 2 (Sales / 002): Name is "Bob" in the sandbox, "Robert" at the connection.',
+  'Entity 5: none in the sandbox, Support / 002 at the connection.',
+];

@@ -1,6 +1,6 @@
-//! Writing a table's entities to one side: the table created if missing, then the entities in
+//! Writing a table's entities to one side: the entities in
 //! entity group transactions of up to 100, one partition per batch (the service's rule), each
-//! entity an InsertOrReplace (`PUT` without `If-Match`).
+//! entity an InsertOrReplace (`PUT` without `If-Match`); the table is created if missing.
 //!
 //! Invariant: batches go one after another and the first failure stops the copy; what was
 //! written before it is exactly the batches reported in [`Stopped::written`] (a batch is all or
@@ -66,14 +66,55 @@ pub struct Stopped {
     pub written: Vec<(String, usize)>,
 }
 
-/// Creates `table` (an existing one is fine) and writes `batches` to it. `progress(entities
-/// written, batches written)` after each batch.
+/// Writes `batches` to `table`, creating the table first when the service answers the first
+/// batch with TableNotFound (so a SAS that may write entities but not create tables, such as a
+/// table SAS, can still fill an existing table); an empty copy only creates the table.
+/// `progress(entities written, batches written)` after each batch.
 pub async fn write(
     side: &Side,
     table: &str,
     batches: &[Batch],
     progress: impl Fn(usize, usize),
 ) -> Result<usize, Stopped> {
+    let stop = |batch, failure, written| Stopped {
+        batch,
+        failure,
+        written,
+    };
+    if batches.is_empty() {
+        create_table(side, table)
+            .await
+            .map_err(|f| stop(None, f, Vec::new()))?;
+    }
+    let mut created = false;
+    let mut written = Vec::new();
+    let mut count = 0;
+    for (i, b) in batches.iter().enumerate() {
+        let (first, last) = b.rows();
+        let at = Some((i + 1, b.partition.clone(), first, last));
+        loop {
+            match send_batch(side, table, b, i).await {
+                Ok(()) => break,
+                Err(Failure::Service { ref code, .. })
+                    if code == "TableNotFound" && !created && written.is_empty() =>
+                {
+                    created = true;
+                    create_table(side, table)
+                        .await
+                        .map_err(|f| stop(None, f, Vec::new()))?;
+                }
+                Err(f) => return Err(stop(at, f, written)),
+            }
+        }
+        count += b.entities.len();
+        written.push((b.partition.clone(), b.entities.len()));
+        progress(count, i + 1);
+    }
+    Ok(count)
+}
+
+/// Creates `table`; one that exists already is fine (409 TableAlreadyExists).
+async fn create_table(side: &Side, table: &str) -> Result<(), Failure> {
     let create = Call {
         method: "POST",
         path: "/Tables".into(),
@@ -83,36 +124,24 @@ pub async fn write(
         ],
         body: serde_json::json!({ "TableName": table }).to_string(),
     };
-    let stop = |batch, failure, written| Stopped {
-        batch,
-        failure,
-        written,
-    };
-    match send(side, &create).await {
-        Ok(r) if r.status < 300 || r.status == 409 => {}
-        Ok(r) => return Err(stop(None, Failure::from_reply(&r), Vec::new())),
-        Err(f) => return Err(stop(None, f, Vec::new())),
+    let r = send(side, &create).await?;
+    if r.status < 300 || r.status == 409 {
+        Ok(())
+    } else {
+        Err(Failure::from_reply(&r))
     }
-    let mut written = Vec::new();
-    let mut count = 0;
-    for (i, b) in batches.iter().enumerate() {
-        let (first, last) = b.rows();
-        let at = Some((i + 1, b.partition.clone(), first, last));
-        let reply = match send(side, &batch_call(side, table, b, i)).await {
-            Ok(r) => r,
-            Err(f) => return Err(stop(at, f, written)),
-        };
-        if reply.status >= 300 {
-            return Err(stop(at, Failure::from_reply(&reply), written));
-        }
-        if let Some(f) = failed_part(&reply.body) {
-            return Err(stop(at, f, written));
-        }
-        count += b.entities.len();
-        written.push((b.partition.clone(), b.entities.len()));
-        progress(count, i + 1);
+}
+
+/// Sends one batch; `Err` with the service's error when it, or one of its operations, failed.
+async fn send_batch(side: &Side, table: &str, b: &Batch, index: usize) -> Result<(), Failure> {
+    let reply = send(side, &batch_call(side, table, b, index)).await?;
+    if reply.status >= 300 {
+        return Err(Failure::from_reply(&reply));
     }
-    Ok(count)
+    match failed_part(&reply.body) {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
 }
 
 /// The `$batch` request for one batch: a changeset of InsertOrReplace operations.
