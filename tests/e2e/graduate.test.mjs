@@ -304,17 +304,22 @@ for (const target of TARGETS) {
       'Written 0 of 153 entities…',
       'Written 100 of 153 entities…',
       'Written 150 of 153 entities…',
-      'Written 153 of 153 entities…',
-    ]);
+    ]); // then the outcome replaces the progress line
+
     assert.equal(await page.locator('.connect-copied').innerText(), `Wrote 153 entities to the table Projects at ${endpoint}.`);
     const written = [];
     for await (const e of tableClient(endpoint, 'Projects').listEntities()) written.push({ PartitionKey: e.partitionKey, RowKey: e.rowKey, N: e.N });
     assert.deepEqual(written, projects);
 
     // A read-only SAS: listing works, the write is refused as the service says, nothing written.
+    // The target table is not on the connection yet, so the copy's first write that the service
+    // checks differs: tablescope serve refuses the batch itself; Azurite 3.37 does not check a
+    // SAS's permissions inside a $batch (it answers TableNotFound), so it is the table's
+    // creation that it refuses. Both with 403 AuthorizationPermissionMismatch.
+    await seedSandbox(page, 'Drafts', [{ PartitionKey: 'd', RowKey: '1', N: 1 }, { PartitionKey: 'd', RowKey: '2', N: 2 }]);
     await connect(page, `${endpoint}?${sas({ query: true, list: true })}`);
     await page.locator('.connect-tables [data-remote-table="Projects"]').waitFor();
-    await page.locator('#connect-out-table').selectOption('Orders');
+    await page.locator('#connect-out-table').selectOption('Drafts');
     await page.locator('.connect-copy-out').click();
     await page.locator('.connect-copy-out-yes').click();
     const stopped = page.locator('.connect-stopped');
@@ -322,14 +327,21 @@ for (const target of TARGETS) {
     await page.screenshot({ path: `${SHOTS}/${slug}-read-only.png`, fullPage: true });
     assert.equal(await stopped.locator('.connect-error').getAttribute('data-code'), 'AuthorizationPermissionMismatch');
     assert.equal(await stopped.locator('.connect-error').getAttribute('data-status'), '403');
-    assert.match(await stopped.innerText(), /^Stopped at batch 1 of 1 \(partition B, RowKey 1 to 2\); that batch wrote nothing:\n+The service answered 403 AuthorizationPermissionMismatch: This request is not authorized to perform this operation using this permission\./);
-    assert.match(await stopped.innerText(), /Nothing was written before it\.$/);
-    const remoteOrders = [];
-    for await (const e of tableClient(endpoint, 'Orders').listEntities()) remoteOrders.push(e.rowKey);
-    assert.equal(remoteOrders.length, 4);
+    const lines = (await stopped.innerText()).split('\n').filter(Boolean);
+    assert.deepEqual([lines[0], lines.at(-1)], [target.readOnlyStop, 'Nothing was written before it.']);
+    assert.match(lines[1], /^The service answered 403 AuthorizationPermissionMismatch: (0:)?This request is not authorized to perform this operation using this permission\./);
+    const tables = [];
+    for await (const t of new TableServiceClient(endpoint, credential, options).listTables()) tables.push(t.name);
+    assert.deepEqual(tables, ['Employees', 'Orders', 'Projects']);
 
     // A table SAS for the p1 partition only, on an existing table: the two p1 batches are
-    // written, the p2 batch is refused, and the copy says exactly that.
+    // written, the p2 batch is refused, and the copy says exactly that. (Not on Azurite 3.37,
+    // which does not check a SAS inside a $batch: see above.)
+    if (!target.outOfRange) {
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+      return;
+    }
     await tableClient(endpoint, 'Tasks').createTable();
     await seedSandbox(page, 'Tasks', numbered());
     const tableSas = generateTableSas('Tasks', credential, {
@@ -386,7 +398,9 @@ test('graduate: an endpoint without a CORS rule for this origin gives the guidan
 
 // What each endpoint answers in the comparisons (checked by hand against the service's rules).
 TARGETS[0].outOfRange = 'AuthorizationFailure';
-TARGETS[1].outOfRange = 'AuthorizationFailure';
+TARGETS[1].outOfRange = null;
+TARGETS[0].readOnlyStop = 'Stopped at batch 1 of 1 (partition d, RowKey 1 to 2); that batch wrote nothing:';
+TARGETS[1].readOnlyStop = 'Creating the table Drafts failed, so nothing was written:';
 TARGETS[0].sameAnswers = ['The same answers: 5 entities in the same order, on 3 pages with the same continuation tokens.'];
 TARGETS[0].differences = [
   'Pages: 2 in the sandbox, 3 at the connection.',
