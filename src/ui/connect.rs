@@ -55,10 +55,10 @@ pub struct Shared {
 #[component]
 fn ConnectPanel() -> impl IntoView {
     let shared = Shared {
-        connection: RwSignal::new(connection::load().filter(|c| {
-            // A kept endpoint without its SAS needs the SAS again, unless it had none.
-            c.keep_sas || c.sas.is_empty()
-        })),
+        // A kept endpoint whose SAS was not kept waits for the SAS URL again (the form says so).
+        connection: RwSignal::new(
+            connection::load().and_then(|(c, complete)| complete.then_some(c)),
+        ),
         table: RwSignal::new(String::new()),
     };
     view! {

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -146,6 +146,16 @@ async function sandboxRows(page, table, props) {
   return r.json.value.map((e) => [e.PartitionKey, e.RowKey, ...props.map((p) => e[p])]);
 }
 
+/** axe-core's serious and critical violations in the page as it is now. */
+async function axeViolations(page) {
+  await page.evaluate(await readFile(join(REPO, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  return page.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  );
+}
+
 /** 150 entities in p1 (batches of 100 and 50) and 3 in p2. */
 function numbered() {
   const rows = [];
@@ -224,8 +234,8 @@ for (const target of TARGETS) {
     await connect(page, `${endpoint}?${sas(ALL)}`);
     await page.locator('.connect-current').waitFor();
     assert.match(await page.locator('.connect-current').innerText(), new RegExp(`Connected to ${endpoint}\\. The SAS is in this tab's memory only\\.`));
-    // Not kept: the endpoint alone is in localStorage.
-    assert.deepEqual(JSON.parse(await page.evaluate(() => localStorage.getItem('tablescope.connection'))), { endpoint });
+    // Not kept: the endpoint alone is in localStorage (and that it had a SAS).
+    assert.deepEqual(JSON.parse(await page.evaluate(() => localStorage.getItem('tablescope.connection'))), { endpoint, sasNotKept: true });
 
     // List.
     await page.locator('.connect-tables [data-remote-table]').first().waitFor();
@@ -273,6 +283,7 @@ for (const target of TARGETS) {
     await compare(page);
     await page.screenshot({ path: `${SHOTS}/${slug}-compare-differ.png`, fullPage: true });
     assert.deepEqual(await texts(page.locator('.connect-differences li')), target.differences);
+    assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(await tableRows(page, 'connect-sandbox-entities'), [
       ['Sales', '001', 'Ada', '36', '9007199254740993'],
       ['Sales', '002', 'Bob', '41', '2'],
@@ -376,6 +387,42 @@ for (const target of TARGETS) {
   });
 }
 
+test('graduate: the SAS is kept only when asked, and a reload says what it needs', async () => {
+  const { endpoint } = serve;
+  const page = await openConnect();
+  const token = sas(ALL);
+  const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem('tablescope.connection')));
+  const reload = async () => {
+    await page.reload();
+    await page.locator('h1').waitFor({ timeout: 15_000 });
+    await page.locator('#nav-connect').click();
+    await page.locator('#connect-url').waitFor();
+  };
+  // Ticked: endpoint and SAS are in localStorage, and a reload connects again.
+  await page.locator('#connect-keep').check();
+  await connect(page, `${endpoint}?${token}`);
+  await page.locator('.connect-tables [data-remote-table]').first().waitFor();
+  assert.deepEqual(await kept(), { endpoint, sas: token });
+  await reload();
+  await page.locator('.connect-tables [data-remote-table]').first().waitFor();
+  assert.equal(await page.locator('.connect-current').innerText(), `Connected to ${endpoint}. The SAS is kept in this browser.`);
+  // Unticked: the SAS leaves localStorage; after a reload the form has the endpoint and asks for the SAS.
+  await page.locator('#connect-keep').uncheck();
+  await connect(page, `${endpoint}?${token}`);
+  await page.locator('.connect-current', { hasText: "The SAS is in this tab's memory only." }).waitFor();
+  assert.deepEqual(await kept(), { endpoint, sasNotKept: true });
+  await reload();
+  await page.locator('.connect-sas-again').waitFor();
+  assert.equal(await page.locator('.connect-sas-again').innerText(), 'The SAS of this endpoint was not kept: paste its SAS URL again to connect.');
+  assert.equal(await page.locator('#connect-url').inputValue(), endpoint);
+  assert.equal(await page.locator('.connect-current').count(), 0);
+  // Forget: nothing is kept.
+  await connect(page, `${endpoint}?${token}`);
+  await page.locator('.connect-forget').click();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tablescope.connection')), null);
+  await page.context().close();
+});
+
 test('graduate: an endpoint without a CORS rule for this origin gives the guidance', async () => {
   const { endpoint } = azurite;
   // A fresh Azurite has no rule; this test runs after the rule above was set, so clear it.
@@ -392,6 +439,8 @@ test('graduate: an endpoint without a CORS rule for this origin gives the guidan
     await help.locator('.connect-cors-cli').innerText(),
     `az storage cors add --account-name devstoreaccount1 --services t --methods DELETE GET HEAD MERGE OPTIONS POST PUT --origins ${origin} --allowed-headers '*' --exposed-headers '*' --max-age 3600`,
   );
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.screenshot({ path: `${SHOTS}/cors-guidance-360.png`, fullPage: true });
   assert.match(text, new RegExp(`Resource sharing \\(CORS\\), the Table service tab\\. Add a rule with Allowed origins ${origin}, Allowed methods DELETE, GET, HEAD, MERGE, OPTIONS, POST, PUT,`));
   await page.context().close();
 });

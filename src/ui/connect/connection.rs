@@ -113,26 +113,36 @@ impl Connection {
         }
     }
 
-    /// What is kept in localStorage: the endpoint, and the SAS only when asked.
+    /// What is kept in localStorage: the endpoint, and the SAS only when asked (else only
+    /// that there was one, so a reload asks for it rather than calling without it).
     pub fn saved_json(&self) -> String {
         let mut v = json!({ "endpoint": self.endpoint });
-        if self.keep_sas && !self.sas.is_empty() {
-            v["sas"] = Value::String(self.sas.clone());
+        if !self.sas.is_empty() {
+            if self.keep_sas {
+                v["sas"] = Value::String(self.sas.clone());
+            } else {
+                v["sasNotKept"] = Value::Bool(true);
+            }
         }
         v.to_string()
     }
 
-    /// A connection read back from [`Connection::saved_json`]; without a kept SAS its `sas`
-    /// is empty (the view asks for it again).
-    pub fn from_saved(text: &str) -> Option<Connection> {
+    /// A connection read back from [`Connection::saved_json`], and whether it is complete:
+    /// `false` when it had a SAS that was not kept (its `sas` is then empty, and the view
+    /// asks for the SAS URL again).
+    pub fn from_saved(text: &str) -> Option<(Connection, bool)> {
         let v: Value = serde_json::from_str(text).ok()?;
         let endpoint = v["endpoint"].as_str()?.to_string();
         let sas = v["sas"].as_str().unwrap_or_default().to_string();
-        Some(Connection {
-            endpoint,
-            keep_sas: !sas.is_empty(),
-            sas,
-        })
+        let complete = !v["sasNotKept"].as_bool().unwrap_or(false);
+        Some((
+            Connection {
+                endpoint,
+                keep_sas: !sas.is_empty(),
+                sas,
+            },
+            complete,
+        ))
     }
 }
 
@@ -140,8 +150,8 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// The kept connection, if any.
-pub fn load() -> Option<Connection> {
+/// The kept connection, if any, and whether it is complete (see [`Connection::from_saved`]).
+pub fn load() -> Option<(Connection, bool)> {
     Connection::from_saved(&local_storage()?.get_item(SAVED_KEY).ok()??)
 }
 

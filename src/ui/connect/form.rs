@@ -9,8 +9,9 @@ use leptos::prelude::*;
 pub fn ConnectForm(shared: Shared) -> impl IntoView {
     let kept = connection::load();
     // A kept endpoint whose SAS was not kept: its address is offered again, without the SAS.
-    let url = RwSignal::new(kept.as_ref().map(|c| c.url("")).unwrap_or_default());
-    let keep = RwSignal::new(kept.as_ref().is_some_and(|c| c.keep_sas));
+    let url = RwSignal::new(kept.as_ref().map(|(c, _)| c.url("")).unwrap_or_default());
+    let keep = RwSignal::new(kept.as_ref().is_some_and(|(c, _)| c.keep_sas));
+    let sas_again = RwSignal::new(kept.is_some_and(|(_, complete)| !complete));
     let invalid = RwSignal::new(None::<Invalid>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -18,6 +19,7 @@ pub fn ConnectForm(shared: Shared) -> impl IntoView {
             Ok(c) => {
                 connection::save(&c);
                 invalid.set(None);
+                sas_again.set(false);
                 shared.table.set(String::new());
                 shared.connection.set(Some(c));
             }
@@ -47,6 +49,11 @@ pub fn ConnectForm(shared: Shared) -> impl IntoView {
                     on:input=move |ev| url.set(event_target_value(&ev))
                 />
                 <p class="field-note" id="connect-url-hint">{t(msg::connect_url_hint)}</p>
+                {move || {
+                    sas_again
+                        .get()
+                        .then(|| view! { <p class="hint connect-sas-again" role="status">{t(msg::connect_sas_again)}</p> })
+                }}
                 <p class="field-error" id="connect-url-error" role="alert">
                     {move || {
                         invalid
