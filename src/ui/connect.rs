@@ -35,7 +35,8 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-same{color:var(--ok,inherit);font-weight:600}\
 .connect-differences li{overflow-wrap:anywhere;font-size:.875rem}\
 .connect-tables{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}\
-.connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}";
+.connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
+.connect-form .inline-check{white-space:normal;align-items:flex-start}";
 
 /// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so it
 /// stays out of the code that runs at start.
