@@ -135,3 +135,109 @@ pub fn writable(e: &Entity) -> Entity {
         .map(|(n, v)| (n.clone(), v.clone()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::query::{Page, Token};
+    use super::*;
+    use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn entity(v: Value) -> Entity {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn page(entities: Vec<Value>, next: Option<&str>) -> Page {
+        Page {
+            entities: entities.into_iter().map(entity).collect(),
+            next: next.map(|p| Token {
+                partition: p.into(),
+                row: None,
+            }),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn timestamps_etags_and_metadata_never_differ() {
+        let s = page(
+            vec![
+                json!({"odata.etag": "a", "PartitionKey": "p", "RowKey": "1", "Timestamp": "x", "N": 1}),
+            ],
+            None,
+        );
+        let c = page(
+            vec![
+                json!({"odata.etag": "b", "PartitionKey": "p", "RowKey": "1", "Timestamp": "y", "Timestamp@odata.type": "Edm.DateTime", "N": 1}),
+            ],
+            None,
+        );
+        assert_eq!(compare(&[s], &[c]), vec![]);
+    }
+
+    #[wasm_bindgen_test]
+    fn every_difference_is_named() {
+        let s = vec![page(
+            vec![
+                json!({"PartitionKey": "p", "RowKey": "1", "N": 1}),
+                json!({"PartitionKey": "p", "RowKey": "2"}),
+            ],
+            None,
+        )];
+        let c = vec![
+            page(
+                vec![
+                    json!({"PartitionKey": "p", "RowKey": "1", "N": 2, "M@odata.type": "Edm.Int64", "M": "3"}),
+                    json!({"PartitionKey": "p", "RowKey": "3"}),
+                ],
+                Some("t"),
+            ),
+            page(vec![json!({"PartitionKey": "q", "RowKey": "1"})], None),
+        ];
+        let text = |v: &str| Some(v.to_string());
+        assert_eq!(
+            compare(&s, &c),
+            vec![
+                Difference::Pages {
+                    sandbox: 1,
+                    connection: 2
+                },
+                Difference::Token {
+                    page: 1,
+                    sandbox: None,
+                    connection: text("NextPartitionKey=t")
+                },
+                Difference::Property {
+                    position: 1,
+                    key: "p / 1".into(),
+                    property: "N".into(),
+                    sandbox: text("1"),
+                    connection: text("2"),
+                },
+                Difference::Property {
+                    position: 1,
+                    key: "p / 1".into(),
+                    property: "M@odata.type".into(),
+                    sandbox: None,
+                    connection: text("\"Edm.Int64\""),
+                },
+                Difference::Property {
+                    position: 1,
+                    key: "p / 1".into(),
+                    property: "M".into(),
+                    sandbox: None,
+                    connection: text("\"3\""),
+                },
+                Difference::Entity {
+                    position: 2,
+                    sandbox: text("p / 2"),
+                    connection: text("p / 3")
+                },
+                Difference::Entity {
+                    position: 3,
+                    sandbox: None,
+                    connection: text("q / 1")
+                },
+            ]
+        );
+    }
+}

@@ -175,3 +175,73 @@ pub fn page_origin() -> String {
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn a_sas_url_splits_into_endpoint_and_sas() {
+        let c = Connection::parse(
+            " https://acct.table.core.windows.net/?sv=2019-02-02&ss=t&sig=abc%3D ",
+            false,
+        )
+        .unwrap();
+        assert_eq!(c.endpoint, "https://acct.table.core.windows.net");
+        assert_eq!(c.sas, "sv=2019-02-02&ss=t&sig=abc%3D");
+        assert_eq!(
+            c.url("/Tables"),
+            "https://acct.table.core.windows.net/Tables?sv=2019-02-02&ss=t&sig=abc%3D"
+        );
+        assert_eq!(
+            c.url("/T()?$top=2"),
+            "https://acct.table.core.windows.net/T()?$top=2&sv=2019-02-02&ss=t&sig=abc%3D"
+        );
+        assert_eq!(c.origin(), "https://acct.table.core.windows.net");
+        assert_eq!(c.account(), "acct");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_local_endpoint_needs_no_sas() {
+        let c = Connection::parse("http://127.0.0.1:10002/devstoreaccount1/", true).unwrap();
+        assert_eq!(c.endpoint, "http://127.0.0.1:10002/devstoreaccount1");
+        assert_eq!(c.sas, "");
+        assert_eq!(
+            c.url("/Tables"),
+            "http://127.0.0.1:10002/devstoreaccount1/Tables"
+        );
+        assert_eq!(c.origin(), "http://127.0.0.1:10002");
+        assert_eq!(c.account(), "devstoreaccount1");
+    }
+
+    #[wasm_bindgen_test]
+    fn what_is_not_a_connection() {
+        assert_eq!(
+            Connection::parse("acct.table.core.windows.net", false),
+            Err(Invalid::NotUrl)
+        );
+        assert_eq!(Connection::parse("https://", false), Err(Invalid::NotUrl));
+        assert_eq!(
+            Connection::parse("https://a.table.core.windows.net/?comp=list", false),
+            Err(Invalid::NotSas)
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn the_sas_is_kept_only_when_asked() {
+        let mut c = Connection::parse("http://h/acct?sv=1&sig=x", false).unwrap();
+        assert_eq!(
+            c.saved_json(),
+            r#"{"endpoint":"http://h/acct","sasNotKept":true}"#
+        );
+        let (back, complete) = Connection::from_saved(&c.saved_json()).unwrap();
+        assert_eq!((back.sas.as_str(), complete), ("", false));
+        c.keep_sas = true;
+        assert_eq!(
+            c.saved_json(),
+            r#"{"endpoint":"http://h/acct","sas":"sv=1&sig=x"}"#
+        );
+        assert_eq!(Connection::from_saved(&c.saved_json()), Some((c, true)));
+    }
+}

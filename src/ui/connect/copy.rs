@@ -208,3 +208,48 @@ fn failed_part(body: &str) -> Option<Failure> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn batches_hold_one_partition_and_at_most_100() {
+        let entities: Vec<Entity> = (0..205)
+            .map(|i| {
+                let pk = if i < 150 { "a" } else { "b" };
+                json!({"PartitionKey": pk, "RowKey": format!("{i:03}")})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        let sizes: Vec<(String, usize)> = batches(&entities)
+            .iter()
+            .map(|b| (b.partition.clone(), b.entities.len()))
+            .collect();
+        assert_eq!(
+            sizes,
+            vec![("a".into(), 100), ("a".into(), 50), ("b".into(), 55)]
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_batch_answer_names_its_failed_operation() {
+        let ok = "--batchresponse_1\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n--batchresponse_1--";
+        assert_eq!(failed_part(ok), None);
+        let failed = "--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 403 Forbidden\r\n\
+                      Content-Type: application/json\r\n\r\n{\"odata.error\":{\"code\":\"AuthorizationFailure\",\
+                      \"message\":{\"lang\":\"en-US\",\"value\":\"0:No.\"}}}\r\n--b--";
+        assert_eq!(
+            failed_part(failed),
+            Some(Failure::Service {
+                status: 403,
+                code: "AuthorizationFailure".into(),
+                message: "0:No.".into()
+            })
+        );
+    }
+}

@@ -221,10 +221,23 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
 
 fn done_view(d: Done, c: Connection) -> AnyView {
     match d {
-        Done::In { count, table } => view! {
-            <p class="connect-copied" role="status">{move || msg::connect_copied_in(count, &table)}</p>
+        Done::In { count, table } => {
+            let (workspace, section) = (
+                crate::ui::workspace::Workspace::expect(),
+                expect_context::<RwSignal<crate::ui::Section>>(),
+            );
+            let shown = table.clone();
+            // The copy in the Entities section's own grid and editor.
+            let open = move |_| {
+                workspace.table.set(Some(shown.clone()));
+                section.set(crate::ui::Section::Data);
+            };
+            view! {
+                <p class="connect-copied" role="status">{move || msg::connect_copied_in(count, &table)}</p>
+                <button type="button" class="connect-open-copy" on:click=open>{t(msg::connect_open_copy)}</button>
+            }
+            .into_any()
         }
-        .into_any(),
         Done::Out { count, table } => {
             let endpoint = c.endpoint.clone();
             view! {
@@ -239,7 +252,11 @@ fn done_view(d: Done, c: Connection) -> AnyView {
             </div>
         }
         .into_any(),
-        Done::Stopped { stopped, batches, table } => {
+        Done::Stopped {
+            stopped,
+            batches,
+            table,
+        } => {
             let where_ = match stopped.batch.clone() {
                 None => view! { <p>{move || msg::connect_stopped_create(&table)}</p> }.into_any(),
                 Some((i, partition, first, last)) => view! {
@@ -249,7 +266,8 @@ fn done_view(d: Done, c: Connection) -> AnyView {
             };
             let count: usize = stopped.written.iter().map(|(_, n)| n).sum();
             let written = if stopped.written.is_empty() {
-                view! { <p class="connect-written">{t(msg::connect_written_nothing)}</p> }.into_any()
+                view! { <p class="connect-written">{t(msg::connect_written_nothing)}</p> }
+                    .into_any()
             } else {
                 let nb = stopped.written.len();
                 let list = stopped
