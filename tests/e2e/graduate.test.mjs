@@ -298,6 +298,11 @@ for (const target of TARGETS) {
     await page.locator('.connect-copied').waitFor();
     assert.equal(await page.locator('.connect-copied').innerText(), 'Copied 2 entities into the sandbox table Orders.');
     assert.deepEqual(await sandboxRows(page, 'Orders', ['Total']), [['B', '1', 30.5], ['B', '2', 40.75]]);
+    // The copy in the sandbox's own grid.
+    await page.locator('.connect-open-copy').click();
+    await page.locator('#section-data .grid-row').first().waitFor();
+    assert.equal(await page.locator('#section-data .grid-row').count(), 2);
+    await page.locator('#nav-connect').click();
 
     // Copy out: 150 entities in p1 (batches of 100 and 50) and 3 in p2, after a confirmation.
     const projects = numbered();
