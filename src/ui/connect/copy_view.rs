@@ -172,7 +172,7 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
                 <button type="button" class="primary connect-copy-in"
                     prop:disabled=move || busy.get() || shared.table.with(String::is_empty)
                     on:click=copy_in>
-                    {move || msg::connect_copy_in(&shared.table.get())}
+                    {move || msg::connect_copy_in(shared.table.get())}
                 </button>
             </div>
             <h3 id="connect-copy-out-heading">{t(msg::connect_copy_out_heading)}</h3>
@@ -210,7 +210,7 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
                 }
             })}
             <p class="connect-progress" role="status">
-                {move || progress.get().map(|(n, total)| msg::connect_progress(&i18n::number(n as f64), &i18n::number(total as f64)))}
+                {move || progress.get().map(|(n, total)| msg::connect_progress(i18n::number(n as f64), i18n::number(total as f64)))}
             </p>
             <div class="connect-copy-result">
                 {move || done.get().map(|d| done_view(d, conn.get_value()))}
@@ -260,7 +260,7 @@ fn done_view(d: Done, c: Connection) -> AnyView {
             let where_ = match stopped.batch.clone() {
                 None => view! { <p>{move || msg::connect_stopped_create(&table)}</p> }.into_any(),
                 Some((i, partition, first, last)) => view! {
-                    <p>{move || msg::connect_stopped_batch(&i18n::number(i as f64), &i18n::number(batches as f64), &first, &last, &partition)}</p>
+                    <p>{move || msg::connect_stopped_batch(i18n::number(i as f64), i18n::number(batches as f64), &first, &last, &partition)}</p>
                 }
                 .into_any(),
             };
@@ -276,7 +276,7 @@ fn done_view(d: Done, c: Connection) -> AnyView {
                     .map(|(p, n)| view! { <li dir="ltr">{format!("{p}: {n}")}</li> })
                     .collect_view();
                 view! {
-                    <p class="connect-written">{move || msg::connect_written(&i18n::number(nb as f64), count)}</p>
+                    <p class="connect-written">{move || msg::connect_written(i18n::number(nb as f64), count)}</p>
                     <ul>{list}</ul>
                 }
                 .into_any()
