@@ -428,6 +428,29 @@ test('graduate: the SAS is kept only when asked, and a reload says what it needs
   await page.context().close();
 });
 
+test('graduate: a local endpoint without a SAS is called without credentials', async () => {
+  // tablescope serve answers those only with --allow-anonymous; without it, as the service
+  // sends it: 401 NoAuthenticationInformation.
+  const port = await freePort();
+  const open = await launch(serveBinary(), ['--host', '127.0.0.1', '--port', String(port), '--in-memory', '--silent', '--allow-anonymous'], port);
+  try {
+    await tableClient(open.endpoint, 'Anonymous').createTable();
+    const page = await openConnect();
+    await connect(page, open.endpoint);
+    await page.locator('.connect-tables [data-remote-table]').first().waitFor();
+    assert.deepEqual(await texts(page.locator('.connect-tables [data-remote-table]')), ['Anonymous']);
+    assert.equal(await page.locator('.connect-current').innerText(), `Connected to ${open.endpoint}. No SAS: requests carry no credentials.`);
+    await connect(page, serve.endpoint);
+    const error = page.locator('.connect-browse .connect-error');
+    await error.waitFor();
+    assert.equal(await error.getAttribute('data-code'), 'NoAuthenticationInformation');
+    assert.match(await error.innerText(), /^The service answered 401 NoAuthenticationInformation: /);
+    await page.context().close();
+  } finally {
+    await open.stop();
+  }
+});
+
 test('graduate: an endpoint without a CORS rule for this origin gives the guidance', async () => {
   const { endpoint } = azurite;
   // A fresh Azurite has no rule; this test runs after the rule above was set, so clear it.
