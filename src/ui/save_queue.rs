@@ -7,6 +7,8 @@
 //! over. So [`AppState::write`](super::state::AppState) leaves its changes in the account's
 //! change feed and queues one save for the end of the task ([`queue`]); that save takes every
 //! change made meanwhile and writes them together, still atomically (a batch is never split).
+//! While a save is still committing, the next one waits for it and gathers the writes of the
+//! tasks in between.
 //!
 //! Invariant: while a save is queued, the account holds changes not yet handed to
 //! persistence, and [`pending`] says so; `pagehide` hands them over at once, so leaving the page
@@ -34,21 +36,40 @@ pub fn queue(account: Shared) {
         return;
     }
     listen_for_pagehide();
-    let flush = Closure::once_into_js(flush);
-    let queued = web_sys::window()
-        .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(flush.unchecked_ref(), 0));
+    arm(0);
+}
+
+/// Runs [`when_idle`] after `ms`, or saves now when there is no timer (the page is going away).
+fn arm(ms: i32) {
+    let later = Closure::once_into_js(when_idle);
+    let queued = web_sys::window().map(|w| {
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), ms)
+    });
     if !matches!(queued, Some(Ok(_))) {
-        // No timer (the page is going away): save now rather than never.
-        self::flush();
+        flush();
     }
 }
+
+/// Saves the queued changes once no save is in flight: while one commits, the writes of the
+/// tasks that follow (SDK calls, one per message) gather into the next transaction instead of
+/// each beginning its own.
+fn when_idle() {
+    if crate::persist::saves_in_flight() > 0 {
+        arm(RETRY_MS);
+    } else {
+        flush();
+    }
+}
+
+/// How often a queued save looks again whether the save before it has committed.
+const RETRY_MS: i32 = 2;
 
 /// Whether changes wait for a queued save (a save not yet begun).
 pub fn pending() -> bool {
     QUEUED.with(|q| q.borrow().is_some())
 }
 
-/// Hands the queued account's changes to persistence (one transaction), if any wait.
+/// Hands the queued account's changes to persistence (one transaction) now, if any wait.
 pub fn flush() {
     if let Some(account) = QUEUED.with(|q| q.borrow_mut().take()) {
         let _ = account.try_update_value(crate::persist::record);
