@@ -7,8 +7,10 @@
 //!   type `t`, and a column with all counts zero is removed;
 //! - property names are interned through `columns`' keys, so equal names share one
 //!   allocation (a name is interned while some stored entity carries it);
-//! - `shapes` holds the [`Shape`]s of stored records, keyed by [`shape_key`]; a shape no stored
-//!   record uses is dropped when its last record goes (records never depend on being in it).
+//! - `shapes` holds the [`Shape`]s of stored records, keyed by [`shape_key`]; a shape is
+//!   dropped from it when its last stored record goes, unless a clone of that record (or of
+//!   the table) is alive then, in which case it stays as an unused entry. Records never depend
+//!   on being in it: it only lets equal property lists share one shape.
 
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
