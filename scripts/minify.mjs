@@ -1,6 +1,6 @@
 // Minifies what a release build ships that Trunk copies as it is: the lessons module's glue
 // (learn.js), the service worker (sw.js), the start guard and its rescue (start-guard.js,
-// start-rescue.js), and the playground's own stylesheet (playground.css: copied, not processed,
+// start-rescue.js), the lessons (scenarios/*.json), and the playground's own stylesheet (playground.css: copied, not processed,
 // so that embeds do not load it). Trunk's own `minify = "on_release"` (Trunk.toml) covers the
 // HTML and the CSS it processes; the playground's glue is minified by scripts/split.mjs once it has patched
 // it. Every byte here is in a page load's budget (about 4 KB gzip in all).
@@ -10,7 +10,7 @@
 //
 //   node scripts/minify.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
@@ -34,4 +34,11 @@ const main = resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
 if (main && (process.argv[2] || process.env.TRUNK_PROFILE === 'release')) {
   const dir = resolve(process.argv[2] ?? process.env.TRUNK_STAGING_DIR ?? 'dist');
   for (const name of FILES) await minifyFile(join(dir, name));
+  // The lessons: an embed downloads one, so its indentation counts too. Whitespace between
+  // tokens only: JSON.parse reads the same value.
+  for (const name of await readdir(join(dir, 'scenarios'))) {
+    if (!name.endsWith('.json')) continue;
+    const path = join(dir, 'scenarios', name);
+    await writeFile(path, JSON.stringify(JSON.parse(await readFile(path, 'utf8'))));
+  }
 }
