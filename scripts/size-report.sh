@@ -33,12 +33,20 @@ BUDGET=$((BUDGET_KB * 1024))
 
 shopt -s nullglob
 css=("$DIST"/*.css)
-# The CSS every page names (Trunk-processed, hashed); playground.css is the playground's own,
-# loaded by the start guard, never by an embed.
-shared_css=()
-for f in "${css[@]}"; do [ "$(basename "$f")" = playground.css ] || shared_css+=("$f"); done
+# The CSS by who loads it: style-<hash>.css every page; playground.css the playground's start
+# guard; teach.css an embed at start and the playground only when Learn or a partition map
+# first shows (so it is not in the playground's load).
+playground_css=()
+embed_css=()
+for f in "${css[@]}"; do
+  case "$(basename "$f")" in
+    playground.css) playground_css+=("$f") ;;
+    teach.css) embed_css+=("$f") ;;
+    *) playground_css+=("$f"); embed_css+=("$f") ;;
+  esac
+done
 page=("$DIST"/index.html "$DIST"/favicon*.svg)
-playground=("${page[@]}" "$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/start-guard.js "$DIST"/sw.js "${css[@]}")
+playground=("${page[@]}" "$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/start-guard.js "$DIST"/sw.js "${playground_css[@]}")
 # The largest lesson stands for the one an embed shows.
 lesson=$(ls -S "$DIST"/scenarios/*.json | grep -v '/index\.json$' | head -n 1)
 deferred=("$DIST"/tablescope-deferred-*.wasm)
@@ -86,7 +94,7 @@ table() {
 table "playground: the app's page load" "${playground[@]}"
 app=$TOTAL
 table "deferred: fetched once the playground has started" "${deferred[@]}"
-table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "$DIST"/start-guard.js "${lessons[@]}" "${shared_css[@]}" "$lesson"
+table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "$DIST"/start-guard.js "${lessons[@]}" "${embed_css[@]}" "$lesson"
 embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"

@@ -12,6 +12,30 @@ pub fn describe(e: &JsValue) -> String {
     super::teach::fetch::js_message(e).unwrap_or_else(|| "unknown error".into())
 }
 
+/// Adds `<link rel="stylesheet" data-css="{file}">` for `file` (resolved against the page) once
+/// per page: CSS that only some views need (the lessons' `teach.css`), so the page load never
+/// carries it. A link the start script already added (`data-css` set to the same name) counts.
+pub fn stylesheet(file: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = format!("link[data-css=\"{file}\"]");
+    if document.query_selector(&selector).ok().flatten().is_some() {
+        return;
+    }
+    let (Ok(link), Ok(href), Some(head)) = (
+        document.create_element("link"),
+        page_url(file),
+        document.head(),
+    ) else {
+        return;
+    };
+    let _ = link.set_attribute("rel", "stylesheet");
+    let _ = link.set_attribute("href", &href);
+    let _ = link.set_attribute("data-css", file);
+    let _ = head.append_child(&link);
+}
+
 /// `file` resolved against the page's base URL.
 pub fn page_url(file: &str) -> Result<String, String> {
     let base = web_sys::window()

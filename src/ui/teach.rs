@@ -31,6 +31,11 @@ use leptos::task::spawn_local;
 /// Where the scenario files are served, relative to the page.
 pub const SCENARIO_DIR: &str = "scenarios/";
 
+/// The lessons' and the partition map's stylesheet (www/teach.css). Not part of the page load:
+/// the playground adds it when the Learn section or a partition map is first shown
+/// (`dynamic::stylesheet`), and a docs embed's start script adds it before the lesson mounts.
+pub const STYLESHEET: &str = "teach.css";
+
 /// One entry of `scenarios/index.json`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioEntry {

@@ -76,6 +76,7 @@ pub fn LessonsHost() -> impl IntoView {
 
 /// Loads the lessons module (once per page) and mounts the lessons into `host`.
 async fn mount_lessons(host: &web_sys::HtmlElement) -> Result<(), String> {
+    crate::ui::dynamic::stylesheet(super::STYLESHEET);
     let module = load_module().await?;
     let mount = Reflect::get(&module, &JsValue::from_str("mount_learn"))
         .ok()

@@ -268,6 +268,8 @@ pub fn PartitionMap(
     #[prop(into)]
     returned: Signal<Vec<(String, String)>>,
 ) -> impl IntoView {
+    // The map's CSS comes with the lessons' (teach.css), loaded when a map is first drawn.
+    crate::ui::dynamic::stylesheet(super::STYLESHEET);
     let data =
         Memo::new(move |_| rows.with(|r| scanned.with(|s| returned.with(|ret| layout(r, s, ret)))));
     view! { <MapView data=data /> }
