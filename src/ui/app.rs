@@ -26,16 +26,19 @@ pub enum Section {
     Batch,
     /// SDK code against the user's tables (`super::code_panel`).
     Code,
+    /// The design studio (`super::design`).
+    Design,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
 }
 
 impl Section {
-    pub const ALL: [Section; 5] = [
+    pub const ALL: [Section; 6] = [
         Section::Data,
         Section::Query,
         Section::Batch,
         Section::Code,
+        Section::Design,
         Section::Learn,
     ];
 
@@ -46,6 +49,7 @@ impl Section {
             Section::Query => msg::nav_query(),
             Section::Batch => msg::nav_batch(),
             Section::Code => msg::nav_code(),
+            Section::Design => msg::nav_design(),
             Section::Learn => msg::nav_learn(),
         }
     }
@@ -57,6 +61,7 @@ impl Section {
             Section::Query => "query",
             Section::Batch => "batch",
             Section::Code => "code",
+            Section::Design => "design",
             Section::Learn => "learn",
         }
     }
@@ -111,8 +116,12 @@ pub fn App() -> impl IntoView {
 
 /// The section a page starts on: Learn when it was opened for it, by a share link
 /// (`#share=…`: a scenario for the player, or a workspace for the share panel) or a built-in
-/// scenario (`?scenario=…`, the embed's "open in the full playground"); else the entities.
+/// scenario (`?scenario=…`, the embed's "open in the full playground"); Design for a design
+/// link (`#design=…`); else the entities.
 fn first_section() -> Section {
+    if super::teach::share::page_fragment().starts_with("#design=") {
+        return Section::Design;
+    }
     let for_learn = super::teach::share::page_fragment().starts_with("#share=")
         || super::teach::embed::query_param("scenario").is_some();
     if for_learn {
@@ -221,6 +230,7 @@ fn panel(section: Section) -> AnyView {
         // Through a pointer: wasm-opt inlines a function with one caller, and this function
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
+        Section::Design => std::hint::black_box(super::design::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

@@ -1,6 +1,6 @@
 // Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
 // a table and an opened entity, Query with results, Batch with a staged operation, Code after a
-// run (console and wire log), Learn with a
+// run (console and wire log), Design with a generated and evaluated design, Learn with a
 // lesson open, and the Tables sidebar beside each — in light and dark, at 1280x800 and
 // 360x740: no serious or critical violation.
 
@@ -76,6 +76,15 @@ for (const colorScheme of ['light', 'dark']) {
       await setCode(page, "const c = tableClient('People');\nconsole.log(await c.getEntity('p0', 'r0000'));");
       assert.equal((await runEditor(page)).kind, 'done');
       found.push(...(await audit(page, 'Code')));
+
+      // Design: a gallery design generated and evaluated (every panel of the section shown).
+      await page.locator('#nav-design').click();
+      await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+      await page.locator('.design-generate button.generate').click();
+      await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 60_000 });
+      await page.locator('button.evaluate').click();
+      await page.locator('table.versus').waitFor({ timeout: 60_000 });
+      found.push(...(await audit(page, 'Design')));
 
       await page.locator('#nav-learn').click();
       await page.locator('.scenario-load').first().waitFor({ timeout: 20_000 });
