@@ -99,10 +99,17 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   assert.equal(customer.kind, 'partition scan');
   const findings = await checklist(page);
   assert.equal(Object.keys(findings).length, 9);
-  console.log(JSON.stringify({ point, customer, findings, projected: await rowCells(page, 'projected', 2),
+  const measured = [];
+  for (let i = 0; i < 4; i += 1) measured.push(await rowCells(page, 'measured', i));
+  const versus = [];
+  for (let i = 0; i < 4; i += 1) versus.push(await rowCells(page, 'versus', i));
+  console.log(JSON.stringify({ measured, versus, point, customer, findings, projected: await rowCells(page, 'projected', 2),
     write: await rowCells(page, 'projected', 3),
     summary: await page.locator('.design-summary').textContent(), hottest: await page.locator('.design-hottest').textContent() }, null, 1));
   await page.screenshot({ path: `${SHOTS}/projected.png`, fullPage: true });
+  for (const part of ['design-editor', 'design-patterns', 'design-evaluate', 'design-project', 'design-checklist']) {
+    await page.locator(`section.${part}`).screenshot({ path: `${SHOTS}/${part}.png` });
+  }
   assertClean(page);
   await page.context().close();
 });
@@ -156,7 +163,7 @@ test('two gallery designs side by side: the hot partition and its bucketed fix',
   await cmp.locator('select.compare-left').selectOption('date-keyed-hot-partition');
   await cmp.locator('select.compare-right').selectOption('date-keyed-bucketed');
   const row = async (id) => cmp.locator(`tr[data-row="${id}"]`).evaluate((tr) => [tr.querySelector('.left').textContent, tr.querySelector('.right').textContent]);
-  assert.deepEqual(await row('name'), ['Date-keyed events (hot partition)', 'Date-keyed events (bucketed)']);
+  assert.deepEqual(await row('name'), ['Date-keyed events (hot partition)', 'Date-keyed events, bucketed (the fix)']);
   const spread = await row('rule-write-spread');
   const sim = await row('simulator');
   const all = {};

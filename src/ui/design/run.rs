@@ -1,6 +1,9 @@
 //! The data generator: writes the design's entities into the sandbox tables (ordinary data,
 //! saved like any other write) in slices of about [`SLICE_MS`], so the page stays responsive,
 //! with progress and cancel. Same design and seed, same entities.
+//!
+//! Invariant: every entity written is saved: the slices write without saving, and a save
+//! follows every few slices, at the end, and on cancel or failure.
 
 use super::doc::Ctx;
 use super::fmt;
@@ -10,8 +13,7 @@ use crate::ui::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-/// What one task may take, in milliseconds: generation and the save's planning together
-/// (`AppState::change` hands each slice's changes to persistence).
+/// What one task may take, in milliseconds (a generation slice, or a save's planning).
 const SLICE_MS: f64 = 40.0;
 
 /// How a run ended.
@@ -105,34 +107,70 @@ async fn generate(
         Err(e) => return Outcome::Failed(e.to_string()),
     };
     mark(START_MARK);
-    let started = crate::ui::data_panel::now();
-    let mut per_slice: u64 = 2_000;
+    let started = now();
+    // Entities per generation slice, and per save (see `AppState::write_unsaved`): each
+    // adapts so that its task takes about SLICE_MS.
+    let (mut per_slice, mut per_save, mut unsaved): (u64, u64, u64) = (2_000, 5_000, 0);
+    // Where the time goes (for the benchmark, `?perf=1`): the engine's generation, the
+    // saves' planning, and the slices.
+    let (mut engine_ms, mut save_ms, mut slices) = (0.0, 0.0, 0u32);
     loop {
         let done = generator.progress().done;
         if cancel.get_value() {
+            save(state);
             return Outcome::Cancelled { entities: done };
         }
-        let t0 = crate::ui::data_panel::now();
-        let stepped = state.change(|a| generator.step(a, per_slice));
-        let took = crate::ui::data_panel::now() - t0;
+        let t0 = now();
+        let stepped = state.write_unsaved(|a| generator.step(a, per_slice));
+        let took = now() - t0;
+        engine_ms += took;
+        slices += 1;
         let p = match stepped {
-            Ok(p) => p,
+            Ok(Ok(p)) => p,
+            Ok(Err(e)) => {
+                save(state);
+                return Outcome::Failed(e.to_string());
+            }
             Err(e) => return Outcome::Failed(e),
         };
-        // The next slice aims at SLICE_MS, growing at most twofold at a time.
-        let scaled = per_slice as f64 * SLICE_MS / took.max(1.0);
-        per_slice = (scaled.min(per_slice as f64 * 2.0) as u64).clamp(200, 100_000);
+        per_slice = adapt(per_slice, took);
+        unsaved += p.done - done;
         progress.set((p.done, p.total));
+        if unsaved >= per_save || p.is_complete() {
+            pause().await;
+            let t0 = now();
+            save(state);
+            let took = now() - t0;
+            save_ms += took;
+            per_save = adapt(per_save, took);
+            unsaved = 0;
+        }
         if p.is_complete() {
             measure();
-            let ms = crate::ui::data_panel::now() - started;
+            expose_times(engine_ms, save_ms, slices);
             return Outcome::Done {
                 entities: p.done,
-                ms,
+                ms: now() - started,
             };
         }
         pause().await;
     }
+}
+
+/// Saves what was written since the last save, and lets views re-read.
+fn save(state: AppState) {
+    let _ = state.change(|_| Ok::<(), String>(()));
+}
+
+/// The next amount of work for a task that took `took` ms for `n`: aiming at SLICE_MS,
+/// growing at most twofold at a time.
+fn adapt(n: u64, took: f64) -> u64 {
+    let scaled = n as f64 * SLICE_MS / took.max(1.0);
+    (scaled.min(n as f64 * 2.0) as u64).clamp(200, 200_000)
+}
+
+fn now() -> f64 {
+    crate::ui::data_panel::now()
 }
 
 const START_MARK: &str = "tablescope-design-generate-start";
@@ -149,6 +187,30 @@ fn measure() {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.measure_with_start_mark("tablescope-design-generate", START_MARK);
     }
+}
+
+/// With `?perf=1`: `window.__tablescopeDesignGenerate = {engineMs, saveMs, slices}`.
+fn expose_times(engine_ms: f64, save_ms: f64, slices: u32) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    if !search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| p == "perf=1")
+    {
+        return;
+    }
+    let times = js_sys::Object::new();
+    for (name, v) in [
+        ("engineMs", engine_ms),
+        ("saveMs", save_ms),
+        ("slices", f64::from(slices)),
+    ] {
+        let _ = js_sys::Reflect::set(&times, &name.into(), &v.into());
+    }
+    let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignGenerate".into(), &times);
 }
 
 /// Lets the browser paint and handle input before the next slice.
