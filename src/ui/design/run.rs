@@ -177,7 +177,7 @@ const START_MARK: &str = "tablescope-design-generate-start";
 
 fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.clear_marks_with_mark_name(name);
+        p.clear_marks_with_mark_name(name);
         let _ = p.mark(name);
     }
 }
