@@ -75,24 +75,45 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   assert.equal(await page.locator('.generate-total').textContent(), 'The generator writes 100,000 entities.');
 
   const status = await generate(page);
-  console.log('status', status);
   assert.match(status, /^Generated 100,000 entities in [\d.]+ s\.$/);
   // Ordinary sandbox data: the tables sidebar counts it.
   await page.locator('[data-table="Orders"]').waitFor();
   assert.match(await page.locator('[data-table="Orders"]').textContent(), /100,000/);
 
   await evaluate(page);
-  const point = await rowCells(page, 'measured', 0);
-  assert.deepEqual(point, {
-    name: 'Order by id', kind: 'point', scanned: '1', returned: '1', pages: '1',
-    bytes: point.bytes, 'bytes-select': point['bytes-select'], partitions: '1', batch: '',
-  });
+  const row = (name, kind, scanned, returned, pages, bytes, selected, partitions, batch) =>
+    ({ name, kind, scanned, returned, pages, bytes, 'bytes-select': selected, partitions, batch });
+  const measured = [];
+  for (let i = 0; i < 4; i += 1) measured.push(await rowCells(page, 'measured', i));
+  assert.deepEqual(measured, [
+    row('Order by id', 'point', '1', '1', '1', '319 / 320', '319 / 320', '1', ''),
+    row('Orders of a customer', 'partition scan', '200', '200', '1', '63,920 / 63,942', '25,531 / 25,546', '1', ''),
+    row('Orders with a total', 'table scan', '100,000', '500', '1', '158,930', '158,930', '500', ''),
+    row('Place an order', 'write', '1', '0', '1', '0', '0', '1', 'yes'),
+  ]);
   await page.screenshot({ path: `${SHOTS}/evaluated.png`, fullPage: true });
 
-  // Projected vs measured at 100,000: within 1% for every pattern.
-  const gaps = await page.locator('table.versus td.v-gap').allTextContents();
-  assert.equal(gaps.length, 4);
-  for (const g of gaps) assert.ok(Number(g.replace('%', '')) <= 1, `gap ${g}`);
+  // Projected vs measured at 100,000: equal for every pattern (the issue asks within 1%).
+  assert.equal(await page.locator('.design-versus h2').textContent(), 'Projected vs measured at 100,000');
+  const versus = [];
+  for (let i = 0; i < 4; i += 1) versus.push(await rowCells(page, 'versus', i));
+  assert.deepEqual(versus, [
+    { name: 'Order by id', scanned: '1 / 1', returned: '1 / 1', pages: '1 / 1', gap: '0%' },
+    { name: 'Orders of a customer', scanned: '200 / 200', returned: '200 / 200', pages: '1 / 1', gap: '0%' },
+    { name: 'Orders with a total', scanned: '100,000 / 100,000', returned: '500 / 500', pages: '1 / 1', gap: '0%' },
+    { name: 'Place an order', scanned: '1 / 1', returned: '0 / 0', pages: '1 / 1', gap: '0%' },
+  ]);
+  // Each read pattern's $filter as sent (the first draw).
+  const codes = page.locator('.design-code li');
+  assert.equal(await codes.count(), 3);
+  const filter = await codes.nth(0).locator('.pattern-filter').textContent();
+  assert.match(filter, /^PartitionKey eq 'cust\d{4}' and RowKey eq 'ord_\d{8}'$/);
+  // …and as SDK code (the show-as-code generators), the same filter in it.
+  const show = codes.nth(0).locator('.show-code');
+  await show.locator('.show-code-toggle').click();
+  await show.locator('.code-form[data-form="js"]').waitFor({ timeout: 20_000 });
+  const js = await show.locator('.code-form[data-form="js"]').textContent();
+  assert.ok(js.includes(filter.replaceAll("'", "''")) || js.includes(filter), js);
 
   // The projection to 10⁹ entities.
   await put(page.locator('input.design-target'), '1e9');
@@ -141,11 +162,10 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
     lesson: './?scenario=index-entities.json#learn',
   });
   assert.equal(findings['write-spread'].evidence, 'The busiest partition takes 0.1 entities/s against the 2,000/s target.');
-  const measured = [];
-  for (let i = 0; i < 4; i += 1) measured.push(await rowCells(page, 'measured', i));
-  const versus = [];
-  for (let i = 0; i < 4; i += 1) versus.push(await rowCells(page, 'versus', i));
-  console.log(JSON.stringify({ measured, versus, p0: await rowCells(page, 'projected', 0) }));
+  assert.deepEqual(await rowCells(page, 'projected', 0), {
+    name: 'Order by id', kind: 'point', scanned: '1', returned: '1', pages: '1', bytes: '325',
+    'bytes-select': '325', partitions: '1', batch: '', load: '100', hot: '0.2 (0%)', tx: '262,800,000',
+  });
   await page.screenshot({ path: `${SHOTS}/projected.png`, fullPage: true });
   for (const part of ['design-editor', 'design-patterns', 'design-evaluate', 'design-project', 'design-checklist']) {
     await page.locator(`section.${part}`).screenshot({ path: `${SHOTS}/${part}.png` });
@@ -158,7 +178,28 @@ test('export then import, and a share link, give back the design exactly; bad JS
   const page = await openDesign(env, { viewport: DESKTOP });
   await buildOrders(page);
   const built = await designJson(page);
-  assert.equal(built.name, 'Shop orders');
+  const p = (name, type, distribution, extra = {}) => ({ name, type, distribution, ...extra });
+  assert.deepEqual(built, {
+    version: 1, name: 'Shop orders', seed: 7, tables: ['Orders'],
+    entityTypes: [{
+      name: 'Order', table: 'Orders', partitionKey: '{CustomerId}', rowKey: 'ord_{OrderId:08}', count: 100000,
+      properties: [
+        p('CustomerId', 'String', { kind: 'uniform', min: 1, max: 500 }, { prefix: 'cust', pad: 4 }),
+        p('OrderId', 'Int64', { kind: 'sequential', start: 1 }),
+        p('Total', 'Int32', { kind: 'uniform', min: 1, max: 1000 }),
+        p('Placed', 'DateTime', { kind: 'timestamps', from: '2026-01-01T00:00:00Z', to: '2026-11-01T00:00:00Z' }),
+      ],
+    }],
+    patterns: [
+      { kind: 'read', name: 'Order by id', entityType: 'Order', rate: 100, select: false, fanOut: false,
+        conditions: [{ on: 'PartitionKey', op: 'eq' }, { on: 'RowKey', op: 'eq' }] },
+      { kind: 'read', name: 'Orders of a customer', entityType: 'Order', rate: 10, select: true, fanOut: false,
+        conditions: [{ on: 'PartitionKey', op: 'eq' }], needs: ['OrderId', 'Total'] },
+      { kind: 'read', name: 'Orders with a total', entityType: 'Order', rate: 1, select: false, fanOut: false,
+        conditions: [{ on: 'Total', op: 'eq' }] },
+      { kind: 'write', name: 'Place an order', op: 'insert', entityTypes: ['Order'], rate: 50, batch: false, readFirst: false },
+    ],
+  });
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button.export-design').click()]);
   assert.equal(download.suggestedFilename(), 'Shop-orders.design.json');
@@ -185,6 +226,8 @@ test('export then import, and a share link, give back the design exactly; bad JS
 
   // The share link opens the same design in a fresh browser profile.
   await page.locator('button.share-design').click();
+  // The link is made asynchronously (the browser's deflate).
+  await page.waitForFunction(() => document.querySelector('input.design-link')?.value !== '');
   const link = await page.locator('input.design-link').inputValue();
   assert.match(link, /#design=[A-Za-z0-9_-]+$/);
   const other = await openDesign(env, { viewport: DESKTOP, hash: link.slice(link.indexOf('#')) });
@@ -204,14 +247,16 @@ test('two gallery designs side by side: the hot partition and its bucketed fix',
   await cmp.locator('select.compare-right').selectOption('date-keyed-bucketed');
   const row = async (id) => cmp.locator(`tr[data-row="${id}"]`).evaluate((tr) => [tr.querySelector('.left').textContent, tr.querySelector('.right').textContent]);
   assert.deepEqual(await row('name'), ['Date-keyed events (hot partition)', 'Date-keyed events, bucketed (the fix)']);
-  const spread = await row('rule-write-spread');
-  const sim = await row('simulator');
-  const all = {};
-  for (const id of ['account', 'hottest', 'cost', 'pattern-0', 'rule-append-only', 'rule-write-spread', 'simulator']) all[id] = await row(id);
-  console.log(JSON.stringify(all, null, 1));
-  assert.deepEqual(spread, ['Fail', 'Pass']);
-  assert.match(sim[0], /^Record an event: 30,000 writes, [1-9][\d,]* throttled$/);
-  assert.match(sim[1], /^Record an event: 30,000 writes, 0 throttled$/);
+  // Both projected to the same size (the target, 10⁹ entities), with the same prices.
+  assert.deepEqual(await row('account'), ['336,383 (1,682%)', '336,383 (1,682%)']);
+  assert.deepEqual(await row('hottest'), ['2026-11-06 · 11,113 (3.3%)', '00_2026-11-06 · 694 (0.2%)']);
+  assert.deepEqual(await row('cost'), ['327.41 USD', '327.69 USD']);
+  assert.deepEqual(await row('pattern-0'), ['Record an event: write, scanned 1, returned 0, pages 1', 'Record an event: write, scanned 1, returned 0, pages 1']);
+  assert.deepEqual(await row('rule-append-only'), ['Fail', 'Pass']);
+  assert.deepEqual(await row('rule-write-spread'), ['Fail', 'Pass']);
+  assert.deepEqual(await row('rule-query-scope'), ['Pass', 'Pass']);
+  // The throughput simulator, 10 s of each design's writes: the hot partition throttles.
+  assert.deepEqual(await row('simulator'), ['Record an event: 30,000 writes, 113,752 throttled', 'Record an event: 30,000 writes, 0 throttled']);
   await page.screenshot({ path: `${SHOTS}/compare.png`, fullPage: true });
   assertClean(page);
   await page.context().close();
