@@ -171,7 +171,7 @@ fn table(ld: &Design, rd: &Design, l: &Side, r: &Side) -> impl IntoView {
         simulated(rd),
     );
     view! {
-        <div class="compare-scroll">
+        <div class="compare-scroll" tabindex="0">
             <table class="compare design-comparison">
                 <thead><tr>
                     <th scope="col">{t(msg::design_compare_figure)}</th>

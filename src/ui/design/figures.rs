@@ -69,7 +69,7 @@ pub fn FiguresPanel() -> impl IntoView {
             </button>
             <p class="field-error evaluate-problem" role="alert">{move || problem.get()}</p>
             {move || measured().map(|(d, rows)| view! {
-                <div class="compare-scroll">
+                <div class="compare-scroll" tabindex="0">
                     <table class="compare measured">
                         <caption>{msg::design_measured_at(fmt::num(d.entity_types.iter().map(|t| t.count).sum::<u64>() as f64))}</caption>
                         {header(false)}
@@ -231,7 +231,7 @@ fn VersusPanel() -> impl IntoView {
         {move || rows.get().map(|(total, rows)| view! {
             <section class="panel design-versus" aria-labelledby="design-versus-heading">
                 <h2 id="design-versus-heading">{msg::design_versus_heading(fmt::num(total as f64))}</h2>
-                <div class="compare-scroll">
+                <div class="compare-scroll" tabindex="0">
                     <table class="compare versus">
                         <thead><tr>
                             <th scope="col">{t(msg::design_col_pattern)}</th>

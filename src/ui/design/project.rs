@@ -42,7 +42,7 @@ pub fn ProjectionPanel() -> impl IntoView {
             </p>
             {move || projection().map(summary)}
             {move || projection().map(|p| view! {
-                <div class="compare-scroll">
+                <div class="compare-scroll" tabindex="0">
                     <table class="compare projected">
                         <caption>{msg::design_projected_at(fmt::num(p.counts.iter().map(|c| c.1 as f64).sum()))}</caption>
                         {header(true)}
