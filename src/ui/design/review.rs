@@ -149,7 +149,7 @@ fn Item(f: Finding, d: Design) -> impl IntoView {
             {blame.map(|b| view! { <p class="blame">{t(msg::design_blame)}" "<bdi>{b}</bdi></p> })}
             <p class="cite">
                 {t(msg::design_cite)}" "
-                <q lang="de">{cite}</q>
+                <q lang="de" dir="ltr">{cite}</q>
             </p>
             <a class="lesson" href=lesson>{t(msg::design_lesson)}</a>
         </li>
