@@ -29,6 +29,7 @@ try {
   await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 30_000 });
   await page.locator('#nav-design').click();
   await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
   const count = page.locator('fieldset.design-type[data-index="0"] input.type-count');
   await count.fill(String(COUNT));
   await count.dispatchEvent('change');

@@ -80,6 +80,7 @@ for (const colorScheme of ['light', 'dark']) {
       // Design: a gallery design generated and evaluated (every panel of the section shown).
       await page.locator('#nav-design').click();
       await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+      await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
       await page.locator('.design-generate button.generate').click();
       await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 60_000 });
       await page.locator('button.evaluate').click();

@@ -251,9 +251,21 @@ test('export then import, and a share link, give back the design exactly; bad JS
 
 test('two gallery designs side by side: the hot partition and its bucketed fix', async () => {
   const page = await openDesign(env, { viewport: DESKTOP });
+  // The starter gallery opens the guide's examples as designs.
+  const names = [];
+  for (const id of ['employees-by-department', 'email-index', 'log-tail', 'date-keyed-hot-partition', 'date-keyed-bucketed']) {
+    const before = await page.locator('input.design-name').inputValue();
+    await page.locator(`.gallery-open[data-gallery="${id}"]`).click();
+    await page.waitForFunction((b) => document.querySelector('input.design-name').value !== b, before);
+    names.push(await page.locator('input.design-name').inputValue());
+  }
+  assert.deepEqual(names, ['Employees by department', 'The email index', 'The log tail', 'Date-keyed events (hot partition)', 'Date-keyed events, bucketed (the fix)']);
   const cmp = page.locator('.design-compare');
   await cmp.locator('select.compare-left').selectOption('date-keyed-hot-partition');
   await cmp.locator('select.compare-right').selectOption('date-keyed-bucketed');
+  // The gallery designs are fetched on first use.
+  await cmp.locator('table.design-comparison thead th', { hasText: 'Date-keyed events (hot partition)' }).waitFor();
+  await cmp.locator('table.design-comparison thead th', { hasText: 'Date-keyed events, bucketed (the fix)' }).waitFor();
   const row = async (id) => cmp.locator(`tr[data-row="${id}"]`).evaluate((tr) => [tr.querySelector('.left').textContent, tr.querySelector('.right').textContent]);
   assert.deepEqual(await row('name'), ['Date-keyed events (hot partition)', 'Date-keyed events, bucketed (the fix)']);
   // Both projected to the same size (the target, 10⁹ entities), with the same prices.

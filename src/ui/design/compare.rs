@@ -5,13 +5,30 @@
 use super::doc::Ctx;
 use super::fmt;
 use super::review::{grade_text, rule_id, rule_name};
-use crate::engine::design::{compare, gallery, workload, Design, Rule, Side};
+use crate::engine::design::{compare, workload, Design, Rule, Side};
 use crate::engine::throughput::simulate;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 /// Seconds of traffic the simulator plays per write pattern.
 const SIMULATED_SECONDS: u32 = 10;
+
+/// The starter gallery: the engine's gallery files (`crates/engine/src/design/gallery/`),
+/// which Trunk copies to `designs/`. They are fetched when first used rather than compiled
+/// in (`engine::design::gallery`): text in the wasm would be part of the page's first download.
+pub const GALLERY: [&str; 5] = [
+    "employees-by-department",
+    "email-index",
+    "log-tail",
+    "date-keyed-hot-partition",
+    "date-keyed-bucketed",
+];
+
+/// A gallery design, read and checked like any imported design.
+pub async fn load(id: &str) -> Result<Design, String> {
+    let text = crate::ui::teach::fetch::text(&format!("designs/{id}.json")).await?;
+    Design::from_json(&text).map_err(|e| e.to_string())
+}
 
 fn gallery_label(id: &str) -> String {
     match id {
@@ -31,14 +48,15 @@ pub fn Gallery() -> impl IntoView {
         <div class="design-gallery">
             <h3>{t(msg::design_gallery_heading)}</h3>
             <div class="rewrites">
-                {gallery::ENTRIES.iter().map(|(id, _)| {
-                    let id = *id;
+                {GALLERY.into_iter().map(|id| {
                     view! {
                         <button type="button" class="rewrite gallery-open" data-gallery=id on:click=move |_| {
-                            match gallery::design(id) {
-                                Ok(d) => ctx.open(d),
-                                Err(e) => ctx.notice.set(Some(e.to_string())),
-                            }
+                            leptos::task::spawn_local(async move {
+                                match load(id).await {
+                                    Ok(d) => ctx.open(d),
+                                    Err(e) => ctx.notice.set(Some(e)),
+                                }
+                            });
                         }>{move || gallery_label(id)}</button>
                     }
                 }).collect_view()}
@@ -47,12 +65,16 @@ pub fn Gallery() -> impl IntoView {
     }
 }
 
-/// A side's design: the one being edited, or a gallery design.
-fn side_design(ctx: Ctx, choice: &str) -> Option<Design> {
+/// A side's design: the one being edited, or a gallery design once fetched.
+fn side_design(ctx: Ctx, cache: RwSignal<Vec<(String, Design)>>, choice: &str) -> Option<Design> {
     if choice == "current" {
         Some(ctx.design.get())
     } else {
-        gallery::design(choice).ok()
+        cache.with(|c| {
+            c.iter()
+                .find(|(id, _)| id == choice)
+                .map(|(_, d)| d.clone())
+        })
     }
 }
 
@@ -63,17 +85,33 @@ pub fn ComparePanel() -> impl IntoView {
     let right = RwSignal::new("date-keyed-bucketed".to_string());
     let choices = move || {
         let mut c = vec![("current".to_string(), msg::design_compare_current())];
-        c.extend(
-            gallery::ENTRIES
-                .iter()
-                .map(|(id, _)| (id.to_string(), gallery_label(id))),
-        );
+        c.extend(GALLERY.iter().map(|id| (id.to_string(), gallery_label(id))));
         c
     };
+    // Gallery designs fetched so far; a side that names one not yet here fetches it.
+    let cache = RwSignal::new(Vec::<(String, Design)>::new());
+    Effect::new(move |_| {
+        for id in [left.get(), right.get()] {
+            let known =
+                id == "current" || cache.with_untracked(|c| c.iter().any(|(i, _)| *i == id));
+            if !known {
+                leptos::task::spawn_local(async move {
+                    match load(&id).await {
+                        Ok(d) => cache.update(|c| {
+                            if !c.iter().any(|(i, _)| *i == id) {
+                                c.push((id, d));
+                            }
+                        }),
+                        Err(e) => ctx.notice.set(Some(e)),
+                    }
+                });
+            }
+        }
+    });
     let result = Memo::new(move |_| {
         let (l, r) = (
-            side_design(ctx, &left.get())?,
-            side_design(ctx, &right.get())?,
+            side_design(ctx, cache, &left.get())?,
+            side_design(ctx, cache, &right.get())?,
         );
         let total = ctx.target_total()?;
         let cmp = ctx
