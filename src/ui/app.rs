@@ -26,6 +26,8 @@ pub enum Section {
     Batch,
     /// SDK code against the user's tables (`super::code_panel`).
     Code,
+    /// A real account beside the sandbox (`super::connect`).
+    Connect,
     /// The design studio (`super::design`).
     Design,
     /// Teaching scenarios, the partition map and the throughput simulator.
@@ -33,11 +35,12 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Data,
         Section::Query,
         Section::Batch,
         Section::Code,
+        Section::Connect,
         Section::Design,
         Section::Learn,
     ];
@@ -49,6 +52,7 @@ impl Section {
             Section::Query => msg::nav_query(),
             Section::Batch => msg::nav_batch(),
             Section::Code => msg::nav_code(),
+            Section::Connect => msg::nav_connect(),
             Section::Design => msg::nav_design(),
             Section::Learn => msg::nav_learn(),
         }
@@ -61,6 +65,7 @@ impl Section {
             Section::Query => "query",
             Section::Batch => "batch",
             Section::Code => "code",
+            Section::Connect => "connect",
             Section::Design => "design",
             Section::Learn => "learn",
         }
@@ -230,6 +235,7 @@ fn panel(section: Section) -> AnyView {
         // Through a pointer: wasm-opt inlines a function with one caller, and this function
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
+        Section::Connect => std::hint::black_box(super::connect::panel as fn() -> AnyView)(),
         Section::Design => std::hint::black_box(super::design::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
