@@ -122,7 +122,7 @@ pub fn DataPanel() -> impl IntoView {
                         found=columns
                         table=Signal::derive(move || workspace.table.get().unwrap_or_default())
                         selected=selected
-                        label="Entities of the selected table"
+                        label=|| "Entities of the selected table".to_string()
                         id="data"
                         deletable=true
                     />

@@ -133,13 +133,13 @@ pub fn Editor() -> impl IntoView {
             <div class="key-fields">
                 <TextField
                     id="entity-pk"
-                    label="PartitionKey"
+                    label=|| "PartitionKey".to_string()
                     value=Signal::derive(move || draft.with(|d| d.partition_key.clone()))
                     on_input=Callback::new(move |v| draft.update(|d| d.partition_key = v))
                 />
                 <TextField
                     id="entity-rk"
-                    label="RowKey"
+                    label=|| "RowKey".to_string()
                     value=Signal::derive(move || draft.with(|d| d.row_key.clone()))
                     on_input=Callback::new(move |v| draft.update(|d| d.row_key = v))
                 />

@@ -28,24 +28,25 @@ pub fn never() -> Signal<bool> {
 #[component]
 pub fn TextField(
     id: &'static str,
-    label: &'static str,
+    /// The label's text, read when shown (a catalogue message, or an API term as it is).
+    label: fn() -> String,
     #[prop(into)] value: Signal<String>,
     on_input: Callback<String>,
-    #[prop(optional)] placeholder: Option<&'static str>,
+    #[prop(optional)] placeholder: Option<fn() -> String>,
     /// Hides the field (it keeps its value) while true.
     #[prop(into, default = Signal::stored(false))]
     hidden: Signal<bool>,
 ) -> impl IntoView {
     view! {
         <div class="field" hidden=move || hidden.get()>
-            <label for=id>{label}</label>
+            <label for=id>{move || label()}</label>
             <input
                 id=id
                 type="text"
                 spellcheck="false"
                 autocomplete="off"
                 autocapitalize="off"
-                placeholder=placeholder
+                placeholder=move || placeholder.map(|p| p())
                 prop:value=value
                 on:input=move |ev| on_input.run(event_target_value(&ev))
             />
