@@ -36,6 +36,7 @@ mod fields;
 mod grid_rows;
 mod grid_select;
 pub mod model;
+mod notice_text;
 mod perf;
 mod query_panel;
 mod results;

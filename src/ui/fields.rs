@@ -5,14 +5,14 @@ use leptos::prelude::*;
 /// A plain `<button type="button">` running `on`; `disabled` greys it out. One view type for
 /// every such button of the storage banner and panel, so it costs the wasm once.
 pub fn action_button(
-    label: &'static str,
+    label: fn() -> String,
     class: &'static str,
     disabled: Signal<bool>,
     on: Callback<()>,
 ) -> AnyView {
     view! {
         <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
-            {label}
+            {move || label()}
         </button>
     }
     .into_any()
