@@ -465,7 +465,7 @@ test('performance: a page of 1,000 entities, and a query over 100,000 (figures p
   await page.locator('[data-table="Big"] .table-facts').click();
   await page.locator('.render-time').filter({ hasText: 'rendered in' }).waitFor();
   const gridText = await page.locator('.grid-count').textContent();
-  assert.match(gridText, /^1000 entities loaded/);
+  assert.match(gridText, /^1,000 entities loaded/);
   // Re-render the first page: switch away and back through a write-free reload.
   const pageRender = await page.evaluate(async () => {
     const start = performance.now();
