@@ -31,7 +31,7 @@ mod dynamic;
 mod editor;
 mod entity_grid;
 mod error_notice;
-mod explain_text;
+pub mod explain_text;
 mod fields;
 mod grid_rows;
 mod grid_select;

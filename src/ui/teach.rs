@@ -25,6 +25,7 @@ pub use player::ScenarioPlayer;
 pub use share::SharePanel;
 pub use simulator::SimulatorPanel;
 
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -156,12 +157,12 @@ pub fn LearnPanel() -> impl IntoView {
     };
     view! {
         <section class="panel learn-panel" id="learn" aria-labelledby="learn-heading">
-            <h2 id="learn-heading">"Learn"</h2>
+            <h2 id="learn-heading">{t(msg::learn_heading)}</h2>
             <p class="hint">
-                "Short lessons, run step by step on their own account: your tables are not touched."
+                {t(msg::learn_intro)}
             </p>
             {move || match index.get() {
-                None => view! { <p class="hint">"Loading the scenarios…"</p> }.into_any(),
+                None => view! { <p class="hint">{t(msg::learn_loading_list)}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
                 Some(Ok(entries)) => view! {
                     <ul class="scenario-list">

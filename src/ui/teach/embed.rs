@@ -4,6 +4,7 @@
 
 use super::player::ScenarioPlayer;
 use super::{is_scenario_file, scenario_text};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -58,25 +59,25 @@ pub fn Embed(
     view! {
         <main class="embed-main" data-embed="1">
             <div class="embed-bar">
-                <strong>"Tablescope lesson"</strong>
+                <strong>{t(msg::learn_embed_title)}</strong>
                 <span class="embed-actions">
                     <button
                         type="button"
                         class="embed-reset"
                         on:click=move |_| generation.update(|g| *g += 1)
                     >
-                        "Start over"
+                        {t(msg::learn_start_over)}
                     </button>
                     " "
                     <a class="embed-open" href=full target="_blank" rel="noopener">
-                        "Open in the full playground ↗"
+                        {t(msg::learn_open_full)}
                     </a>
                 </span>
             </div>
             {move || {
                 generation.track();
                 match text.get() {
-                    None => view! { <p class="hint">"Loading the lesson…"</p> }.into_any(),
+                    None => view! { <p class="hint">{t(msg::learn_loading_lesson)}</p> }.into_any(),
                     Some(Ok(t)) => view! { <ScenarioPlayer text=t /> }.into_any(),
                     Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
                 }
