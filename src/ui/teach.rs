@@ -8,6 +8,7 @@
 pub mod embed;
 pub(crate) mod fetch;
 pub mod lazy;
+pub mod localized;
 pub mod markdown;
 mod partition_map;
 mod player;
@@ -32,12 +33,13 @@ use leptos::task::spawn_local;
 /// Where the scenario files are served, relative to the page.
 pub const SCENARIO_DIR: &str = "scenarios/";
 
-/// One entry of `scenarios/index.json`.
+/// One entry of `scenarios/index.json`: `name` and `summary` are strings or objects of
+/// translations (`{"en": …, "de": …}`), as in lesson files.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioEntry {
     pub file: String,
-    pub name: String,
-    pub summary: String,
+    pub name: localized::Localized,
+    pub summary: localized::Localized,
 }
 
 /// The built-in scenarios, from `scenarios/index.json`.
@@ -59,16 +61,19 @@ pub fn parse_index(text: &str) -> Result<Vec<ScenarioEntry>, String> {
         .ok_or_else(bad)?;
     list.iter()
         .map(|e| {
-            let field = |name: &str| {
+            let text = |name: &str| {
                 e.get(name)
-                    .and_then(serde_json::Value::as_str)
-                    .map(str::to_string)
+                    .and_then(localized::Localized::read)
                     .ok_or_else(bad)
             };
             Ok(ScenarioEntry {
-                file: field("file")?,
-                name: field("name")?,
-                summary: field("summary")?,
+                file: e
+                    .get("file")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(bad)?,
+                name: text("name")?,
+                summary: text("summary")?,
             })
         })
         .collect()
@@ -84,12 +89,22 @@ pub fn is_scenario_file(file: &str) -> bool {
         && !file.starts_with('.')
 }
 
-/// A built-in scenario's text.
+/// A built-in scenario's text, with every language it has (the playground's Learn section
+/// switches language in place).
 pub async fn scenario_text(file: &str) -> Result<String, String> {
     if !is_scenario_file(file) {
         return Err(format!("'{file}' is not a scenario file name"));
     }
     fetch::text(&format!("{SCENARIO_DIR}{file}")).await
+}
+
+/// A built-in scenario's text in `lang` only: the build (scripts/lessons.mjs) writes one copy
+/// per language to `scenarios/<lang>/`, so a docs embed downloads only the language it shows.
+pub async fn scenario_text_in(file: &str, lang: crate::i18n::Lang) -> Result<String, String> {
+    if !is_scenario_file(file) {
+        return Err(format!("'{file}' is not a scenario file name"));
+    }
+    fetch::text(&format!("{SCENARIO_DIR}{}/{file}", lang.code())).await
 }
 
 /// The Learn section in the playground: the lessons (the scenario list, the player of the
@@ -183,8 +198,8 @@ pub fn LearnPanel() -> impl IntoView {
                                             aria-pressed=move || current().to_string()
                                             on:click=move |_| load(file.clone())
                                         >
-                                            <span class="scenario-title">{entry.name}</span>
-                                            <span class="scenario-summary">{entry.summary}</span>
+                                            <span class="scenario-title">{move || entry.name.get()}</span>
+                                            <span class="scenario-summary">{move || entry.summary.get()}</span>
                                         </button>
                                     </li>
                                 }

@@ -3,7 +3,7 @@
 //! IndexedDB sandbox (nothing here attaches persistence) and links to the full playground.
 
 use super::player::ScenarioPlayer;
-use super::{is_scenario_file, scenario_text};
+use super::{is_scenario_file, scenario_text_in};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -47,7 +47,11 @@ pub fn Embed(
     {
         let file = file.clone();
         spawn_local(async move {
-            let result = scenario_text(&file).await;
+            let result = scenario_text_in(
+                &file,
+                crate::i18n::lang::shown_by_page().unwrap_or(crate::i18n::Lang::En),
+            )
+            .await;
             text.try_set(Some(result));
         });
     }
