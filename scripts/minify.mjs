@@ -1,7 +1,8 @@
-// Minifies the JavaScript a release build ships that Trunk leaves as it is: the lessons
-// module's glue (learn.js), the service worker (sw.js) and the start guard and its rescue
-// (start-guard.js, start-rescue.js). Trunk's own `minify = "on_release"` (Trunk.toml) covers
-// the HTML and CSS; the playground's glue is minified by scripts/split.mjs once it has patched
+// Minifies what a release build ships that Trunk copies as it is: the lessons module's glue
+// (learn.js), the service worker (sw.js), the start guard and its rescue (start-guard.js,
+// start-rescue.js), and the playground's own stylesheet (playground.css: copied, not processed,
+// so that embeds do not load it). Trunk's own `minify = "on_release"` (Trunk.toml) covers the
+// HTML and the CSS it processes; the playground's glue is minified by scripts/split.mjs once it has patched
 // it. Every byte here is in a page load's budget (about 4 KB gzip in all).
 //
 // A Trunk post_build hook: it runs for release builds only (TRUNK_PROFILE=release), so a
@@ -15,16 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
 /** The files minified here: none is named by an integrity attribute (Trunk's SRI). */
-export const FILES = ['learn.js', 'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js'];
+export const FILES = ['learn.js', 'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js', 'playground.css'];
 
 /**
- * Minifies one JavaScript file in place. Whitespace and local names only: no syntax is
+ * Minifies one JavaScript (or, by its extension, CSS) file in place. Whitespace and local names only: no syntax is
  * lowered (the browsers Tablescope supports run the source as it is), and exports keep their
  * names, so modules, workers and classic scripts alike behave as before.
  */
 export async function minifyFile(path) {
   const source = await readFile(path, 'utf8');
-  const { code } = await transform(source, { loader: 'js', minify: true, legalComments: 'none' });
+  const loader = path.endsWith('.css') ? 'css' : 'js';
+  const { code } = await transform(source, { loader, minify: true, legalComments: 'none' });
   await writeFile(path, code);
 }
 

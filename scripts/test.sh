@@ -11,6 +11,8 @@ ensure_wasm_split
 # tests/code_sdk.rs runs generated code with the real SDKs during the native tests.
 ensure_node_packages
 ensure_python_sdk
+# tests/e2e/graduate.test.mjs runs Azurite (scripts/bench's own package) beside tablescope serve.
+[ -d scripts/bench/node_modules/azurite ] || npm ci --prefix scripts/bench --no-audit --no-fund
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step "cargo test (native: engine, wire, conformance, tablescope-serve with its kill -9 test, show-as-code with the SDKs, doc tests)"

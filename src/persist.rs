@@ -15,6 +15,7 @@
 //! The namespace `sandbox` holds the user's own data; documentation embeds and scenarios use
 //! other namespaces, so they never touch it.
 
+mod binary;
 mod codec;
 mod error;
 mod issue;
@@ -180,14 +181,18 @@ impl Persist {
         let chunk_store = tx.object_store(CHUNK_STORE)?;
         let meta = meta_store.get(JsValue::from_str(META_KEY))?.into_future();
         let keys = chunk_store.get_all_keys(None, None)?.into_future();
-        let values = chunk_store.get_all(None, None)?.into_future();
-        let (meta, keys, values) = (meta.await?, keys.await?, values.await?);
+        let meta = meta.await?;
         // Decoding may call code a split build defers (Boolean, Guid, Binary...): have it loaded
-        // the ordinary way first, which works offline (crate::split).
+        // the ordinary way, which works offline (crate::split), while the chunks are read. Only
+        // when something is stored: a first visit never downloads it before it is usable.
+        let deferred = meta.is_some().then(crate::split::ready);
+        let keys = keys.await?;
+        // Still inside the transaction's request callback: every read is issued now, so the
+        // transaction stays active until the last one, and each batch decodes as it arrives.
+        let batches = read_batches(&chunk_store, &keys)?;
         if !keys.is_empty() {
-            crate::split::ready()
-                .await
-                .map_err(PersistError::CodeUnavailable)?;
+            let deferred = deferred.unwrap_or_else(crate::split::ready);
+            deferred.await.map_err(PersistError::CodeUnavailable)?;
         }
         let now = DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN);
         let progress = |done: usize, total: usize| {
@@ -197,7 +202,7 @@ impl Persist {
                 }
             });
         };
-        let loaded = load::build(meta, &keys, &values, recover, now, &progress).await?;
+        let loaded = load::build(meta, &keys, batches, recover, now, &progress).await?;
 
         let existing: Vec<String> = account.tables().map(|t| t.name.clone()).collect();
         for name in existing {
@@ -367,7 +372,8 @@ impl Persist {
         self.index.chunk_count()
     }
 
-    /// Every chunk record as (key, JSON text), in key order (for tests and inspection).
+    /// Every chunk record as (key, JSON text in format 1's form), in key order (for tests and
+    /// inspection); a record that cannot be decoded comes back as it is, or empty.
     pub async fn records(&self) -> Result<Vec<(String, String)>, PersistError> {
         let tx = self
             .db
@@ -379,12 +385,7 @@ impl Persist {
         Ok(keys
             .iter()
             .zip(&values)
-            .map(|(k, v)| {
-                (
-                    k.as_string().unwrap_or_default(),
-                    v.as_string().unwrap_or_default(),
-                )
-            })
+            .map(|(k, v)| (k.as_string().unwrap_or_default(), chunk_text(v)))
             .collect())
     }
 
@@ -465,5 +466,36 @@ fn describe(change: &crate::engine::Change) -> String {
             row_key,
         } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
         Change::AccountReplaced => "replaced every table (import or reset)".into(),
+    }
+}
+
+/// How many chunk records one read returns. A single `getAll` of a large store hands the page
+/// every record in one task (about 100 MB of strings at 1,000,000 entities); reads of this
+/// many records arrive as separate tasks, and the first decode starts as soon as it lands.
+const READ_BATCH: usize = 256;
+
+/// Issues one `getAll` per [`READ_BATCH`] consecutive keys (in the current transaction, so the
+/// key ranges hold exactly those records) and returns their futures in key order.
+fn read_batches(store: &idb::ObjectStore, keys: &[JsValue]) -> Result<load::Batches, PersistError> {
+    let mut batches: load::Batches = Vec::new();
+    for batch in keys.chunks(READ_BATCH) {
+        let (first, last) = (&batch[0], &batch[batch.len() - 1]);
+        let range = idb::KeyRange::bound(first, last, None, None)?;
+        let read = store
+            .get_all(Some(idb::Query::KeyRange(range)), None)?
+            .into_future();
+        batches.push(Box::pin(async move { Ok(read.await?) }));
+    }
+    Ok(batches)
+}
+
+/// A chunk record's value as format 1's JSON text (see [`Persist::records`]).
+fn chunk_text(value: &JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    match value.dyn_ref::<js_sys::Uint8Array>() {
+        Some(bytes) => binary::decode(&bytes.to_vec(), &mut codec::Names::default())
+            .and_then(|(_, entities)| codec::encode(&entities))
+            .unwrap_or_default(),
+        None => value.as_string().unwrap_or_default(),
     }
 }

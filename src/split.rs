@@ -10,6 +10,7 @@
 //!
 //! In a build that is not split (wasm tests, `trunk serve`) there is nothing to wait for.
 
+use std::future::Future;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The function the split build's glue defines (scripts/split/glue.mjs).
@@ -18,21 +19,36 @@ const READY: &str = "__tablescope_deferred_ready";
 /// Resolves once every function of the app can be called without a synchronous fetch; fails
 /// with the browser's reason when the deferred wasm cannot be fetched (offline before it was
 /// ever cached).
-pub async fn ready() -> Result<(), String> {
+///
+/// The fetch starts when this is called, not when the future is first polled, so a caller can
+/// overlap it with other work (the load reads IndexedDB meanwhile).
+pub fn ready() -> impl Future<Output = Result<(), String>> + 'static {
+    let started = start();
+    async move {
+        let Some(promise) = started? else {
+            return Ok(());
+        };
+        wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .map(|_| ())
+            .map_err(|e| reason(&e))
+    }
+}
+
+/// Calls the glue's function: the promise of the deferred wasm, or `None` when the build is
+/// not split.
+fn start() -> Result<Option<js_sys::Promise>, String> {
     let ready = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(READY))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     let Some(ready) = ready else {
-        return Ok(());
+        return Ok(None);
     };
-    let promise = ready
+    ready
         .call0(&JsValue::UNDEFINED)
         .map_err(|e| reason(&e))?
         .dyn_into::<js_sys::Promise>()
-        .map_err(|e| reason(&e))?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map(|_| ())
+        .map(Some)
         .map_err(|e| reason(&e))
 }
 

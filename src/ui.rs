@@ -14,6 +14,7 @@
 //! - `perf`: the `?perf=1` test hook.
 //! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
 //! - `welcome`: the first visit's start (what Tablescope is, the first lesson, sample data).
+//! - `connect`: a real account beside the sandbox (list, query, compare, copy in and out).
 //! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
@@ -26,6 +27,7 @@ mod code_link;
 mod code_panel;
 mod columns;
 mod confirm;
+mod connect;
 mod data_panel;
 mod dynamic;
 mod editor;
@@ -40,6 +42,7 @@ mod notice_text;
 mod perf;
 mod query_panel;
 mod results;
+mod save_queue;
 mod show_code;
 mod state;
 mod storage_panel;

@@ -463,7 +463,7 @@ async fn damaged_records_give_a_clear_error() {
     p2.close();
 
     // Data from a newer format is refused, not misread.
-    let newer = js_sys::JSON::parse(r#"{"format":2,"tables":[],"lastTimestamp":""}"#).unwrap();
+    let newer = js_sys::JSON::parse(r#"{"format":3,"tables":[],"lastTimestamp":""}"#).unwrap();
     put_raw(&ns, "meta", "account", newer).await;
     let error = load_error(&mut p).await;
     assert!(

@@ -16,6 +16,12 @@
 (() => {
   if (new URLSearchParams(location.search).get('embed') === '1') return;
 
+  // The playground's own stylesheet (www/playground.css), which a docs embed never downloads.
+  // Written by the parser, so it blocks rendering like the stylesheets index.html names and
+  // lands after them in the cascade; the attribute also names it to the service worker.
+  const css = new URL(document.currentScript.dataset.css, document.currentScript.src).href;
+  document.write(`<link rel="stylesheet" href="${css}">`);
+
   // Every user-facing string of this file.
   const TEXT = {
     failed: 'Tablescope could not start: ',

@@ -1,4 +1,5 @@
-//! A chunk's value: a JSON array of entities in the service's JSON form, Timestamp included.
+//! A format-1 chunk's value: a JSON array of entities in the service's JSON form, Timestamp
+//! included. Saves write format 2 ([`super::binary`]); a load still reads this form.
 //!
 //! `odata.etag` is left out: it is derived from the Timestamp, so storing it would only cost
 //! space.
@@ -10,7 +11,7 @@
 //! decoder ([`json::decode_stored`]), which is the reference and gives the precise error.
 
 use crate::engine::json::{self, RawEntity};
-use crate::engine::{DateTime, EdmType, Entity, Key, PropertyName, Stored, Value};
+use crate::engine::{DateTime, EdmType, Entity, PropertyName, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -20,24 +21,17 @@ use std::fmt;
 const ETAG: &str = "odata.etag";
 const ANNOTATION: &str = "@odata.type";
 
-/// Encodes rows of one partition as a chunk value.
-pub fn encode<'a>(
-    partition_key: &str,
-    rows: impl Iterator<Item = (&'a Key, &'a Stored)>,
-) -> Result<String, String> {
-    let entities: Vec<RawEntity> = rows
-        .map(|(rk, stored)| {
-            let mut raw = RawEntity::from_entity(&Entity {
-                partition_key: partition_key.to_string(),
-                row_key: rk.as_str().to_string(),
-                timestamp: Some(stored.timestamp),
-                properties: stored.properties.to_vec(),
-            });
+/// Entities as a format-1 chunk value (for inspection: saves write format 2, `binary`).
+pub fn encode(entities: &[Entity]) -> Result<String, String> {
+    let raws: Vec<RawEntity> = entities
+        .iter()
+        .map(|entity| {
+            let mut raw = RawEntity::from_entity(entity);
             raw.0.retain(|(name, _)| name != ETAG);
             raw
         })
         .collect();
-    serde_json::to_string(&entities).map_err(|e| e.to_string())
+    serde_json::to_string(&raws).map_err(|e| e.to_string())
 }
 
 /// Property names seen while loading, so entities share one allocation per name.
@@ -45,7 +39,7 @@ pub fn encode<'a>(
 pub struct Names(HashMap<Box<str>, PropertyName>);
 
 impl Names {
-    fn get(&mut self, name: &str) -> PropertyName {
+    pub(super) fn get(&mut self, name: &str) -> PropertyName {
         if let Some(shared) = self.0.get(name) {
             return shared.clone();
         }

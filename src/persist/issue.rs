@@ -105,7 +105,8 @@ pub(super) fn issue_ops(
                 chunks.delete(JsValue::from_str(key))?;
             }
             Op::Put { key, value } => {
-                chunks.put(&JsValue::from_str(value), Some(&JsValue::from_str(key)))?;
+                let bytes = js_sys::Uint8Array::from(value.as_slice());
+                chunks.put(&bytes, Some(&JsValue::from_str(key)))?;
             }
         }
     }

@@ -2,9 +2,10 @@
 //!
 //! Database `tablescope-<namespace>`, version [`DB_VERSION`], two object stores with
 //! out-of-line string keys:
-//! - `meta`: key `"account"` → `{format: 1, tables: [display names], lastTimestamp}`;
-//! - `chunks`: key `"<Table>/<PartitionKey>/<chunkStartRowKey>"` → a JSON string: an array of
-//!   the chunk's entities in the service's JSON form (with Timestamp).
+//! - `meta`: key `"account"` → `{format: 2, tables: [display names], lastTimestamp, seq}`;
+//! - `chunks`: key `"<Table>/<PartitionKey>/<chunkStartRowKey>"` → the chunk's entities as
+//!   bytes (a `Uint8Array`, `persist::binary`). Format 1 stored a JSON string (an array of the
+//!   entities in the service's JSON form, with Timestamp); a load still reads those.
 //!
 //! '/' cannot occur in a table name or a PartitionKey, so the first two '/' of a chunk key
 //! separate its parts; whatever follows is the start RowKey.
@@ -19,7 +20,8 @@ use crate::engine::Key;
 use std::collections::{BTreeMap, HashMap};
 
 pub const DB_VERSION: u32 = 1;
-pub const FORMAT: u32 = 1;
+/// 2: chunk values are bytes (`persist::binary`); format 1's were JSON text, still read.
+pub const FORMAT: u32 = 2;
 pub const META_STORE: &str = "meta";
 pub const CHUNK_STORE: &str = "chunks";
 pub const META_KEY: &str = "account";

@@ -4,13 +4,16 @@
 //! damaged chunks whole (a chunk is checked before any of its entities is stored) and rebuilds
 //! tables the meta record does not list from their chunks.
 
+use super::binary;
 use super::codec::{self, Names};
 use super::error::PersistError;
 use super::layout::{self, Index, Meta, FORMAT, META_KEY};
 use crate::engine::{cmp_utf16, DateTime, Entity, Table};
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use wasm_bindgen::JsValue;
+use std::future::Future;
+use std::pin::Pin;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// What a load produced.
 pub struct Loaded {
@@ -34,14 +37,19 @@ pub struct Loaded {
 /// (1,000,000 entities decode in over a second) never holds the main thread for longer.
 const SLICE_MS: f64 = 40.0;
 
-/// Builds the tables from the meta record and the chunk records (keys and values in key
-/// order, as `getAllKeys`/`getAll` return them); `now` is the browser's clock, for
-/// [`restamp`]. It decodes in slices of [`SLICE_MS`], telling `progress` (chunks decoded,
+/// The chunk records' values, in batches that follow the keys in order: batch `i` holds the
+/// values of the next keys (as many as it has), as `getAll` over consecutive key ranges
+/// returns them. Batches arrive while earlier ones decode, so reading overlaps decoding.
+pub type Batches = Vec<Pin<Box<dyn Future<Output = Result<Vec<JsValue>, PersistError>>>>>;
+
+/// Builds the tables from the meta record and the chunk records (`keys` in key order, as
+/// `getAllKeys` returns them, and their values in `batches`); `now` is the browser's clock,
+/// for [`restamp`]. It decodes in slices of [`SLICE_MS`], telling `progress` (chunks decoded,
 /// chunks in all) before each pause.
 pub async fn build(
     meta: Option<JsValue>,
     keys: &[JsValue],
-    values: &[JsValue],
+    batches: Batches,
     recover: bool,
     now: DateTime,
     progress: &dyn Fn(usize, usize),
@@ -84,17 +92,27 @@ pub async fn build(
         }
     }
     let mut stuck = Vec::new();
-    if keys.len() != values.len() {
-        return Err(PersistError::Other(
-            "the browser returned keys and values that do not match".into(),
-        ));
-    }
+    let mismatch =
+        || PersistError::Other("the browser returned keys and values that do not match".into());
     let mut index = Index::default();
     let mut names = Names::default();
     let keys: Vec<Option<String>> = keys.iter().map(JsValue::as_string).collect();
     let mut strays: Vec<(String, Entity)> = Vec::new();
     let mut slice_start = js_sys::Date::now();
-    for (i, (key, value)) in keys.iter().zip(values).enumerate() {
+    let mut batches = batches.into_iter();
+    let mut values: Vec<JsValue> = Vec::new();
+    let mut taken = 0;
+    for (i, key) in keys.iter().enumerate() {
+        if i == taken + values.len() {
+            taken = i;
+            values = batches.next().ok_or_else(mismatch)?.await?;
+            if values.is_empty() {
+                return Err(mismatch());
+            }
+            // The batch's arrival was a task of its own: this slice starts now.
+            slice_start = js_sys::Date::now();
+        }
+        let value = &values[i - taken];
         if js_sys::Date::now() - slice_start > SLICE_MS {
             progress(i, keys.len());
             pause().await;
@@ -132,6 +150,9 @@ pub async fn build(
             }
             Err(e) => report(e)?,
         }
+    }
+    if taken + values.len() != keys.len() || batches.next().is_some() {
+        return Err(mismatch());
     }
     // A partition whose first chunk does not start at the empty RowKey still has all its rows
     // loaded: only the index is wrong, and the rewrite that follows rebuilds it.
@@ -224,7 +245,8 @@ fn decode_meta(value: &JsValue) -> Result<Meta, PersistError> {
     let format = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
         .and_then(|v| v.get("format").and_then(|f| f.as_u64()));
-    if format != Some(u64::from(FORMAT)) {
+    // Format 1 differs only in its chunks' values, which a load tells apart one by one.
+    if !format.is_some_and(|f| (1..=u64::from(FORMAT)).contains(&f)) {
         return Err(PersistError::Other(format!(
             "the stored data has format {format:?}, and this Tablescope reads format {FORMAT}; \
              a newer Tablescope wrote it"
@@ -250,10 +272,17 @@ fn read_chunk<'k>(
             format!("table {table} is not listed in meta"),
         ));
     }
-    let text = value
-        .as_string()
-        .ok_or_else(|| PersistError::corrupt(key, "the value is not a JSON string"))?;
-    let entities = codec::decode(&text, names).map_err(|e| PersistError::corrupt(key, e))?;
+    // Format 2 writes bytes; a chunk a format-1 save wrote is still JSON text.
+    let entities = if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        binary::decode(&bytes.to_vec(), names)
+            .map(|(_, entities)| entities)
+            .map_err(|e| PersistError::corrupt(key, e))?
+    } else {
+        let text = value.as_string().ok_or_else(|| {
+            PersistError::corrupt(key, "the value is neither bytes nor a JSON string")
+        })?;
+        codec::decode(&text, names).map_err(|e| PersistError::corrupt(key, e))?
+    };
     if entities.is_empty() {
         return Err(PersistError::corrupt(key, "the chunk is empty"));
     }

@@ -5,7 +5,7 @@
 //! transaction. Because chunks are written from the current state, all change sets planned
 //! together must also be written together: a chunk may already hold rows of a later change set.
 
-use super::codec;
+use super::binary;
 use super::error::PersistError;
 use super::layout::{chunk_key, split_offsets, Index, Meta, FORMAT};
 use crate::engine::{Account, Change, ChangeSet, DateTime, Key, Partition, Stored};
@@ -19,9 +19,10 @@ pub enum Op {
     /// Delete every chunk of a table.
     DeleteTable(String),
     Delete(String),
+    /// A chunk in format 2 ([`super::binary`]).
     Put {
         key: String,
-        value: String,
+        value: Vec<u8>,
     },
 }
 
@@ -211,8 +212,7 @@ fn write_rows(
                 *last_timestamp = stored.timestamp;
             }
         }
-        let value = codec::encode(pk.as_str(), piece.iter().copied())
-            .map_err(|e| PersistError::Other(format!("cannot encode entities: {e}")))?;
+        let value = binary::encode(pk.as_str(), piece);
         ops.push(Op::Put {
             key: chunk_key(table, pk.as_str(), start.as_str()),
             value,
@@ -224,7 +224,8 @@ fn write_rows(
 
 #[cfg(test)]
 mod tests {
-    use super::super::codec::{self, Names};
+    use super::super::binary;
+    use super::super::codec::Names;
     use super::super::layout::{parse_chunk_key, MAX_CHUNK};
     use super::*;
     use crate::engine::{Entity, Value};
@@ -233,7 +234,7 @@ mod tests {
 
     /// The chunk store as a plain map, changed by a plan's operations.
     #[derive(Default)]
-    struct Disk(BTreeMap<String, String>);
+    struct Disk(BTreeMap<String, Vec<u8>>);
 
     impl Disk {
         fn apply(&mut self, plan: &Plan) {
@@ -257,7 +258,7 @@ mod tests {
             let mut chunks = 0;
             for (key, value) in &self.0 {
                 let (table, pk, start) = parse_chunk_key(key).unwrap();
-                let entities = codec::decode(value, &mut Names::default()).unwrap();
+                let (_, entities) = binary::decode(value, &mut Names::default()).unwrap();
                 assert!(!entities.is_empty() && entities.len() <= MAX_CHUNK, "{key}");
                 let starts = index.starts(table, &Key::new(pk));
                 let i = starts.iter().position(|s| s.as_str() == start).unwrap();

@@ -26,16 +26,19 @@ pub enum Section {
     Batch,
     /// SDK code against the user's tables (`super::code_panel`).
     Code,
+    /// A real account beside the sandbox (`super::connect`).
+    Connect,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
 }
 
 impl Section {
-    pub const ALL: [Section; 5] = [
+    pub const ALL: [Section; 6] = [
         Section::Data,
         Section::Query,
         Section::Batch,
         Section::Code,
+        Section::Connect,
         Section::Learn,
     ];
 
@@ -46,6 +49,7 @@ impl Section {
             Section::Query => msg::nav_query(),
             Section::Batch => msg::nav_batch(),
             Section::Code => msg::nav_code(),
+            Section::Connect => msg::nav_connect(),
             Section::Learn => msg::nav_learn(),
         }
     }
@@ -57,6 +61,7 @@ impl Section {
             Section::Query => "query",
             Section::Batch => "batch",
             Section::Code => "code",
+            Section::Connect => "connect",
             Section::Learn => "learn",
         }
     }
@@ -221,6 +226,7 @@ fn panel(section: Section) -> AnyView {
         // Through a pointer: wasm-opt inlines a function with one caller, and this function
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
+        Section::Connect => std::hint::black_box(super::connect::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

@@ -29,7 +29,9 @@ pub fn install(state: AppState) {
     expose(&window, "__tablescopeFill", fill.as_ref());
     // The hooks live as long as the page.
     fill.forget();
-    let saves = Closure::<dyn Fn() -> u32>::new(crate::persist::saves_in_flight);
+    let saves = Closure::<dyn Fn() -> u32>::new(|| {
+        crate::persist::saves_in_flight() + u32::from(super::save_queue::pending())
+    });
     expose(&window, "__tablescopeSavesInFlight", saves.as_ref());
     saves.forget();
     let memory = Closure::<dyn Fn() -> f64>::new(|| {

@@ -279,14 +279,12 @@ impl AppState {
         }
         let response = self
             .account
-            .try_update_value(|a| {
-                let response = a.execute(request);
-                // The one hand-off to IndexedDB: saves the changes when a session is attached,
-                // drops them otherwise (so the change feed never grows).
-                crate::persist::record(a);
-                response
-            })
+            .try_update_value(|a| a.execute(request))
             .unwrap_or_else(disposed);
+        // The hand-off to IndexedDB, once per task however many writes it made (group commit,
+        // see save_queue): saves the changes when a session is attached, drops them otherwise
+        // (so the change feed never grows).
+        super::save_queue::queue(self.account);
         if response.is_success() {
             self.revision.update(|r| *r += 1);
         }

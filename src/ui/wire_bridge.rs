@@ -26,7 +26,7 @@
 
 use super::state::{AppState, Storage, READ_ONLY};
 use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
-use crate::engine::{DateTime, ErrorCode};
+use crate::engine::{DateTime, ErrorCode, QueryStats};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use leptos::prelude::GetUntracked;
 use std::convert::Infallible;
@@ -55,33 +55,44 @@ pub fn install(state: AppState) {
 /// Answers one request; `Err` (thrown in JS) only when `js` is not a request at all.
 fn exchange(state: AppState, js: &JsValue) -> Result<JsValue, JsValue> {
     let request = read_request(js)?;
+    let (response, stats) = answer(state, &request);
+    Ok(write_response(&response, stats.as_ref()))
+}
+
+/// Answers one request on the page's account exactly as `window.tablescope.wire` does (the
+/// Connect section's sandbox side sends its requests here).
+pub fn serve(state: AppState, request: &HttpRequest) -> HttpResponse {
+    answer(state, request).0
+}
+
+fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<QueryStats>) {
     let context = Context {
         now: DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN),
         request_id: request_id(),
     };
     let endpoint = Endpoint::anonymous(wire::DEV_ACCOUNT);
-    let serve = |account: &mut _| wire::handle(account, &endpoint, &context, &request);
+    let serve = |account: &mut _| wire::handle(account, &endpoint, &context, request);
     // Invariant (engine::wire::translate): only a verb other than GET can write.
     let outcome: Option<Outcome> = if request.method.eq_ignore_ascii_case("GET") {
         state.read_mut(serve)
     } else if Storage::get().read_only.get_untracked() {
-        return Ok(write_response(&read_only_refusal(&context, &request), None));
+        return (read_only_refusal(&context, request), None);
     } else {
         state
             .change(|account| Ok::<_, Infallible>(serve(account)))
             .ok()
     };
-    Ok(match outcome {
-        Some(outcome) => write_response(&outcome.response, Some(&outcome)),
+    match outcome {
+        Some(outcome) => (outcome.response, outcome.stats),
         // Only while the page tears down.
-        None => write_response(
-            &HttpResponse {
+        None => (
+            HttpResponse {
                 status: 503,
                 ..HttpResponse::default()
             },
             None,
         ),
-    })
+    }
 }
 
 fn invalid(what: &str) -> JsValue {
@@ -132,7 +143,7 @@ fn body_bytes(body: &JsValue) -> Result<Vec<u8>, JsValue> {
 }
 
 /// The response as `{status, headers, body, stats}`.
-fn write_response(response: &HttpResponse, outcome: Option<&Outcome>) -> JsValue {
+fn write_response(response: &HttpResponse, stats: Option<&QueryStats>) -> JsValue {
     let out = Object::new();
     let set = |name: &str, value: &JsValue| {
         let _ = Reflect::set(&out, &name.into(), value);
@@ -145,7 +156,7 @@ fn write_response(response: &HttpResponse, outcome: Option<&Outcome>) -> JsValue
         .collect();
     set("headers", &headers);
     set("body", &Uint8Array::from(response.body.as_slice()));
-    if let Some(stats) = outcome.and_then(|o| o.stats.as_ref()) {
+    if let Some(stats) = stats {
         let s = Object::new();
         let _ = Reflect::set(&s, &"kind".into(), &stats.kind.label().into());
         let _ = Reflect::set(&s, &"scanned".into(), &(stats.scanned as f64).into());

@@ -1,6 +1,6 @@
 // Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
 // a table and an opened entity, Query with results, Batch with a staged operation, Code after a
-// run (console and wire log), Learn with a
+// run (console and wire log), Connect with the CORS guidance, Learn with a
 // lesson open, and the Tables sidebar beside each — in light and dark, at 1280x800 and
 // 360x740: no serious or critical violation.
 
@@ -76,6 +76,15 @@ for (const colorScheme of ['light', 'dark']) {
       await setCode(page, "const c = tableClient('People');\nconsole.log(await c.getEntity('p0', 'r0000'));");
       assert.equal((await runEditor(page)).kind, 'done');
       found.push(...(await audit(page, 'Code')));
+
+      // Connect: the form, and the guidance an unreachable endpoint gets (no CORS answer).
+      await page.locator('#nav-connect').click();
+      // Nothing listens on port 47 (and Chromium does not block it as an unsafe port).
+      await page.locator('#connect-url').fill('http://127.0.0.1:47/devstoreaccount1');
+      await page.locator('.connect-add').click();
+      await page.locator('.connect-cors').waitFor();
+      found.push(...(await audit(page, 'Connect')));
+      page.problems = page.problems.filter((p) => !p.includes('127.0.0.1:47/') && !p.includes('net::ERR_CONNECTION_REFUSED'));
 
       await page.locator('#nav-learn').click();
       await page.locator('.scenario-load').first().waitFor({ timeout: 20_000 });

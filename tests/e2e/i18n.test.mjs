@@ -109,7 +109,7 @@ test('the stylesheets use logical properties only, so a right-to-left page mirro
   // A physical side (margin-left, border-right, left:, text-align: right, a four-value
   // padding) would stay put in Arabic while everything else mirrors.
   const physical = /(?:^|[\s;{])(?:(?:margin|padding|border)-(?:left|right)(?:-[a-z]+)?|left|right|float)\s*:|text-align:\s*(?:left|right)|(?:margin|padding):\s*\S+\s+\S+\s+\S+\s+\S+\s*;/;
-  for (const file of ['style.css', 'teach.css', 'storage.css']) {
+  for (const file of ['style.css', 'playground.css', 'teach.css', 'storage.css']) {
     const lines = (await readFile(new URL(`../../www/${file}`, import.meta.url), 'utf8')).split('\n');
     const found = lines.map((line, i) => [i + 1, line.trim()]).filter(([, line]) => physical.test(line));
     assert.deepEqual(found, [], `${file}: physical properties`);

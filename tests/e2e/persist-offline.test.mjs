@@ -98,7 +98,9 @@ async function savedAndCached() {
       const get = (r) => new Promise((ok) => (r.onsuccess = () => ok(r.result)));
       const meta = await get(tx.objectStore('meta').get('account'));
       const chunks = await get(tx.objectStore('chunks').getAll());
-      return meta?.tables?.length === 2 && chunks.length === 1 && JSON.parse(chunks[0]).length === 2;
+      // The start rescue's decoder reads either format of chunk record.
+      const { chunkEntities } = await import(new URL('start-rescue.js', location.href));
+      return meta?.tables?.length === 2 && chunks.length === 1 && chunkEntities(chunks[0]).length === 2;
     } finally {
       db.close();
     }

@@ -1,6 +1,6 @@
 // Persistence end to end, on the release build in dist/: tables survive a reload, a deleted
 // table stays deleted, and the database holds the documented layout (tablescope-sandbox,
-// meta "account" with format 1 and the table names, chunk keys <Table>/<PartitionKey>/<start>).
+// meta "account" with format 2 and the table names, chunk keys <Table>/<PartitionKey>/<start>).
 //
 // Skips (rather than fails) while the UI does not call crate::persist yet: then no
 // tablescope-sandbox database ever appears.
@@ -89,7 +89,7 @@ test('tables survive a reload and a deleted table stays deleted', async (t) => {
 
   const disk = await storedWhen(page, (s) => s?.meta?.tables?.includes('Dropped'));
   assert.ok(disk, 'both tables reach the meta record');
-  assert.equal(disk.meta.format, 1);
+  assert.equal(disk.meta.format, 2);
   assert.deepEqual([...disk.meta.tables].sort(), ['Dropped', 'Kept']);
   assert.deepEqual(disk.keys, [], 'empty tables have no chunks');
 

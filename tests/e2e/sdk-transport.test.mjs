@@ -100,7 +100,8 @@ async function saved(p, prefix, text) {
         try {
           const store = db.transaction('chunks').objectStore('chunks');
           const [keys, values] = await Promise.all([done(store.getAllKeys()), done(store.getAll())]);
-          return keys.some((k, i) => String(k).startsWith(want) && JSON.stringify(values[i]).includes(has));
+          const { chunkEntities } = await import(new URL('start-rescue.js', location.href));
+          return keys.some((k, i) => String(k).startsWith(want) && JSON.stringify(chunkEntities(values[i])).includes(has));
         } finally {
           db.close();
         }

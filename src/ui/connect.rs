@@ -1,0 +1,84 @@
+//! The Connect section (issue #12, "graduate"): a real Table service endpoint beside the
+//! sandbox. The user adds a connection (a SAS URL, or a local endpoint), lists and queries its
+//! tables, runs the same query on both sides and sees where the answers differ, copies a sample
+//! into the sandbox and writes a sandbox table to the connection.
+//!
+//! Built the first time the section is shown (`SectionPanel` in app.rs calls [`panel`] through
+//! a pointer), so none of it runs at start and all of it lands in the deferred wasm; nothing is
+//! fetched until the user connects.
+//!
+//! Invariant: a request to the connection carries only what the user gave (the SAS); the app
+//! never signs a request and never asks for an account key.
+
+mod browse;
+mod compare;
+mod connection;
+mod copy;
+mod copy_view;
+mod entities_view;
+mod failure_view;
+mod form;
+mod query;
+mod remote;
+
+use crate::i18n::{msg, t};
+use connection::Connection;
+use leptos::prelude::*;
+
+/// The section's few style rules, with the section (so neither the page load nor the docs
+/// embed carries them).
+const STYLE: &str = "\
+.connect-panel pre{white-space:pre-wrap;overflow-wrap:anywhere;font-family:var(--mono);\
+font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radius:8px;padding:8px 10px}\
+.connect-sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:12px;margin-top:10px}\
+.connect-sides h4{margin:0 0 6px;font-size:.875rem}\
+.connect-same{color:var(--ok,inherit);font-weight:600}\
+.connect-differences li{overflow-wrap:anywhere;font-size:.875rem}\
+.connect-tables{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}\
+.connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
+.connect-form .inline-check{white-space:normal;align-items:flex-start}";
+
+/// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so it
+/// stays out of the code that runs at start.
+pub fn panel() -> AnyView {
+    view! { <ConnectPanel /> }.into_any()
+}
+
+/// What the section's parts share.
+#[derive(Clone, Copy)]
+pub struct Shared {
+    /// The connection, once added (the SAS in memory even when it is not kept).
+    pub connection: RwSignal<Option<Connection>>,
+    /// The connection's table the user works on (also the sandbox table of the same name).
+    pub table: RwSignal<String>,
+}
+
+#[component]
+fn ConnectPanel() -> impl IntoView {
+    let shared = Shared {
+        // A kept endpoint whose SAS was not kept waits for the SAS URL again (the form says so).
+        connection: RwSignal::new(
+            connection::load().and_then(|(c, complete)| complete.then_some(c)),
+        ),
+        table: RwSignal::new(String::new()),
+    };
+    view! {
+        <style>{STYLE}</style>
+        <section class="panel connect-panel" aria-labelledby="connect-heading">
+            <h2 id="connect-heading">{t(msg::connect_heading)}</h2>
+            <p class="hint">{t(msg::connect_intro)}</p>
+            <form::ConnectForm shared=shared />
+        </section>
+        {move || {
+            shared
+                .connection
+                .get()
+                .map(|c| {
+                    view! {
+                        <browse::Browse shared=shared connection=c.clone() />
+                        <copy_view::CopyPanel shared=shared connection=c />
+                    }
+                })
+        }}
+    }
+}
