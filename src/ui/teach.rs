@@ -176,7 +176,9 @@ pub fn LearnPanel() -> impl IntoView {
             <p class="hint">
                 {t(msg::learn_intro)}
             </p>
-            {move || match index.get() {
+            // The list and the player render again when the language changes (the player
+            // then starts the lesson over, in the new language).
+            {move || match (crate::i18n::lang(), index.get()).1 {
                 None => view! { <p class="hint">{t(msg::learn_loading_list)}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
                 Some(Ok(entries)) => view! {
@@ -198,8 +200,8 @@ pub fn LearnPanel() -> impl IntoView {
                                             aria-pressed=move || current().to_string()
                                             on:click=move |_| load(file.clone())
                                         >
-                                            <span class="scenario-title">{move || entry.name.get()}</span>
-                                            <span class="scenario-summary">{move || entry.summary.get()}</span>
+                                            <span class="scenario-title">{entry.name.get()}</span>
+                                            <span class="scenario-summary">{entry.summary.get()}</span>
                                         </button>
                                     </li>
                                 }
@@ -210,6 +212,7 @@ pub fn LearnPanel() -> impl IntoView {
                 .into_any(),
             }}
             {move || {
+                crate::i18n::lang();
                 loaded
                     .get()
                     .map(|(_, text)| match text {

@@ -62,7 +62,7 @@ pub fn LessonsHost() -> impl IntoView {
             Load::Failed(e) => Some(
                 view! {
                     <div class="panel error-notice lessons-failed" role="alert">
-                        <p>{move || msg::learn_load_failed(&e)}</p>
+                        <p>{msg::learn_load_failed(&e)}</p>
                         <button type="button" class="retry-lessons" on:click=move |_| start()>
                             {t(msg::learn_retry)}
                         </button>

@@ -2,7 +2,7 @@
 //! languages: one string, or an object `{"en": …, "de": …}` by language tag whose `en` is the
 //! source text, as in lesson files (`crate::engine::scenario`).
 
-use crate::engine::scenario::Translations;
+use crate::engine::scenario::{translation, Translations};
 use crate::i18n::lang;
 
 /// A text and its translations.
@@ -29,7 +29,7 @@ impl Localized {
             if tag == "en" {
                 source = Some(text);
             } else {
-                translations.insert(tag.clone(), text);
+                translations.push((tag.clone(), text));
             }
         }
         Some(Localized {
@@ -41,9 +41,8 @@ impl Localized {
     /// The text in the page's language, else the source text (read in a reactive closure,
     /// it follows a language switch).
     pub fn get(&self) -> String {
-        self.translations
-            .get(lang().code())
+        translation(&self.translations, lang().code())
             .unwrap_or(&self.source)
-            .clone()
+            .to_string()
     }
 }

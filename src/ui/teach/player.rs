@@ -8,15 +8,14 @@ use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
 use crate::engine::Request;
 use crate::i18n::{lang, msg, number, t};
 use leptos::prelude::*;
-use std::sync::Arc;
 
 /// What the player shows of one step that ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepView {
     pub index: usize,
     pub op: String,
-    /// The step as the file gives it (its note in every language it has).
-    pub spec: Arc<scenario::Step>,
+    /// The note in the language shown when the step ran (the lessons re-render on a switch).
+    pub note: Option<String>,
     /// The step's request fields as written, as JSON text.
     pub request: String,
     /// One line: `query Products  PartitionKey eq 'Books'`.
@@ -50,12 +49,12 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
     Some(StepView {
         index,
         op: spec.op.clone(),
+        note: spec.note_for(lang().code()).map(str::to_string),
         // The step as written (references unresolved): printing the built request would link
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
             .unwrap_or_default(),
         headline: headline(&spec.op, outcome.request.as_ref()),
-        spec: Arc::new(spec.clone()),
         status: r.status,
         code: r.error.as_ref().map(|e| e.code.to_string()),
         message: r.error.as_ref().map(|e| e.message.clone()),
@@ -206,7 +205,7 @@ pub fn ScenarioPlayer(
         Ok(parsed) => view! { <Player scenario=parsed text=text.clone() /> }.into_any(),
         Err(message) => view! {
             <div class="error-notice" role="alert">
-                <p>{move || msg::learn_unreadable(&message)}</p>
+                <p>{msg::learn_unreadable(&message)}</p>
             </div>
         }
         .into_any(),
@@ -228,16 +227,11 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
             share_link.try_set(Some(link));
         });
     };
-    // The file's languages: the texts follow the page's language where the file has it.
-    let texts = Arc::new(scenario.clone());
-    let name = {
-        let texts = texts.clone();
-        move || texts.name_for(lang().code()).to_string()
-    };
-    let description = {
-        let texts = texts.clone();
-        move || texts.description_for(lang().code()).to_string()
-    };
+    // The texts in the page's language where the file has it (the Learn section renders the
+    // player again when the language changes; an embed keeps the one it started with).
+    let shown = lang();
+    let name = scenario.name_for(shown.code()).to_string();
+    let description = scenario.description_for(shown.code()).to_string();
     let data_name = scenario.name.clone();
     let total = scenario.steps.len();
     let runner = StoredValue::new_local(Runner::new(scenario.clone()));
@@ -275,7 +269,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
         <article class="scenario-player" data-scenario=data_name>
             <h3 class="scenario-name">{name}</h3>
             <div class="scenario-description">
-                {move || view! { <Markdown text=description() /> }}
+                <Markdown text=description />
             </div>
             <div class="player-controls">
                 <button type="button" class="primary run-next" on:click=run_next disabled=done>
@@ -388,17 +382,10 @@ fn StepCard(v: StepView) -> impl IntoView {
     view! {
         <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
             <div class="step-head">
-                <span class="step-number">{move || msg::learn_step(number(v.index + 1))}</span>
+                <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
                 <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
             </div>
-            {v.spec.note.is_some().then(|| {
-                let spec = v.spec.clone();
-                view! {
-                    <div class="step-note">
-                        {move || view! { <Markdown text=spec.note_for(lang().code()).unwrap_or_default().to_string() /> }}
-                    </div>
-                }
-            })}
+            {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
             <dl class="step-figures">
                 {figure(msg::learn_fig_status, "status", Some(status_text))}
                 {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}

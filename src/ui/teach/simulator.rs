@@ -88,7 +88,7 @@ pub fn SimulatorPanel() -> impl IntoView {
         <section class="panel simulator-panel" aria-labelledby="simulator-heading">
             <h2 id="simulator-heading">{t(msg::sim_heading)}</h2>
             <p class="hint">
-                {move || msg::sim_intro(number(20_000), number(PARTITION_TARGET))}
+                {t(intro)}
             </p>
             <form class="sim-form" on:submit=submit>
                 <NumberField id="sim-ops" label=msg::sim_writes_per_second value=ops max=50_000 />
@@ -110,6 +110,8 @@ pub fn SimulatorPanel() -> impl IntoView {
                 <button type="submit" class="primary sim-run">{t(msg::sim_simulate)}</button>
             </form>
             {move || {
+                // The reports render again in a new language.
+                crate::i18n::lang();
                 reports
                     .get()
                     .map(|(a, b)| {
@@ -165,7 +167,7 @@ fn DesignField(
             <legend>{t(label)}</legend>
             <select
                 id=id
-                aria-label=move || msg::sim_design_label(label())
+                aria-label=msg::sim_design_label(label())
                 prop:value=move || kind.get()
                 on:change=move |ev| kind.set(event_target_value(&ev))
             >
@@ -201,13 +203,13 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
         view! {
             <div class="fig" data-field=field>
                 <dt>{t(label)}</dt>
-                <dd>{move || number(value)}</dd>
+                <dd>{number(value)}</dd>
             </div>
         }
     };
     view! {
         <div class="sim-design" data-design=side data-healthy=healthy.to_string()>
-            <h3>{let design = report.design.clone(); move || design_name(&design)}</h3>
+            <h3>{design_name(&report.design)}</h3>
             <dl class="step-figures sim-totals">
                 {total(msg::sim_offered, "offered", report.offered)}
                 {total(msg::sim_succeeded, "succeeded", report.succeeded)}
@@ -216,7 +218,7 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
                 {total(msg::sim_retries, "retries", report.retries)}
                 <div class="fig" data-field="delay">
                     <dt>{t(msg::sim_mean_delay)}</dt>
-                    <dd>{move || msg::sim_ms(number(report.mean_retry_delay_ms))}</dd>
+                    <dd>{msg::sim_ms(number(report.mean_retry_delay_ms))}</dd>
                 </div>
             </dl>
             <p class="hint sim-counting">
@@ -325,7 +327,7 @@ fn Heatmap(report: Report) -> impl IntoView {
     view! {
         <div class="sim-heatmap" aria-label=t(msg::sim_heatmap)>
             {rows}
-            {(more > 0).then(|| view! { <p class="hint">{move || msg::sim_more(more)}</p> })}
+            {(more > 0).then(|| view! { <p class="hint">{msg::sim_more(more)}</p> })}
         </div>
     }
 }
@@ -342,4 +344,9 @@ fn design_name(label: &str) -> String {
         .strip_prefix("PartitionKey = hash % ")
         .and_then(|rest| rest.strip_suffix(" + date"))
         .map_or_else(|| label.to_string(), msg::sim_design_hashed)
+}
+
+/// The panel's introduction, with its figures formatted for the language.
+fn intro() -> String {
+    msg::sim_intro(number(20_000), number(PARTITION_TARGET))
 }

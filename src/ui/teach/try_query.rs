@@ -132,7 +132,7 @@ pub fn TryQuery(
                     class="try-filter"
                     aria-label="$filter"
                     dir="ltr"
-                    placeholder=move || msg::try_placeholder("PartitionKey eq 'Books'")
+                    placeholder=t(filter_placeholder)
                     prop:value=move || filter.get()
                     on:input=move |ev| filter.set(event_target_value(&ev))
                 />
@@ -169,4 +169,9 @@ pub fn TryQuery(
             }}
         </section>
     }
+}
+
+/// The filter field's example (a filter: data, never translated).
+fn filter_placeholder() -> String {
+    msg::try_placeholder("PartitionKey eq 'Books'")
 }

@@ -3,7 +3,6 @@
 use super::expect::Expect;
 use crate::json::RawEntity;
 use serde_json::{Map, Value as Json};
-use std::collections::BTreeMap;
 
 pub const OPS: [&str; 12] = [
     "createTable",
@@ -46,9 +45,18 @@ pub struct Scenario {
     pub description_in: Translations,
 }
 
-/// A text's translations, by language tag (`de`, `nl`, `ar`, `pt-BR`…); the source text is
-/// kept beside it.
-pub type Translations = BTreeMap<String, String>;
+/// A text's translations as (language tag, text) pairs (`de`, `nl`, `ar`, `pt-BR`…), in the
+/// file's order; the source text is kept beside it. (A list, not a map: a few entries, and
+/// the lessons' wasm carries no map code for them.)
+pub type Translations = Vec<(String, String)>;
+
+/// The translation of a text into `lang`, if there is one.
+pub fn translation<'a>(translations: &'a Translations, lang: &str) -> Option<&'a str> {
+    translations
+        .iter()
+        .find(|(tag, _)| tag == lang)
+        .map(|(_, text)| text.as_str())
+}
 
 impl Scenario {
     /// The name in `lang`, else the source text.
@@ -65,14 +73,14 @@ impl Scenario {
     /// `step N note`, for a test that every shipped lesson speaks every language.
     pub fn untranslated(&self, lang: &str) -> Vec<String> {
         let mut out = Vec::new();
-        if !self.name_in.contains_key(lang) {
+        if translation(&self.name_in, lang).is_none() {
             out.push("name".to_string());
         }
-        if !self.description.is_empty() && !self.description_in.contains_key(lang) {
+        if !self.description.is_empty() && translation(&self.description_in, lang).is_none() {
             out.push("description".to_string());
         }
         for (i, step) in self.steps.iter().enumerate() {
-            if step.note.is_some() && !step.note_in.contains_key(lang) {
+            if step.note.is_some() && translation(&step.note_in, lang).is_none() {
                 out.push(format!("step {i} note"));
             }
         }
@@ -84,12 +92,12 @@ impl Step {
     /// The note in `lang`, else the source text.
     pub fn note_for(&self, lang: &str) -> Option<&str> {
         let note = self.note.as_deref()?;
-        Some(self.note_in.get(lang).map_or(note, String::as_str))
+        Some(translation(&self.note_in, lang).unwrap_or(note))
     }
 }
 
 fn in_lang<'a>(source: &'a str, translations: &'a Translations, lang: &str) -> &'a str {
-    translations.get(lang).map_or(source, String::as_str)
+    translation(translations, lang).unwrap_or(source)
 }
 
 /// A value that may be given directly or taken from an earlier step's result.
@@ -217,7 +225,7 @@ fn text_field(value: Option<&Json>, key: &str) -> Result<Option<(String, Transla
         if lang == "en" {
             source = Some(text.clone());
         } else {
-            translations.insert(lang.clone(), text.clone());
+            translations.push((lang.clone(), text.clone()));
         }
     }
     match source {
