@@ -72,6 +72,9 @@ fn cell(document: &Document, class: &str, text: &str) -> Option<Element> {
         td.set_class_name(class);
     }
     let _ = td.set_attribute("title", text);
+    // A value is data: its own left-to-right run, so a key like `قسم-A1` keeps its order in
+    // a right-to-left page.
+    let _ = td.set_attribute("dir", "ltr");
     td.set_text_content(Some(text));
     Some(td)
 }
