@@ -5,8 +5,8 @@
 //! says it again through the catalogue, with the parts that are data (keys, filter text,
 //! counts) carried over unchanged. Invariant: every template here is the engine's English
 //! word for word, and the `en.json` message it maps to is the same text, so English pages show
-//! exactly what the engine wrote; a sentence no template matches (an engine newer than this
-//! list) is shown as the engine wrote it.
+//! what the engine wrote (its counts formatted as prose, "1,200"); a sentence no template
+//! matches (an engine newer than this list) is shown as the engine wrote it.
 
 use crate::i18n::msg;
 
