@@ -44,7 +44,8 @@ test('right to left: the sidebar on the right, data left to right, a mixed key i
     // In its own left-to-right run the key reads as typed: the Arabic word on the left, then
     // "-A1"; unisolated in a right-to-left page, "A1" would sit left of the Arabic.
     const [arabicX, latinX, direction] = await cell.evaluate((td) => {
-      const text = td.firstChild;
+      // The key's text follows the row's check box.
+      const text = td.lastChild;
       const at = (i) => {
         const r = document.createRange();
         r.setStart(text, i);

@@ -7,7 +7,7 @@
 // (www/scenarios), less the words the page's own catalogue and lessons use too (Partition,
 // Batch, Tabelle…), less the allow-list: API terms (PartitionKey, RowKey, $filter, operation
 // names, error codes) and the entity data the test created. Text inside data runs (code, pre,
-// dir="ltr", inputs) is data and not walked.
+// dir="ltr", inputs) is data and not walked, nor is the service's own message text.
 
 import assert from 'node:assert/strict';
 import { mkdir, readFile, readdir } from 'node:fs/promises';
@@ -21,7 +21,7 @@ const LESSON = 'query-kinds.json';
 /** API terms and data: never translated. */
 const ALLOWED = new Set(
   [
-    'PartitionKey', 'RowKey', 'Timestamp', 'ETag', 'If-Match', 'filter', 'select', 'top', 'and', 'or', 'not',
+    'PartitionKey', 'RowKey', 'PartitionKeys', 'RowKeys', 'Timestamp', 'Timestamps', 'ETag', 'ETags', 'If-Match', 'filter', 'select', 'top', 'and', 'or', 'not',
     'eq', 'ne', 'gt', 'ge', 'lt', 'le', 'true', 'false', 'insert', 'upsert', 'replace', 'merge', 'delete',
     'get', 'query', 'batch', 'createTable', 'deleteTable', 'String', 'Int32', 'Int64', 'Double', 'Boolean',
     'DateTime', 'Guid', 'Binary', 'Edm', 'JSON', 'CSV', 'TSV', 'IndexedDB', 'Tablescope', 'Azure', 'SDK',
@@ -75,7 +75,9 @@ export async function englishWords(lang) {
 export async function englishLeft(page, english) {
   const texts = await page.evaluate(() => {
     const out = [];
-    const data = 'code, pre, textarea, input, select option, [dir="ltr"], bdi, script, style, svg, .grid td';
+    // Data runs, and the service's own messages (its error text is API, like its codes).
+    const data =
+      'code, pre, textarea, input, select option, [dir="ltr"], bdi, script, style, svg, .grid td, .error-message, .step-message';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
