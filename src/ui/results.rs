@@ -155,7 +155,7 @@ pub fn ScanMeter(
                     .map(|(i, p)| {
                         view! {
                             <li class="page-item">
-                                {move || msg::scan_page(number(p.returned), number(p.scanned), number(i + 1))}
+                                {move || msg::scan_page(number(i + 1), number(p.returned), number(p.scanned))}
                                 {match p.token {
                                     Some(token) => view! { <span class="token" dir="ltr">{token}</span> }.into_any(),
                                     None => view! { <span class="token">{t(msg::scan_no_token)}</span> }.into_any(),
