@@ -101,10 +101,12 @@ export async function englishLeft(page, english) {
   return found;
 }
 
-/** Saves a full-page screenshot as /tmp/shots-i18n/<name>.png. */
+/** Saves a full-page screenshot as /tmp/shots-i18n/<name>.png, and what the window shows as
+ * <name>-top.png (a long page's full shot is too tall to look at). */
 export async function shoot(page, name) {
   await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}-top.png`) });
 }
 
 /** Asserts the page has no sideways overflow. */
