@@ -43,6 +43,7 @@ pub fn TextField(
             <input
                 id=id
                 type="text"
+                dir="ltr"
                 spellcheck="false"
                 autocomplete="off"
                 autocapitalize="off"

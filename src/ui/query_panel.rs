@@ -277,6 +277,7 @@ pub fn QueryPanel() -> impl IntoView {
                 <textarea
                     id="raw-filter"
                     class="raw-filter"
+                    dir="ltr"
                     rows="3"
                     spellcheck="false"
                     autocomplete="off"

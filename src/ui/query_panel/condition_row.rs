@@ -20,6 +20,7 @@ pub(super) fn ConditionRow(
             <input
                 type="text"
                 class="cond-property"
+                dir="ltr"
                 aria-label=t(msg::query_cond_property)
                 placeholder=t(msg::query_cond_property)
                 spellcheck="false"
@@ -54,6 +55,7 @@ pub(super) fn ConditionRow(
             <input
                 type="text"
                 class="cond-value"
+                dir="ltr"
                 aria-label=t(msg::query_cond_value)
                 placeholder=t(msg::query_cond_value_placeholder)
                 spellcheck="false"
