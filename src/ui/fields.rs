@@ -39,7 +39,8 @@ pub fn TextField(
 ) -> impl IntoView {
     view! {
         <div class="field" hidden=move || hidden.get()>
-            <label for=id>{move || label()}</label>
+            // An isolate: an API term ("$top") keeps its order in a right-to-left page.
+            <label for=id><bdi>{move || label()}</bdi></label>
             <input
                 id=id
                 type="text"

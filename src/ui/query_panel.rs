@@ -273,7 +273,7 @@ pub fn QueryPanel() -> impl IntoView {
             </fieldset>
 
             <div class="field raw-field">
-                <label for="raw-filter">"$filter"</label>
+                <label for="raw-filter"><bdi>"$filter"</bdi></label>
                 <textarea
                     id="raw-filter"
                     class="raw-filter"

@@ -260,7 +260,7 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                                     let vb = rb.as_ref().map(f).unwrap_or_default();
                                     view! {
                                         <tr>
-                                            <th scope="row">{name}</th>
+                                            <th scope="row"><bdi>{name}</bdi></th>
                                             <td>{va}</td>
                                             <td>{vb}</td>
                                         </tr>
