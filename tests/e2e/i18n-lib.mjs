@@ -77,7 +77,7 @@ export async function englishLeft(page, english) {
     const out = [];
     // Data runs, and the service's own messages (its error text is API, like its codes).
     const data =
-      'code, pre, textarea, input, select option, [dir="ltr"], bdi, script, style, svg, .grid td, .error-message, .step-message';
+      'code, pre, textarea, input, select option, [dir="ltr"]:not(html), bdi, script, style, svg, .grid td, .error-message, .step-message';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
@@ -87,7 +87,7 @@ export async function englishLeft(page, english) {
     }
     // Labels a screen reader reads.
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-      if (el.closest('[dir="ltr"], code, pre') || !el.checkVisibility()) continue;
+      if (el.closest('[dir="ltr"]:not(html), code, pre') || !el.checkVisibility()) continue;
       for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
     }
     return out;
