@@ -107,31 +107,27 @@ pub async fn scenario_text_in(file: &str, lang: crate::i18n::Lang) -> Result<Str
     fetch::text(&format!("{SCENARIO_DIR}{}/{file}", lang.code())).await
 }
 
-/// The Learn section in the playground: the lessons (the scenario list, the player of the
-/// chosen one, and the simulator), loaded as their own module the first time the section is
-/// shown, and the workspace share panel, which works on the user's own tables and so stays
-/// in the playground.
+/// The Learn section in the playground: the lessons (the scenario list and the player of the
+/// chosen one), loaded as their own module the first time the section is shown; the
+/// throughput simulator and the workspace share panel, which stay in the playground's code
+/// (its deferred part): a docs embed shows neither, and its lessons module, which every embed
+/// downloads, is smaller without them.
 #[component]
 pub fn LearnSection() -> impl IntoView {
     view! {
         <lazy::LessonsHost />
+        <SimulatorPanel />
         <SharePanel />
     }
 }
 
-/// The lessons module's view (see `src/learn.rs`): mounts the scenario list, the player and
-/// the simulator into `host` for the page's lifetime.
+/// The lessons module's view (see `src/learn.rs`): mounts the scenario list and the player
+/// into `host` for the page's lifetime.
 pub fn mount_learn(host: web_sys::HtmlElement) {
     wasm_bindgen_futures::spawn_local(async move {
         // The playground's language (this module has its own copy of the catalogues).
         crate::i18n::start_as_page().await;
-        leptos::mount::mount_to(host, || {
-            view! {
-                <LearnPanel />
-                <SimulatorPanel />
-            }
-        })
-        .forget();
+        leptos::mount::mount_to(host, || view! { <LearnPanel /> }).forget();
     });
 }
 
