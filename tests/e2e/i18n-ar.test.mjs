@@ -44,15 +44,15 @@ test('right to left: the sidebar on the right, data left to right, a mixed key i
     // In its own left-to-right run the key reads as typed: the Arabic word on the left, then
     // "-A1"; unisolated in a right-to-left page, "A1" would sit left of the Arabic.
     const [arabicX, latinX, direction] = await cell.evaluate((td) => {
-      // The key's text follows the row's check box.
-      const text = td.lastChild;
+      // The key's text, in its left-to-right isolate after the row's check box.
+      const text = td.querySelector('bdi').firstChild;
       const at = (i) => {
         const r = document.createRange();
         r.setStart(text, i);
         r.setEnd(text, i + 1);
         return r.getBoundingClientRect().x;
       };
-      return [at(0), at(4), getComputedStyle(td).direction];
+      return [at(0), at(4), getComputedStyle(td.querySelector('bdi')).direction];
     });
     assert.equal(direction, 'ltr');
     assert.ok(arabicX < latinX, `the Arabic part at x=${arabicX}, "A" at x=${latinX}`);
