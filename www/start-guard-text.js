@@ -3,7 +3,8 @@
 // languages, so neither the playground's start nor a docs embed downloads it; the service
 // worker precaches it with the shell (index.html names it), so it is there offline too.
 // Keep the keys in step with TEXT in start-guard.js and the wording with www/locales.
-export default {
+// English stays in the guard; `pick` returns it for an English page.
+const TEXTS = {
   de: {
     failed: 'Tablescope konnte nicht starten: ',
     slow: 'Tablescope braucht sehr lange zum Starten. Wenn es so bleibt, laden Sie die Seite neu.',
@@ -29,3 +30,26 @@ export default {
     rescueFailed: 'تعذّر بدء التنزيل: ',
   },
 };
+
+/** The page's language by the app's rule (src/i18n/lang.rs), if it is one the guard speaks. */
+function pageLang() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem('tablescope.lang');
+  } catch {
+    // No storage here (an opaque origin): the other sources decide.
+  }
+  const tags = [new URLSearchParams(location.search).get('lang'), saved, ...(navigator.languages || [])];
+  for (const tag of tags) {
+    const primary = String(tag || '').split(/[-_]/)[0].toLowerCase();
+    if (['en', 'de', 'nl', 'ar'].includes(primary)) return primary;
+  }
+  return 'en';
+}
+
+/** The guard's text in the page's language (`english` where that is English), with `lang`
+ * and `dir` for its box. */
+export function pick(english) {
+  const lang = pageLang();
+  return { ...(TEXTS[lang] || english), lang, dir: lang === 'ar' ? 'rtl' : 'ltr' };
+}

@@ -9,9 +9,9 @@
 // - after SLOW_MS, a note says the start is slow and offers the same download (the start may
 //   still finish: the note goes away when it does).
 // The download (www/start-rescue.js, loaded on click) reads IndexedDB without the app.
-// The text is English here; on a page in another language (the app's rule: ?lang=, the saved
-// choice, the browser's languages) the box shows that language's text from
-// www/start-guard-text.js, loaded only when there is something to show (English if it fails).
+// The text is English here; www/start-guard-text.js, loaded only when there is something to
+// show, picks the page's language by the app's rule (?lang=, the saved choice, the browser's
+// languages) and its text (English if it cannot load).
 // Docs embeds (`?embed=1`) start the lessons module instead, and are left alone.
 (() => {
   if (new URLSearchParams(location.search).get('embed') === '1') return;
@@ -38,20 +38,10 @@
   const here = document.currentScript;
   const RESCUE = new URL(here.dataset.rescue, here.src).href;
   const TEXTS = new URL(here.dataset.text, here.src).href;
-  // The page's language by the app's rule (src/i18n/lang.rs), if it is one the file speaks.
-  const LANG = (() => {
-    let saved = null;
-    try { saved = localStorage.getItem('tablescope.lang'); } catch {}
-    const tags = [new URLSearchParams(location.search).get('lang'), saved, ...(navigator.languages || [])];
-    for (const tag of tags) {
-      const primary = String(tag || '').split(/[-_]/)[0].toLowerCase();
-      if (['en', 'de', 'nl', 'ar'].includes(primary)) return primary;
-    }
-    return 'en';
-  })();
-  let text = LANG === 'en' ? Promise.resolve(TEXT) : null;
-  /** The text of the page's language, loaded on first use; English when it cannot load. */
-  const textOf = () => (text ??= import(TEXTS).then((m) => m.default[LANG] || TEXT, () => TEXT));
+  /** The text in the page's language (start-guard-text.js picks it), loaded on first use;
+   * English when it cannot load. */
+  let text = null;
+  const textOf = () => (text ??= import(TEXTS).then((m) => m.pick(TEXT), () => TEXT));
 
   let finished = false;
   let box = null;
@@ -74,8 +64,8 @@
     box.id = 'app-start-problem';
     box.style.cssText = 'max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5';
     box.setAttribute('role', 'alert');
-    box.lang = LANG;
-    box.dir = LANG === 'ar' ? 'rtl' : 'ltr';
+    box.lang = t.lang || 'en';
+    box.dir = t.dir || 'ltr';
     box.dataset.failed = String(failed);
     const text = document.createElement('p');
     text.textContent = message;
