@@ -310,9 +310,8 @@ fn size(bytes: u64) -> String {
         1_048_576..=1_073_741_823 => (1_048_576, "MB"),
         _ => (1_073_741_824, "GB"),
     };
-    // One decimal always ("20.0 MB"), with the language's decimal sign.
+    // The browser formats the number for the language, to one decimal at most ("21 MB",
+    // "1,5 MB").
     let tenths = bytes * 10 / unit;
-    let sign = crate::i18n::number(1.5).chars().nth(1).unwrap_or('.');
-    let number = format!("{}{sign}{}", crate::i18n::number(tenths / 10), tenths % 10);
-    msg::storage_size(number, name)
+    msg::storage_size(crate::i18n::number(tenths as f64 / 10.0), name)
 }
