@@ -8,8 +8,8 @@
 #   started (reported; it is not part of the page load);
 # - embed (`?embed=1`): everything a docs embed downloads, foreground and background: the page,
 #   its icon, the start guard (start-guard.js, a classic script every visit runs first), the
-#   lessons module (learn.js, learn_bg.wasm), the CSS but playground.css, and its lesson (the
-#   largest scenario file counts). An embed registers no service worker, so nothing follows
+#   lessons module (learn.js, learn_bg.wasm), the CSS but playground.css, and its lesson in its
+#   language (the largest one-language scenario file counts). An embed registers no service worker, so nothing follows
 #   in the background (tests/e2e/first-visit.test.mjs counts it in a real browser);
 # - lessons on first use: what opening the Learn section adds to the playground.
 # - SDK on first use: the official @azure/data-tables SDK with the in-page transport
@@ -47,8 +47,9 @@ for f in "${css[@]}"; do
 done
 page=("$DIST"/index.html "$DIST"/favicon*.svg)
 playground=("${page[@]}" "$DIST"/tablescope-*_bg.wasm "$DIST"/tablescope-*.js "$DIST"/start-guard.js "$DIST"/sw.js "${playground_css[@]}")
-# The largest lesson stands for the one an embed shows.
-lesson=$(ls -S "$DIST"/scenarios/*.json | grep -v '/index\.json$' | head -n 1)
+# The largest lesson stands for the one an embed shows: an embed downloads the lesson in its
+# own language, scenarios/<lang>/<file> (scripts/lessons.mjs), so the largest of any language.
+lesson=$(ls -S "$DIST"/scenarios/*/*.json | grep -v '/index\.json$' | head -n 1)
 deferred=("$DIST"/tablescope-deferred-*.wasm)
 lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)

@@ -23,7 +23,11 @@ fn listed() -> Vec<String> {
         .iter()
         .map(|e| {
             for field in ["file", "name", "summary"] {
-                let value = e[field].as_str().unwrap_or_default();
+                // A text, or translations by language whose `en` is the source text.
+                let value = e[field]
+                    .as_str()
+                    .or_else(|| e[field]["en"].as_str())
+                    .unwrap_or_default();
                 assert!(!value.trim().is_empty(), "index entry {e} lacks {field}");
             }
             e["file"].as_str().unwrap_or_default().to_string()

@@ -176,3 +176,123 @@ async fn the_switcher_translates_the_shell_and_tables_panel() {
     assert_eq!(name.get_attribute("dir").as_deref(), Some("ltr"));
     reset().await;
 }
+
+#[wasm_bindgen_test]
+async fn the_panels_plurals_at_0_1_2_3_11_100_in_every_language() {
+    install_all();
+    let n = [0u64, 1, 2, 3, 11, 100];
+    let expected: [(Lang, [&str; 6], [&str; 6]); 4] = [
+        (
+            Lang::En,
+            [
+                "0 pages",
+                "1 page",
+                "2 pages",
+                "3 pages",
+                "11 pages",
+                "100 pages",
+            ],
+            [
+                "Commit 0 operations",
+                "Commit 1 operation",
+                "Commit 2 operations",
+                "Commit 3 operations",
+                "Commit 11 operations",
+                "Commit 100 operations",
+            ],
+        ),
+        (
+            Lang::De,
+            [
+                "0 Seiten",
+                "1 Seite",
+                "2 Seiten",
+                "3 Seiten",
+                "11 Seiten",
+                "100 Seiten",
+            ],
+            [
+                "0 Vorgänge übernehmen",
+                "1 Vorgang übernehmen",
+                "2 Vorgänge übernehmen",
+                "3 Vorgänge übernehmen",
+                "11 Vorgänge übernehmen",
+                "100 Vorgänge übernehmen",
+            ],
+        ),
+        (
+            Lang::Nl,
+            [
+                "0 pagina's",
+                "1 pagina",
+                "2 pagina's",
+                "3 pagina's",
+                "11 pagina's",
+                "100 pagina's",
+            ],
+            [
+                "0 bewerkingen doorvoeren",
+                "1 bewerking doorvoeren",
+                "2 bewerkingen doorvoeren",
+                "3 bewerkingen doorvoeren",
+                "11 bewerkingen doorvoeren",
+                "100 bewerkingen doorvoeren",
+            ],
+        ),
+        // zero, one, two, few (3–10), many (11–99), other (100).
+        (
+            Lang::Ar,
+            [
+                "لا صفحات",
+                "صفحة واحدة",
+                "صفحتين",
+                "3 صفحات",
+                "11 صفحة",
+                "100 صفحة",
+            ],
+            [
+                "لا عمليات للتنفيذ",
+                "نفّذ عملية واحدة",
+                "نفّذ عمليتين",
+                "نفّذ 3 عمليات",
+                "نفّذ 11 عملية",
+                "نفّذ 100 عملية",
+            ],
+        ),
+    ];
+    for (lang, pages, commit) in expected {
+        i18n::choose(lang).await.unwrap();
+        let got: Vec<String> = n.into_iter().map(msg::count_pages).collect();
+        assert_eq!(got, pages, "{} pages", lang.code());
+        let got: Vec<String> = n.into_iter().map(msg::batch_commit).collect();
+        assert_eq!(got, commit, "{} commit", lang.code());
+    }
+    reset().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_engines_explanations_in_the_readers_language() {
+    use tablescope::ui::explain_text::{kind_name, sentence};
+    install_all();
+    let summary = "Partition scan: every entity in partition 'Mar''keting' is read, because no RowKey range narrows it.";
+    let advice = "An `or` of PartitionKeys is a table scan. Run 1200 partition queries instead: each reads only its own partition.";
+    i18n::choose(Lang::En).await.unwrap();
+    // English shows exactly what the engine wrote.
+    assert_eq!(sentence(summary), summary);
+    assert_eq!(sentence(advice), advice.replace("1200", "1,200"));
+    i18n::choose(Lang::De).await.unwrap();
+    assert_eq!(
+        sentence(summary),
+        "Partitionsscan: Jede Entität in Partition 'Mar''keting' wird gelesen, weil kein RowKey-Bereich sie eingrenzt."
+    );
+    assert_eq!(
+        sentence(advice),
+        "Ein `or` aus PartitionKeys ist ein Tabellenscan. Führen Sie stattdessen 1.200 Partitionsabfragen aus: Jede liest nur ihre eigene Partition."
+    );
+    assert_eq!(kind_name("Table scan"), "Tabellenscan");
+    // A sentence no template knows is shown as the engine wrote it.
+    assert_eq!(sentence("Something new."), "Something new.");
+    i18n::choose(Lang::Ar).await.unwrap();
+    assert_eq!(kind_name("Point query"), "استعلام نقطي");
+    reset().await;
+}

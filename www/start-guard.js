@@ -9,6 +9,9 @@
 // - after SLOW_MS, a note says the start is slow and offers the same download (the start may
 //   still finish: the note goes away when it does).
 // The download (www/start-rescue.js, loaded on click) reads IndexedDB without the app.
+// The text is English here; www/start-guard-text.js, loaded only when there is something to
+// show, picks the page's language by the app's rule (?lang=, the saved choice, the browser's
+// languages) and its text (English if it cannot load).
 // Docs embeds (`?embed=1`) start the lessons module instead, and are left alone.
 (() => {
   if (new URLSearchParams(location.search).get('embed') === '1') return;
@@ -32,7 +35,13 @@
   const SLOW_MS = 20_000;
   // The download's code (www/start-rescue.js) loads only when it is asked for; the attribute
   // also names it to the service worker, which precaches it with the rest of the shell.
-  const RESCUE = new URL(document.currentScript.dataset.rescue, document.currentScript.src).href;
+  const here = document.currentScript;
+  const RESCUE = new URL(here.dataset.rescue, here.src).href;
+  const TEXTS = new URL(here.dataset.text, here.src).href;
+  /** The text in the page's language (start-guard-text.js picks it), loaded on first use;
+   * English when it cannot load. */
+  let text = null;
+  const textOf = () => (text ??= import(TEXTS).then((m) => m.pick(TEXT), () => TEXT));
 
   let finished = false;
   let box = null;
@@ -42,8 +51,11 @@
     return String(e);
   }
 
-  /** Shows (or updates) the box: `failed` replaces a slow note, never the other way. */
-  function show(message, failed) {
+  /** Shows (or updates) the box: `failed` replaces a slow note, never the other way. `says`
+   * picks the message out of the text of the page's language. */
+  async function show(says, failed) {
+    const t = await textOf();
+    const message = says(t);
     // The start script already said why the app's code could not load (Trunk.toml).
     if (finished || !document.body || document.querySelector('.start-failed')) return;
     if (box && (box.dataset.failed === 'true' || !failed)) return;
@@ -52,35 +64,37 @@
     box.id = 'app-start-problem';
     box.style.cssText = 'max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5';
     box.setAttribute('role', 'alert');
+    box.lang = t.lang || 'en';
+    box.dir = t.dir || 'ltr';
     box.dataset.failed = String(failed);
     const text = document.createElement('p');
     text.textContent = message;
     const safe = document.createElement('p');
-    safe.textContent = TEXT.safe;
+    safe.textContent = t.safe;
     const save = document.createElement('button');
     save.type = 'button';
-    save.textContent = TEXT.download;
+    save.textContent = t.download;
     const reload = document.createElement('button');
     reload.type = 'button';
-    reload.textContent = TEXT.reload;
+    reload.textContent = t.reload;
     reload.addEventListener('click', () => location.reload());
     const status = document.createElement('p');
     status.setAttribute('aria-live', 'polite');
     save.addEventListener('click', () =>
       import(RESCUE).then(
         (rescue) => rescue.download(status),
-        (e) => { status.textContent = TEXT.rescueFailed + reasonOf(e); },
+        (e) => { status.textContent = t.rescueFailed + reasonOf(e); },
       ));
     box.append(text, safe, save, ' ', reload, status);
     if (failed) document.getElementById('app-loading')?.remove();
     document.body.append(box);
   }
 
-  const onError = (event) => show(TEXT.failed + reasonOf(event.error ?? event.message), true);
-  const onRejection = (event) => show(TEXT.failed + reasonOf(event.reason), true);
+  const onError = (event) => show((t) => t.failed + reasonOf(event.error ?? event.message), true);
+  const onRejection = (event) => show((t) => t.failed + reasonOf(event.reason), true);
   addEventListener('error', onError);
   addEventListener('unhandledrejection', onRejection);
-  const slow = setTimeout(() => show(TEXT.slow, false), SLOW_MS);
+  const slow = setTimeout(() => show((t) => t.slow, false), SLOW_MS);
 
   window.__tablescopeStart = {
     done() {
@@ -92,8 +106,8 @@
     },
     fail(reason) {
       clearTimeout(slow);
-      show(TEXT.failed + reason, true);
-      finished = true;
+      // Marked finished once the box is up (it loads its text first): nothing replaces it.
+      show((t) => t.failed + reason, true).then(() => { finished = true; });
       removeEventListener('error', onError);
       removeEventListener('unhandledrejection', onRejection);
     },

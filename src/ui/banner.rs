@@ -2,6 +2,7 @@
 
 use super::fields::{action_button, never};
 use super::state::{reload_saved_tables, AppState, Storage};
+use crate::i18n::msg;
 use leptos::prelude::*;
 
 /// Every storage problem the page has met (storage unavailable, quota, another tab, damaged
@@ -17,6 +18,7 @@ pub fn StorageBanner() -> impl IntoView {
             .into_iter()
             .map(|notice| {
                 let text = notice.text.clone();
+                let say = notice.say.clone();
                 let dismiss = Callback::new(move |()| {
                     storage.notices.update(|n| n.retain(|n| n.text != text));
                 });
@@ -27,14 +29,14 @@ pub fn StorageBanner() -> impl IntoView {
                             reload_saved_tables(state, true).await;
                         });
                     });
-                    action_button("Continue with what can be read", "primary", never(), go)
+                    action_button(msg::banner_continue, "primary", never(), go)
                 });
                 view! {
                     <div class="storage-banner" role="alert">
-                        <p>{notice.text}</p>
+                        <p>{move || (say)()}</p>
                         <div class="banner-actions">
                             {recover}
-                            {action_button("Dismiss", "", never(), dismiss)}
+                            {action_button(msg::banner_dismiss, "", never(), dismiss)}
                         </div>
                     </div>
                 }

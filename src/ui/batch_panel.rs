@@ -6,6 +6,7 @@ use super::model;
 use super::state::AppState;
 use super::workspace::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, Error, RawEntity, Request};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 /// Stage, order, check and commit a batch on the selected table.
@@ -29,7 +30,7 @@ pub fn BatchPanel() -> impl IntoView {
         failure.set(None);
         failed_at.set(None);
         let Some(table) = workspace.table.get_untracked() else {
-            failure.set(Some("Select a table first.".into()));
+            failure.set(Some(msg::query_select_table_first()));
             return;
         };
         if !problems.get_untracked().is_empty() {
@@ -43,12 +44,10 @@ pub fn BatchPanel() -> impl IntoView {
                 let index = model::failed_index(&e.message);
                 failed_at.set(index);
                 let which = match index {
-                    Some(i) => format!("Operation {i} failed"),
-                    None => "The batch failed".to_string(),
+                    Some(i) => msg::batch_op_failed(i),
+                    None => msg::batch_failed(),
                 };
-                failure.set(Some(format!(
-                    "{which}: nothing was applied — a batch is atomic, so every operation was rolled back."
-                )));
+                failure.set(Some(msg::batch_rolled_back(which)));
                 error.set(Some(e));
             }
             None => {
@@ -59,11 +58,10 @@ pub fn BatchPanel() -> impl IntoView {
                     .iter()
                     .map(|r| r.status.to_string())
                     .collect();
-                status.set(format!(
-                    "{} — committed {} operations atomically (statuses {}).",
-                    response.status,
+                status.set(msg::batch_committed(
                     statuses.len(),
-                    statuses.join(", ")
+                    response.status,
+                    statuses.join(", "),
                 ));
                 batch.set(Vec::new());
             }
@@ -74,17 +72,17 @@ pub fn BatchPanel() -> impl IntoView {
         <section class="panel batch-panel" aria-labelledby="batch-heading">
             <h2 id="batch-heading">
                 {move || match workspace.table.get() {
-                    Some(t) => format!("Batch on {t}"),
-                    None => "Batch".to_string(),
+                    Some(table) => msg::batch_heading_table(&table),
+                    None => msg::batch_heading(),
                 }}
             </h2>
             <p class="hint">
-                "An entity group transaction: one partition, at most 100 operations, each entity once, at most 4 MiB. It runs in order and atomically: on the first failure nothing is applied."
+                {t(msg::batch_hint)}
             </p>
             <p class="placeholder" hidden=move || !batch.with(Vec::is_empty)>
-                "Nothing staged. Use \"Add to batch\" in the entity editor, or stage an operation by hand below."
+                {t(msg::batch_empty)}
             </p>
-                <ol class="staged-list" aria-label="Staged operations" hidden=move || batch.with(Vec::is_empty)>
+                <ol class="staged-list" aria-label=t(msg::batch_staged_label) hidden=move || batch.with(Vec::is_empty)>
                     {move || {
                         staged_ids
                             .get()
@@ -108,7 +106,7 @@ pub fn BatchPanel() -> impl IntoView {
                     prop:disabled=move || !problems.with(Vec::is_empty)
                     on:click=commit
                 >
-                    {move || format!("Commit {} operations", batch.with(Vec::len))}
+                    {move || msg::batch_commit(batch.with(Vec::len))}
                 </button>
                 <button
                     type="button"
@@ -120,13 +118,13 @@ pub fn BatchPanel() -> impl IntoView {
                         error.set(None);
                     }
                 >
-                    "Clear"
+                    {t(msg::batch_clear)}
                 </button>
             </div>
             <super::show_code::ShowCode
                 what="batch"
                 request=Callback::new(move |()| {
-                    let table = workspace.table.get_untracked().ok_or("Select a table first.")?;
+                    let table = workspace.table.get_untracked().ok_or_else(msg::query_select_table_first)?;
                     let operations = batch.with_untracked(|b| b.iter().map(|s| s.op.clone()).collect());
                     Ok(Request::Batch { table, operations })
                 })
@@ -182,12 +180,12 @@ fn StagedRow(
         >
             <span class="staged-index">{index}</span>
             <span class="staged-op">{name}</span>
-            <span class="staged-keys">{format!("PartitionKey {}, RowKey {}", model::quote(&pk), model::quote(&rk))}</span>
+            <span class="staged-keys" dir="ltr">{format!("PartitionKey {}, RowKey {}", model::quote(&pk), model::quote(&rk))}</span>
             <span class="staged-buttons">
                 <button
                     type="button"
                     class="move-up"
-                    aria-label=format!("Move {label} up")
+                    aria-label={ let label = label.clone(); move || msg::batch_move_up(&label) }
                     prop:disabled=move || index() == 0
                     on:click=move |_| shift(true)
                 >
@@ -196,7 +194,7 @@ fn StagedRow(
                 <button
                     type="button"
                     class="move-down"
-                    aria-label=format!("Move {label} down")
+                    aria-label={ let label = label.clone(); move || msg::batch_move_down(&label) }
                     prop:disabled=move || { index() + 1 >= len() }
                     on:click=move |_| shift(false)
                 >
@@ -205,10 +203,10 @@ fn StagedRow(
                 <button
                     type="button"
                     class="delete remove-staged"
-                    aria-label=format!("Remove {label}")
+                    aria-label=move || msg::batch_remove_label(&label)
                     on:click=move |_| batch.update(|b| b.retain(|s| s.id != id))
                 >
-                    "Remove"
+                    {t(msg::batch_remove)}
                 </button>
             </span>
         </li>
@@ -231,9 +229,9 @@ fn ByHand() -> impl IntoView {
     };
     view! {
         <details class="by-hand">
-            <summary>"Stage an operation by hand"</summary>
+            <summary>{t(msg::batch_by_hand)}</summary>
             <div class="field">
-                <label for="hand-op">"Operation"</label>
+                <label for="hand-op">{t(msg::batch_operation)}</label>
                 <select id="hand-op" on:change=move |ev| op.set(event_target_value(&ev))>
                     {WriteOp::ALL
                         .into_iter()
@@ -242,25 +240,26 @@ fn ByHand() -> impl IntoView {
                 </select>
             </div>
             <div class="field">
-                <label for="hand-json">"Entity (service JSON; for delete, PartitionKey and RowKey, optionally odata.etag)"</label>
+                <label for="hand-json">{t(msg::batch_entity_json)}</label>
                 <textarea
                     id="hand-json"
                     rows="4"
                     spellcheck="false"
+                    dir="ltr"
                     placeholder="{\"PartitionKey\":\"p\",\"RowKey\":\"1\",\"Age\":30}"
                     prop:value=move || text.get()
                     on:input=move |ev| text.set(event_target_value(&ev))
                 ></textarea>
             </div>
-            <button type="button" class="stage-by-hand" on:click=stage>"Stage"</button>
+            <button type="button" class="stage-by-hand" on:click=stage>{t(msg::batch_stage)}</button>
             {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
         </details>
     }
 }
 
 fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
-    let entity = RawEntity::parse(text)
-        .map_err(|e| format!("Not a JSON object: {}", e.detail.unwrap_or(e.message)))?;
+    let entity =
+        RawEntity::parse(text).map_err(|e| msg::batch_not_object(e.detail.unwrap_or(e.message)))?;
     let (pk, rk, etag) = model::keys_of(&entity);
     let op = WriteOp::from_name(op).unwrap_or_default();
     op.batch_request((pk, rk), || Ok(entity), etag)

@@ -354,7 +354,14 @@ pub fn CodePanel() -> impl IntoView {
                             snippet_list
                                 .get()
                                 .into_iter()
-                                .map(|s| view! { <option value=s.file.clone() title=s.summary.clone()>{s.name.clone()}</option> })
+                                .map(|s| {
+                                    let (name, summary) = (s.name.clone(), s.summary.clone());
+                                    view! {
+                                        <option value=s.file.clone() title=move || summary.get()>
+                                            {move || name.get()}
+                                        </option>
+                                    }
+                                })
                                 .collect_view()
                         }}
                     </select>

@@ -8,6 +8,7 @@ use super::model;
 use super::state::AppState;
 use super::workspace::{Draft, Workspace, WriteOp};
 use crate::engine::{Continuation, Error, RawEntity, Request};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 /// Entities per page of the grid (the service's largest page).
@@ -104,17 +105,17 @@ pub fn DataPanel() -> impl IntoView {
         <section class="panel data-panel" aria-labelledby="data-heading">
             <h2 id="data-heading">
                 {move || match workspace.table.get() {
-                    Some(t) => format!("Entities in {t}"),
-                    None => "Entities".to_string(),
+                    Some(table) => msg::data_heading_table(&table),
+                    None => msg::data_heading(),
                 }}
             </h2>
             <p class="placeholder" hidden=move || workspace.table.with(Option::is_some)>
-                "Select or create a table to see its entities."
+                {t(msg::data_no_table)}
             </p>
             <div hidden=move || workspace.table.with(Option::is_none)>
                 <ErrorNotice error=error />
                 <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>
-                    "No entities yet. Add one with the editor below."
+                    {t(msg::data_empty)}
                 </p>
                 <div hidden=move || entities.with(Vec::is_empty)>
                     <EntityGrid
@@ -122,7 +123,7 @@ pub fn DataPanel() -> impl IntoView {
                         found=columns
                         table=Signal::derive(move || workspace.table.get().unwrap_or_default())
                         selected=selected
-                        label="Entities of the selected table"
+                        label=msg::data_grid_label
                         id="data"
                         deletable=true
                     />
@@ -132,28 +133,24 @@ pub fn DataPanel() -> impl IntoView {
                         {move || {
                             let n = entities.with(Vec::len);
                             let p = pages.get();
-                            format!(
-                                "{n} entit{} loaded in {p} page{}",
-                                if n == 1 { "y" } else { "ies" },
-                                if p == 1 { "" } else { "s" }
-                            )
+                            msg::data_loaded(msg::count_entities(n), msg::count_pages(p))
                         }}
                     </span>
                     <span class="render-time">
-                        {move || render_ms.get().map(|ms| format!("rendered in {} ms", ms.round() as i64))}
+                        {move || render_ms.get().map(|ms| msg::data_rendered(crate::i18n::number(ms.round() as i64)))}
                     </span>
                     {move || {
                         next.get()
                             .map(|c| {
                                 let token = token_text(&c);
                                 view! {
-                                    <span class="token" title="Continuation token">{token}</span>
+                                    <span class="token" dir="ltr" title=t(msg::data_token)>{token}</span>
                                     <button
                                         type="button"
                                         class="load-more"
                                         on:click=move |_| load(next.get_untracked())
                                     >
-                                        "Load more"
+                                        {t(msg::data_load_more)}
                                     </button>
                                 }
                             })
@@ -219,14 +216,14 @@ pub fn EntityView(
     view! {
         <div class="entity-view">
             <div class="entity-actions">
-                <button type="button" class="copy-json" on:click=copy>"Copy JSON"</button>
-                <button type="button" class="edit-entity" on:click=edit hidden=projected>"Edit"</button>
-                <button type="button" class="duplicate-entity" on:click=duplicate hidden=projected>"Duplicate"</button>
-                <button type="button" class="delete delete-entity" on:click=delete hidden=projected>"Delete…"</button>
-                <span class="muted projected-note" hidden=!projected>"A $select projection: run without $select to edit it."</span>
+                <button type="button" class="copy-json" on:click=copy>{t(msg::data_copy_json)}</button>
+                <button type="button" class="edit-entity" on:click=edit hidden=projected>{t(msg::data_edit)}</button>
+                <button type="button" class="duplicate-entity" on:click=duplicate hidden=projected>{t(msg::data_duplicate)}</button>
+                <button type="button" class="delete delete-entity" on:click=delete hidden=projected>{t(msg::data_delete)}</button>
+                <span class="muted projected-note" hidden=!projected>{t(msg::data_projected)}</span>
                 <span class="status" aria-live="polite">{move || copied.get()}</span>
             </div>
-            <pre class="entity-json" tabindex="0" aria-label="Entity JSON">{text}</pre>
+            <pre class="entity-json" tabindex="0" dir="ltr" aria-label=t(msg::data_entity_json)>{text}</pre>
         </div>
     }
 }
@@ -248,10 +245,8 @@ pub fn copy_text(text: String, status: RwSignal<String>) {
     let promise = window.navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => status.set("Copied.".into()),
-            Err(_) => {
-                status.set("The browser refused the clipboard; select the text instead.".into())
-            }
+            Ok(_) => status.set(msg::data_copied()),
+            Err(_) => status.set(msg::data_copy_refused()),
         }
     });
 }

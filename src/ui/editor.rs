@@ -37,7 +37,7 @@ pub fn Editor() -> impl IntoView {
         attempted.set(true);
         status.set(String::new());
         let Some(table) = workspace.table.get_untracked() else {
-            problems.set(vec!["Select a table first.".into()]);
+            problems.set(vec![msg::query_select_table_first()]);
             return;
         };
         let d = draft.get_untracked();
@@ -77,12 +77,11 @@ pub fn Editor() -> impl IntoView {
                 problems.set(Vec::new());
                 workspace.stage(op);
                 let n = workspace.batch.with_untracked(Vec::len);
-                status.set(format!(
-                    "Staged {} of ({}, {}) as batch operation {}.",
+                status.set(msg::editor_staged(
+                    n - 1,
                     d.op.name(),
-                    d.partition_key,
-                    d.row_key,
-                    n - 1
+                    &d.partition_key,
+                    &d.row_key,
                 ));
             }
             Err(p) => problems.set(p),
@@ -116,16 +115,14 @@ pub fn Editor() -> impl IntoView {
                 }
             }
         >
-            <h2 id="editor-heading" tabindex="-1">"Entity editor"</h2>
+            <h2 id="editor-heading" tabindex="-1">{t(msg::editor_heading)}</h2>
             {move || {
                 draft
                     .with(|d| d.duplicate_of.clone())
                     .map(|(pk, rk)| {
                         view! {
                             <p class="hint duplicate-note">
-                                {format!(
-                                    "Duplicating ({pk}, {rk}): change PartitionKey or RowKey, then insert.",
-                                )}
+                                {move || msg::editor_duplicating(&pk, &rk)}
                             </p>
                         }
                     })
@@ -133,19 +130,19 @@ pub fn Editor() -> impl IntoView {
             <div class="key-fields">
                 <TextField
                     id="entity-pk"
-                    label="PartitionKey"
+                    label=|| "PartitionKey".to_string()
                     value=Signal::derive(move || draft.with(|d| d.partition_key.clone()))
                     on_input=Callback::new(move |v| draft.update(|d| d.partition_key = v))
                 />
                 <TextField
                     id="entity-rk"
-                    label="RowKey"
+                    label=|| "RowKey".to_string()
                     value=Signal::derive(move || draft.with(|d| d.row_key.clone()))
                     on_input=Callback::new(move |v| draft.update(|d| d.row_key = v))
                 />
             </div>
                 <fieldset class="properties" hidden=move || op() == WriteOp::Delete>
-                    <legend>"Properties"</legend>
+                    <legend>{t(msg::editor_properties)}</legend>
                     {move || {
                         property_ids
                             .get()
@@ -154,12 +151,12 @@ pub fn Editor() -> impl IntoView {
                             .collect_view()
                     }}
                     <button type="button" class="add-property" on:click=add_property>
-                        "+ Add property"
+                        {t(msg::editor_add_property)}
                     </button>
                 </fieldset>
             <fieldset class="write-op">
-                <legend>"Write"</legend>
-                <div class="op-choices" role="radiogroup" aria-label="Operation">
+                <legend>{t(msg::editor_write)}</legend>
+                <div class="op-choices" role="radiogroup" aria-label=t(msg::editor_operation)>
                     {WriteOp::ALL
                         .into_iter()
                         .map(|o| {
@@ -204,11 +201,11 @@ pub fn Editor() -> impl IntoView {
                                         draft.update(|d| d.any_etag = v)
                                     }
                                 />
-                                "Any (*)"
+                                {t(msg::editor_any_etag)}
                             </label>
                         </div>
                         <p class="hint">
-                            "Sent as If-Match: a stale ETag fails with 412; * matches any version."
+                            {t(msg::editor_etag_hint)}
                         </p>
                     </div>
             </fieldset>
@@ -219,17 +216,17 @@ pub fn Editor() -> impl IntoView {
                     aria-keyshortcuts="Control+Enter Meta+Enter"
                     on:click=move |_| run()
                 >
-                    {move || format!("Run {}", op().name())}
+                    {move || msg::editor_run(op().name())}
                 </button>
-                <button type="button" class="stage-write" on:click=stage>"Add to batch"</button>
-                <button type="button" class="clear-editor" on:click=clear>"Clear"</button>
+                <button type="button" class="stage-write" on:click=stage>{t(msg::editor_stage)}</button>
+                <button type="button" class="clear-editor" on:click=clear>{t(msg::editor_clear)}</button>
             </div>
             <p class="hint">{t(msg::editor_run_hint)}</p>
             <super::show_code::ShowCode
                 what="write"
                 request=Callback::new(move |()| match workspace.table.get_untracked() {
                     Some(table) => request_for(&table, &draft.get_untracked()).map_err(|p| p.join(" ")),
-                    None => Err("Select a table first.".to_string()),
+                    None => Err(msg::query_select_table_first()),
                 })
             />
             <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
@@ -285,7 +282,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                         prop:value=value
                         on:change=on_input
                     >
-                        <option value="">"choose…"</option>
+                        <option value="">{t(msg::editor_choose)}</option>
                         <option value="true">"true"</option>
                         <option value="false">"false"</option>
                     </select>
@@ -299,7 +296,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                         spellcheck="false"
                         autocomplete="off"
                         inputmode=if matches!(t, EdmType::Int32 | EdmType::Int64) { "numeric" } else { "text" }
-                        placeholder=placeholder(t)
+                        placeholder=move || placeholder(t)
                         aria-describedby=error_id.clone()
                         aria-invalid=move || if problem().is_some() { "true" } else { "false" }
                         prop:value=value
@@ -313,7 +310,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
     view! {
         <div class="property-row" data-property-id=id>
             <div class="field prop-name-field">
-                <label for=name_id.clone()>"Name"</label>
+                <label for=name_id.clone()>{t(msg::editor_name)}</label>
                 <input
                     id=name_id.clone()
                     class="prop-name"
@@ -328,7 +325,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                 />
             </div>
             <div class="field prop-type-field">
-                <label for=format!("prop-type-{id}")>"Type"</label>
+                <label for=format!("prop-type-{id}")>{t(msg::query_cond_type)}</label>
                 <select
                     id=format!("prop-type-{id}")
                     class="prop-type"
@@ -346,7 +343,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                 </select>
             </div>
             <div class="field prop-value-field">
-                <label for=value_id.clone()>"Value"</label>
+                <label for=value_id.clone()>{t(msg::query_cond_value)}</label>
                 <div class="value-row">
                     {value_input}
                         <button
@@ -355,12 +352,12 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
                             hidden=move || edm() != EdmType::Guid
                             on:click=generate
                         >
-                            "New Guid"
+                            {t(msg::editor_new_guid)}
                         </button>
                         <select
                             class="binary-encoding"
                             hidden=move || edm() != EdmType::Binary
-                            aria-label="Binary encoding"
+                            aria-label=t(msg::editor_binary_encoding)
                             prop:value=move || {
                                 match get().map(|p| p.binary) {
                                     Some(BinaryEncoding::Hex) => "hex",
@@ -386,7 +383,7 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
             <button
                 type="button"
                 class="remove-property"
-                aria-label="Remove property"
+                aria-label=t(msg::editor_remove_property)
                 on:click=move |_| draft.update(|d| d.properties.retain(|p| p.id != id))
             >
                 "×"
@@ -399,16 +396,17 @@ fn PropertyRow(id: u64, attempted: RwSignal<bool>) -> impl IntoView {
     }
 }
 
-fn placeholder(t: EdmType) -> &'static str {
+/// The value field's example for a type (the examples are data: never translated).
+fn placeholder(t: EdmType) -> String {
     match t {
-        EdmType::String => "text",
-        EdmType::Int32 => "e.g. 42",
-        EdmType::Int64 => "e.g. 9223372036854775807",
-        EdmType::Double => "e.g. 4.5, NaN, Infinity",
-        EdmType::Boolean => "true or false",
-        EdmType::DateTime => "2024-01-01T12:00:00.1234567Z",
-        EdmType::Guid => "c9da6455-213d-42c9-9a79-3e9149a57833",
-        EdmType::Binary => "AQID (base64) or 010203 (hex)",
+        EdmType::String => msg::editor_text(),
+        EdmType::Int32 => msg::editor_example("42"),
+        EdmType::Int64 => msg::editor_example("9223372036854775807"),
+        EdmType::Double => msg::editor_example("4.5, NaN, Infinity"),
+        EdmType::Boolean => msg::editor_true_or_false(),
+        EdmType::DateTime => "2024-01-01T12:00:00.1234567Z".into(),
+        EdmType::Guid => "c9da6455-213d-42c9-9a79-3e9149a57833".into(),
+        EdmType::Binary => msg::editor_binary_example(),
     }
 }
 
@@ -432,9 +430,7 @@ fn if_match(d: &Draft) -> Option<String> {
 fn entity_for(d: &Draft) -> Result<RawEntity, Vec<String>> {
     if let Some((pk, rk)) = &d.duplicate_of {
         if *pk == d.partition_key && *rk == d.row_key {
-            return Err(vec![
-                "A duplicate needs new keys: change PartitionKey or RowKey.".into(),
-            ]);
+            return Err(vec![msg::editor_duplicate_keys()]);
         }
     }
     model::build_entity(&d.partition_key, &d.row_key, &d.properties)

@@ -44,8 +44,8 @@ pub fn EntityGrid(
     table: Signal<String>,
     /// The opened row.
     selected: RwSignal<Option<usize>>,
-    /// Accessible name of the grid.
-    label: &'static str,
+    /// Accessible name of the grid (a catalogue message).
+    label: fn() -> String,
     /// A unique prefix for element ids (`data`, `results`).
     id: &'static str,
     /// Offers to delete the selected entities (confirmed) from `table`; without it the
@@ -328,7 +328,7 @@ pub fn EntityGrid(
             <table
                 class="grid"
                 role="grid"
-                aria-label=label
+                aria-label=move || label()
                 aria-multiselectable="true"
                 aria-rowcount=move || len() + 1
             >

@@ -5,14 +5,14 @@ use leptos::prelude::*;
 /// A plain `<button type="button">` running `on`; `disabled` greys it out. One view type for
 /// every such button of the storage banner and panel, so it costs the wasm once.
 pub fn action_button(
-    label: &'static str,
+    label: fn() -> String,
     class: &'static str,
     disabled: Signal<bool>,
     on: Callback<()>,
 ) -> AnyView {
     view! {
         <button type="button" class=class disabled=disabled on:click=move |_| on.run(())>
-            {label}
+            {move || label()}
         </button>
     }
     .into_any()
@@ -28,24 +28,27 @@ pub fn never() -> Signal<bool> {
 #[component]
 pub fn TextField(
     id: &'static str,
-    label: &'static str,
+    /// The label's text, read when shown (a catalogue message, or an API term as it is).
+    label: fn() -> String,
     #[prop(into)] value: Signal<String>,
     on_input: Callback<String>,
-    #[prop(optional)] placeholder: Option<&'static str>,
+    #[prop(optional)] placeholder: Option<fn() -> String>,
     /// Hides the field (it keeps its value) while true.
     #[prop(into, default = Signal::stored(false))]
     hidden: Signal<bool>,
 ) -> impl IntoView {
     view! {
         <div class="field" hidden=move || hidden.get()>
-            <label for=id>{label}</label>
+            // An isolate: an API term ("$top") keeps its order in a right-to-left page.
+            <label for=id><bdi>{move || label()}</bdi></label>
             <input
                 id=id
                 type="text"
+                dir="ltr"
                 spellcheck="false"
                 autocomplete="off"
                 autocapitalize="off"
-                placeholder=placeholder
+                placeholder=move || placeholder.map(|p| p())
                 prop:value=value
                 on:input=move |ev| on_input.run(event_target_value(&ev))
             />

@@ -72,7 +72,13 @@ fn cell(document: &Document, class: &str, text: &str) -> Option<Element> {
         td.set_class_name(class);
     }
     let _ = td.set_attribute("title", text);
-    td.set_text_content(Some(text));
+    // A value is data: its own left-to-right run (an isolate, so the cell itself keeps the
+    // page's direction and its sticky side), and a key like `قسم-A1` keeps its order in a
+    // right-to-left page.
+    let run = document.create_element("bdi").ok()?;
+    let _ = run.set_attribute("dir", "ltr");
+    run.set_text_content(Some(text));
+    let _ = td.append_child(&run);
     Some(td)
 }
 

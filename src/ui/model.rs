@@ -12,6 +12,7 @@ pub use builder::{
 
 use crate::engine::json::{self, RawEntity};
 use crate::engine::{validate, DateTime, EdmType, Guid, Value};
+use crate::i18n::msg;
 use base64::Engine as _;
 use serde_json::{Map, Value as Json};
 
@@ -36,10 +37,11 @@ pub fn parse_typed(edm: EdmType, text: &str, binary: BinaryEncoding) -> Result<V
         EdmType::Int32 => t
             .parse::<i32>()
             .map(Value::Int32)
-            .map_err(|_| "an Int32 is a whole number from -2147483648 to 2147483647".into()),
-        EdmType::Int64 => t.parse::<i64>().map(Value::Int64).map_err(|_| {
-            "an Int64 is a whole number from -9223372036854775808 to 9223372036854775807".into()
-        }),
+            .map_err(|_| msg::value_int32()),
+        EdmType::Int64 => t
+            .parse::<i64>()
+            .map(Value::Int64)
+            .map_err(|_| msg::value_int64()),
         EdmType::Double => match t {
             "NaN" => Ok(Value::Double(f64::NAN)),
             "Infinity" | "INF" => Ok(Value::Double(f64::INFINITY)),
@@ -49,32 +51,30 @@ pub fn parse_typed(edm: EdmType, text: &str, binary: BinaryEncoding) -> Result<V
                 .ok()
                 .filter(|v| v.is_finite())
                 .map(Value::Double)
-                .ok_or_else(|| "a Double is a number, NaN, Infinity or -Infinity".into()),
+                .ok_or_else(msg::value_double),
         },
         EdmType::Boolean => match t {
             "true" => Ok(Value::Boolean(true)),
             "false" => Ok(Value::Boolean(false)),
-            _ => Err("a Boolean is true or false".into()),
+            _ => Err(msg::value_boolean()),
         },
         EdmType::DateTime => DateTime::parse(t)
             .map(Value::DateTime)
             .map_err(|e| match e {
-                crate::engine::DateTimeError::OutOfRange => {
-                    "a DateTime lies between 1601-01-01 and 9999-12-31T23:59:59.9999999Z".into()
-                }
-                _ => "ISO 8601 in UTC, e.g. 2024-01-01T12:00:00.1234567Z".into(),
+                crate::engine::DateTimeError::OutOfRange => msg::value_datetime_range(),
+                _ => msg::value_datetime_format("2024-01-01T12:00:00.1234567Z"),
             }),
         EdmType::Guid => Guid::parse(t)
             .map(Value::Guid)
-            .ok_or_else(|| "a Guid looks like c9da6455-213d-42c9-9a79-3e9149a57833".into()),
+            .ok_or_else(|| msg::value_guid("c9da6455-213d-42c9-9a79-3e9149a57833")),
         EdmType::Binary => match binary {
             BinaryEncoding::Base64 => B64
                 .decode(t)
                 .map(|b| Value::Binary(b.into()))
-                .map_err(|_| "not valid base64".into()),
+                .map_err(|_| msg::value_base64()),
             BinaryEncoding::Hex => parse_hex(t)
                 .map(|b| Value::Binary(b.into()))
-                .ok_or_else(|| "hex is pairs of 0-9 a-f".into()),
+                .ok_or_else(msg::value_hex),
         },
     }
 }
@@ -118,7 +118,7 @@ impl PropertyDraft {
             return Some(e.detail.unwrap_or(e.message));
         }
         if matches!(self.name.as_str(), "PartitionKey" | "RowKey" | "Timestamp") {
-            return Some(format!("{} is a system property", self.name));
+            return Some(msg::value_system_property(&self.name));
         }
         parse_typed(self.edm, &self.text, self.binary).err()
     }
@@ -131,10 +131,7 @@ impl PropertyDraft {
             return None;
         }
         match parse_typed(self.edm, &self.text, self.binary).ok()? {
-            Value::DateTime(t) => Some(format!(
-                "DateTime keeps 7 fractional digits (100 ns): stored as {}",
-                t.to_string_7()
-            )),
+            Value::DateTime(t) => Some(msg::value_datetime_stored(t.to_string_7())),
             _ => None,
         }
     }

@@ -12,6 +12,7 @@ use super::state::AppState;
 use super::workspace::{QueryOptions, Workspace};
 use crate::engine::filter;
 use crate::engine::{Continuation, Error, RawEntity, Request};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 mod condition_row;
@@ -212,30 +213,31 @@ pub fn QueryPanel() -> impl IntoView {
         <section class="panel query-panel" aria-labelledby="query-heading" on:keydown=on_key>
             <h2 id="query-heading">
                 {move || match workspace.table.get() {
-                    Some(t) => format!("Query {t}"),
-                    None => "Query".to_string(),
+                    Some(table) => msg::query_heading_table(&table),
+                    None => msg::query_heading(),
                 }}
             </h2>
             <fieldset class="builder">
-                <legend>"Builder"</legend>
-                <div class="kind-choices" role="radiogroup" aria-label="Query kind">
+                <legend>{t(msg::query_builder)}</legend>
+                <div class="kind-choices" role="radiogroup" aria-label=t(msg::query_kind)>
                     {[
-                        (BuilderKind::Point, "Point", "one entity by PartitionKey and RowKey"),
-                        (BuilderKind::Partition, "Partition", "one partition, optionally a RowKey prefix"),
-                        (BuilderKind::Table, "Table", "conditions on any properties"),
+                        // The value is the kind's English name (stable for tests and forms).
+                        (BuilderKind::Point, "Point", msg::query_kind_point as fn() -> String, msg::query_kind_point_title as fn() -> String),
+                        (BuilderKind::Partition, "Partition", msg::query_kind_partition, msg::query_kind_partition_title),
+                        (BuilderKind::Table, "Table", msg::query_kind_table, msg::query_kind_table_title),
                     ]
                         .into_iter()
-                        .map(|(k, name, title)| {
+                        .map(|(k, value, name, title)| {
                             view! {
-                                <label class="op-choice" title=title>
+                                <label class="op-choice" title=t(title)>
                                     <input
                                         type="radio"
                                         name="query-kind"
-                                        value=name
+                                        value=value
                                         prop:checked=move || kind() == k
                                         on:change=move |_| edit_builder(&|b| b.kind = k)
                                     />
-                                    {name}
+                                    {t(name)}
                                 </label>
                             }
                         })
@@ -244,21 +246,21 @@ pub fn QueryPanel() -> impl IntoView {
                 <div class="key-fields">
                         <TextField
                             id="q-pk"
-                            label="PartitionKey eq"
+                            label=|| "PartitionKey eq".to_string()
                             hidden=Signal::derive(move || kind() == BuilderKind::Table)
                             value=Signal::derive(move || builder.with(|b| b.partition_key.clone()))
                             on_input=Callback::new(move |v: String| edit_builder(&|b| b.partition_key = v.clone()))
                         />
                         <TextField
                             id="q-rk"
-                            label="RowKey eq"
+                            label=|| "RowKey eq".to_string()
                             hidden=Signal::derive(move || kind() != BuilderKind::Point)
                             value=Signal::derive(move || builder.with(|b| b.row_key.clone()))
                             on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_key = v.clone()))
                         />
                         <TextField
                             id="q-prefix"
-                            label="RowKey starts with"
+                            label=msg::query_rk_prefix
                             hidden=Signal::derive(move || kind() != BuilderKind::Partition)
                             value=Signal::derive(move || builder.with(|b| b.row_prefix.clone()))
                             on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_prefix = v.clone()))
@@ -271,10 +273,11 @@ pub fn QueryPanel() -> impl IntoView {
             </fieldset>
 
             <div class="field raw-field">
-                <label for="raw-filter">"$filter"</label>
+                <label for="raw-filter"><bdi>"$filter"</bdi></label>
                 <textarea
                     id="raw-filter"
                     class="raw-filter"
+                    dir="ltr"
                     rows="3"
                     spellcheck="false"
                     autocomplete="off"
@@ -296,7 +299,7 @@ pub fn QueryPanel() -> impl IntoView {
                                         <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
                                         <span>{after}</span>
                                     </pre>
-                                    <p class="syntax-message">{format!("Position {}: {}", e.position, e.message)}</p>
+                                    <p class="syntax-message">{move || msg::query_syntax_position(&e.message, e.position)}</p>
                                 </div>
                             }
                         })
@@ -304,24 +307,24 @@ pub fn QueryPanel() -> impl IntoView {
                 <p id="raw-filter-hint" class="hint">
                     {move || {
                         if expressible.get() {
-                            "Kept in sync with the builder. Ctrl+Enter (⌘+Enter) runs."
+                            msg::query_filter_synced()
                         } else {
-                            "This filter is not expressible in the builder (it has a bare true or false): the raw text is kept as written. Ctrl+Enter (⌘+Enter) runs."
+                            msg::query_filter_raw()
                         }
                     }}
                 </p>
             </div>
             <div class="query-options">
-                <TextField id="q-select" label="$select" placeholder="Name, Age" value=select on_input=Callback::new(move |v| select.set(v)) />
-                <TextField id="q-top" label="$top" placeholder="1000" value=top on_input=Callback::new(move |v| top.set(v)) />
-                <TextField id="q-budget" label="Page budget" placeholder="unlimited" value=budget on_input=Callback::new(move |v| budget.set(v)) />
+                <TextField id="q-select" label=|| "$select".to_string() placeholder=|| "Name, Age".to_string() value=select on_input=Callback::new(move |v| select.set(v)) />
+                <TextField id="q-top" label=|| "$top".to_string() placeholder=|| "1000".to_string() value=top on_input=Callback::new(move |v| top.set(v)) />
+                <TextField id="q-budget" label=msg::query_budget placeholder=msg::query_budget_unlimited value=budget on_input=Callback::new(move |v| budget.set(v)) />
             </div>
             <p class="hint">
-                "Page budget: entities one page may scan. The service stops a page after 5 s; Tablescope models that as a number of entities scanned, so a page can come back short or empty with a continuation token."
+                {t(msg::query_budget_hint)}
             </p>
             <div class="editor-actions">
                 <button type="button" class="primary run-query" on:click=move |_| run_page(None)>
-                    "Run query"
+                    {t(msg::query_run)}
                 </button>
                 <button
                     type="button"
@@ -329,7 +332,7 @@ pub fn QueryPanel() -> impl IntoView {
                     hidden=move || next.with(Option::is_none)
                     on:click=move |_| run_page(next.get_untracked())
                 >
-                    "Next page"
+                    {t(msg::query_next_page)}
                 </button>
             </div>
             <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
@@ -348,22 +351,22 @@ pub fn QueryPanel() -> impl IntoView {
         <div hidden=move || current.get().is_none()>
             <RunMap map=run_map />
         </div>
-            <section class="panel results" aria-label="Query results" hidden=move || current.get().is_none()>
+            <section class="panel results" aria-label=t(msg::query_results) hidden=move || current.get().is_none()>
                 <p class="results-count">
                     {move || {
                         let n = entities.with(Vec::len);
                         let pages = current_run().map_or(0, |r| r.pages.len());
-                        format!("Page {pages}: {n} entit{}", if n == 1 { "y" } else { "ies" })
+                        msg::query_results_count(n, crate::i18n::number(pages))
                     }}
                 </p>
-                <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>"This page is empty."</p>
+                <p class="placeholder" hidden=move || !entities.with(Vec::is_empty)>{t(msg::query_page_empty)}</p>
                 <div hidden=move || entities.with(Vec::is_empty)>
                     <EntityGrid
                         entities=entities
                         found=Signal::derive(move || entities.with(|e| columns_of(e)))
                         table=Signal::derive(move || current_run().map(|r| r.table).unwrap_or_default())
                         selected=selected_row
-                        label="Query results"
+                        label=msg::query_results
                         id="results"
                     />
                 </div>
@@ -414,11 +417,11 @@ fn first_page_request(
     budget: RwSignal<String>,
 ) -> Result<Request, Vec<String>> {
     let Some(table) = workspace.table.get_untracked() else {
-        return Err(vec!["Select a table first.".into()]);
+        return Err(vec![msg::query_select_table_first()]);
     };
     let mut p = Vec::new();
     let top_value = parse_opt::<u32>(&top.get_untracked(), "$top", &mut p);
-    let budget_value = parse_opt::<u64>(&budget.get_untracked(), "Page budget", &mut p);
+    let budget_value = parse_opt::<u64>(&budget.get_untracked(), &msg::query_budget(), &mut p);
     if !p.is_empty() {
         return Err(p);
     }
@@ -453,7 +456,7 @@ fn parse_opt<T: std::str::FromStr>(
     match t.parse() {
         Ok(v) => Some(v),
         Err(_) => {
-            problems.push(format!("{what} must be a whole number (or blank)."));
+            problems.push(msg::query_whole_number(what));
             None
         }
     }

@@ -1,8 +1,10 @@
 //! What a query run cost: the scan meter (scanned vs returned), the plan's explanation and its
 //! advice, and the in-memory history of runs with a side-by-side comparison.
 
+use super::explain_text;
 use super::teach::markdown::MarkdownInline;
 use crate::engine::Explain;
+use crate::i18n::{msg, number, t};
 use leptos::prelude::*;
 
 /// One page of a run.
@@ -67,20 +69,21 @@ pub fn ScanMeter(
     let explain = run.explain.clone();
     let wasteful = run.wasteful();
     let pages = run.pages.clone();
+    let (kind, partitions, page_count) = (run.kind.clone(), run.partitions(), run.pages.len());
     view! {
         <section class="panel scan-meter" aria-labelledby="meter-heading" data-kind=run.kind.clone()>
-            <h2 id="meter-heading">"Scan meter"</h2>
+            <h2 id="meter-heading">{t(msg::scan_heading)}</h2>
             <dl class="figures">
-                <div><dt>"Kind"</dt><dd class="fig-kind">{run.kind.clone()}</dd></div>
-                <div><dt>"Scanned"</dt><dd class="fig-scanned">{scanned}</dd></div>
-                <div><dt>"Returned"</dt><dd class="fig-returned">{returned}</dd></div>
-                <div><dt>"Partitions"</dt><dd class="fig-partitions">{run.partitions()}</dd></div>
-                <div><dt>"Pages"</dt><dd class="fig-pages">{run.pages.len()}</dd></div>
+                <div><dt>{t(msg::scan_kind)}</dt><dd class="fig-kind">{move || explain_text::kind_name(&kind)}</dd></div>
+                <div><dt>{t(msg::scan_scanned)}</dt><dd class="fig-scanned">{move || number(scanned)}</dd></div>
+                <div><dt>{t(msg::scan_returned)}</dt><dd class="fig-returned">{move || number(returned)}</dd></div>
+                <div><dt>{t(msg::scan_partitions)}</dt><dd class="fig-partitions">{move || number(partitions)}</dd></div>
+                <div><dt>{t(msg::scan_pages)}</dt><dd class="fig-pages">{move || number(page_count)}</dd></div>
             </dl>
             <div
                 class="meter"
                 role="meter"
-                aria-label="Returned out of scanned"
+                aria-label=t(msg::scan_meter_label)
                 aria-valuemin="0"
                 aria-valuemax=scanned
                 aria-valuenow=returned
@@ -88,37 +91,37 @@ pub fn ScanMeter(
                 <div class="meter-returned" style=format!("width:{}%", share.round() as i64)></div>
             </div>
             <p class="meter-legend">
-                {format!("{returned} returned of {scanned} scanned")}
-                {run.render_ms.map(|ms| format!(" · ran and rendered in {} ms", ms.round() as i64))}
+                {move || msg::scan_legend(number(returned), number(scanned))}
+                {run.render_ms.map(|ms| move || msg::scan_rendered(number(ms.round() as i64)))}
             </p>
             {wasteful
                 .then(|| {
                     view! {
                         <p class="scan-warning" role="note">
-                            {format!(
-                                "This query scanned {scanned} entities to return {returned}. The service's targets count scanned entities (2,000/s per partition), so this costs as much as reading all of them.",
-                            )}
+                            {move || msg::scan_warning(scanned, number(2000), number(returned))}
                         </p>
                     }
                 })}
             {explain
                 .map(|e| {
+                    let summary = e.summary.clone();
                     view! {
                         <div class="explain">
-                            <p class="explain-summary"><MarkdownInline text=e.summary.clone() /></p>
+                            <p class="explain-summary">{move || view! { <MarkdownInline text=explain_text::sentence(&summary) /> }}</p>
                             <p class="explain-filter">
-                                "Normalized: " <code>{if e.filter.is_empty() { "(none)".to_string() } else { e.filter.clone() }}</code>
+                                {t(msg::scan_normalized)} <code dir="ltr">{if e.filter.is_empty() { msg::scan_none() } else { e.filter.clone() }}</code>
                             </p>
-                            <ExplainList title="Bounded by (sets the scan range)" items=e.bounded_by.clone() class="bounded-by" />
-                            <ExplainList title="Checked on each scanned entity" items=e.checked.clone() class="checked" />
+                            <ExplainList title=msg::scan_bounded_by items=e.bounded_by.clone() class="bounded-by" />
+                            <ExplainList title=msg::scan_checked items=e.checked.clone() class="checked" />
                             <ul class="advice">
                                 {e.advice
                                     .into_iter()
                                     .map(|a| {
+                                        let (severity, message) = (a.severity.clone(), a.message.clone());
                                         view! {
                                             <li class=format!("advice-item advice-{}", a.severity)>
-                                                <strong>{a.severity.clone()}": "</strong>
-                                                <span><MarkdownInline text=a.message.clone() /></span>
+                                                <strong>{move || explain_text::severity(&severity)}": "</strong>
+                                                <span>{move || view! { <MarkdownInline text=explain_text::sentence(&message) /> }}</span>
                                                 <div class="rewrites">
                                                     {a.rewrite
                                                         .into_iter()
@@ -128,10 +131,10 @@ pub fn ScanMeter(
                                                                 <button
                                                                     type="button"
                                                                     class="rewrite"
-                                                                    title="Load into the $filter editor"
+                                                                    title=t(msg::scan_rewrite_title)
                                                                     on:click=move |_| on_rewrite.run(text.clone())
                                                                 >
-                                                                    <code>{r}</code>
+                                                                    <code dir="ltr">{r}</code>
                                                                 </button>
                                                             }
                                                         })
@@ -145,17 +148,18 @@ pub fn ScanMeter(
                         </div>
                     }
                 })}
-            <ol class="pages" aria-label="Pages">
+            <ol class="pages" aria-label=t(msg::scan_pages_label)>
                 {pages
                     .into_iter()
                     .enumerate()
                     .map(|(i, p)| {
                         view! {
                             <li class="page-item">
-                                {format!("Page {}: scanned {}, returned {}. ", i + 1, p.scanned, p.returned)}
-                                <span class="token">
-                                    {p.token.unwrap_or_else(|| "no continuation token: the query is complete".into())}
-                                </span>
+                                {move || msg::scan_page(number(i + 1), number(p.returned), number(p.scanned))}
+                                {match p.token {
+                                    Some(token) => view! { <span class="token" dir="ltr">{token}</span> }.into_any(),
+                                    None => view! { <span class="token">{t(msg::scan_no_token)}</span> }.into_any(),
+                                }}
                             </li>
                         }
                     })
@@ -166,15 +170,15 @@ pub fn ScanMeter(
 }
 
 #[component]
-fn ExplainList(title: &'static str, items: Vec<String>, class: &'static str) -> impl IntoView {
+fn ExplainList(title: fn() -> String, items: Vec<String>, class: &'static str) -> impl IntoView {
     view! {
         <div class=format!("explain-list {class}")>
-            <span class="explain-title">{title}</span>
+            <span class="explain-title">{move || title()}</span>
             {if items.is_empty() {
-                view! { <span class="muted">" nothing"</span> }.into_any()
+                view! { <span class="muted">{t(msg::scan_nothing)}</span> }.into_any()
             } else {
                 view! {
-                    <ul>{items.into_iter().map(|i| view! { <li><code>{i}</code></li> }).collect_view()}</ul>
+                    <ul>{items.into_iter().map(|i| view! { <li><code dir="ltr">{i}</code></li> }).collect_view()}</ul>
                 }
                 .into_any()
             }}
@@ -202,7 +206,12 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
             h.iter()
                 .enumerate()
                 .map(|(i, r)| {
-                    let label = format!("#{} {} — {}", i + 1, r.kind, short(&r.filter));
+                    let label = format!(
+                        "#{} {} — {}",
+                        i + 1,
+                        explain_text::kind_name(&r.kind),
+                        short(&r.filter)
+                    );
                     view! {
                         <option value=r.id.to_string() selected=chosen == Some(r.id)>
                             {label}
@@ -217,19 +226,19 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
     };
     view! {
             <section class="panel history" aria-labelledby="history-heading" hidden=move || history.with(Vec::is_empty)>
-                <h2 id="history-heading">"Run history"</h2>
+                <h2 id="history-heading">{t(msg::history_heading)}</h2>
                 <div class="compare-pickers">
                     <div class="field">
-                        <label for="compare-a">"Compare"</label>
+                        <label for="compare-a">{t(msg::history_compare)}</label>
                         <select id="compare-a" on:change=pick(a)>
-                            <option value="">"choose a run…"</option>
+                            <option value="">{t(msg::history_choose)}</option>
                             {move || options(chosen_a())}
                         </select>
                     </div>
                     <div class="field">
-                        <label for="compare-b">"with"</label>
+                        <label for="compare-b">{t(msg::history_with)}</label>
                         <select id="compare-b" on:change=pick(b)>
-                            <option value="">"choose a run…"</option>
+                            <option value="">{t(msg::history_choose)}</option>
                             {move || options(chosen_b())}
                         </select>
                     </div>
@@ -238,7 +247,7 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                     <table class="compare">
                         <thead>
                             <tr>
-                                <th scope="col">"Figure"</th>
+                                <th scope="col">{t(msg::history_figure)}</th>
                                 <th scope="col">"A"</th>
                                 <th scope="col">"B"</th>
                             </tr>
@@ -246,25 +255,25 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                         <tbody>
                             {move || {
                                 let (ra, rb) = (find(chosen_a()), find(chosen_b()));
-                                let row = |name: &'static str, f: &dyn Fn(&Run) -> String| {
+                                let row = |name: String, f: &dyn Fn(&Run) -> String| {
                                     let va = ra.as_ref().map(f).unwrap_or_default();
                                     let vb = rb.as_ref().map(f).unwrap_or_default();
                                     view! {
                                         <tr>
-                                            <th scope="row">{name}</th>
+                                            <th scope="row"><bdi>{name}</bdi></th>
                                             <td>{va}</td>
                                             <td>{vb}</td>
                                         </tr>
                                     }
                                 };
                                 view! {
-                                    {row("Table", &|r| r.table.clone())}
-                                    {row("$filter", &|r| r.filter.clone())}
-                                    {row("Kind", &|r| r.kind.clone())}
-                                    {row("Scanned", &|r| r.scanned().to_string())}
-                                    {row("Returned", &|r| r.returned().to_string())}
-                                    {row("Partitions", &|r| r.partitions().to_string())}
-                                    {row("Pages", &|r| r.pages.len().to_string())}
+                                    {row(msg::history_table(), &|r| r.table.clone())}
+                                    {row("$filter".into(), &|r| r.filter.clone())}
+                                    {row(msg::scan_kind(), &|r| explain_text::kind_name(&r.kind))}
+                                    {row(msg::scan_scanned(), &|r| number(r.scanned()))}
+                                    {row(msg::scan_returned(), &|r| number(r.returned()))}
+                                    {row(msg::scan_partitions(), &|r| number(r.partitions()))}
+                                    {row(msg::scan_pages(), &|r| number(r.pages.len()))}
                                 }
                             }}
                         </tbody>
@@ -276,7 +285,7 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
 
 fn short(filter: &str) -> String {
     if filter.is_empty() {
-        return "(all)".into();
+        return msg::history_all();
     }
     let mut s: String = filter.chars().take(48).collect();
     if filter.chars().count() > 48 {

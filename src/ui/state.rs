@@ -24,11 +24,19 @@ pub struct Storage {
     pub saving: RwSignal<bool>,
 }
 
-/// One banner message; `recover` offers to load what can be read of damaged data.
-#[derive(Debug, Clone, PartialEq)]
+/// One banner message; `recover` offers to load what can be read of damaged data. `text`
+/// (English) identifies it; `say` is what the banner shows, in the current language.
+#[derive(Clone)]
 pub struct Notice {
     pub text: String,
     pub recover: bool,
+    pub say: super::notice_text::Say,
+}
+
+impl PartialEq for Notice {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.recover == other.recover
+    }
 }
 
 impl Storage {
@@ -52,9 +60,15 @@ impl Storage {
         })
     }
 
-    /// Shows a message in the banner (once, however often it is reported).
+    /// Shows a message in the banner (once, however often it is reported), as it is.
     pub fn tell(&self, text: String, recover: bool) {
-        let notice = Notice { text, recover };
+        let shown = text.clone();
+        self.tell_as(text, recover, std::sync::Arc::new(move || shown.clone()));
+    }
+
+    /// Shows a message in the banner, identified by `text`, and shown as `say` renders it.
+    pub fn tell_as(&self, text: String, recover: bool, say: super::notice_text::Say) {
+        let notice = Notice { text, recover, say };
         self.notices.update(|n| {
             if !n.contains(&notice) {
                 n.push(notice);
@@ -69,16 +83,32 @@ impl Storage {
         match e {
             PersistError::InAnotherTab => {
                 self.read_only.set(true);
-                self.tell(READ_ONLY.into(), false);
+                self.tell_as(
+                    READ_ONLY.into(),
+                    false,
+                    super::notice_text::say(crate::i18n::msg::banner_read_only),
+                );
             }
-            PersistError::Corrupt { .. } => self.tell(e.to_string(), true),
+            PersistError::Corrupt { .. } => self.tell_as(
+                e.to_string(),
+                true,
+                super::notice_text::say_persist_error(e),
+            ),
             // The newest list of what is not on disk replaces the one before.
             PersistError::NotSaved { .. } | PersistError::AllSaved => {
                 self.notices
                     .update(|n| n.retain(|n| !n.text.contains(crate::persist::NOT_ON_DISK)));
-                self.tell(e.to_string(), false);
+                self.tell_as(
+                    e.to_string(),
+                    false,
+                    super::notice_text::say_persist_error(e),
+                );
             }
-            e => self.tell(e.to_string(), false),
+            e => self.tell_as(
+                e.to_string(),
+                false,
+                super::notice_text::say_persist_error(e),
+            ),
         }
     }
 }
@@ -138,13 +168,15 @@ fn reporter(recovering: bool) -> impl Fn(crate::persist::PersistError) + 'static
     move |e| {
         let storage = Storage::get();
         match e {
-            crate::persist::PersistError::Corrupt { key, detail } if recovering => storage.tell(
-                format!(
+            crate::persist::PersistError::Corrupt { key, detail } if recovering => {
+                let text = format!(
                     "Skipped the damaged record \"{key}\" ({detail}); the next save removes \
                      it from storage."
-                ),
-                false,
-            ),
+                );
+                let say =
+                    std::sync::Arc::new(move || crate::i18n::msg::banner_skipped(&detail, &key));
+                storage.tell_as(text, false, say)
+            }
             e => storage.report(e),
         }
     }
@@ -163,11 +195,12 @@ pub async fn take_over_when_free(state: AppState) {
             storage
                 .notices
                 .update(|n| n.retain(|n| n.text != READ_ONLY));
-            storage.tell(
+            storage.tell_as(
                 "The other Tablescope tab closed: this tab now saves your tables, loaded as \
                  that tab left them."
                     .into(),
                 false,
+                super::notice_text::say(crate::i18n::msg::banner_taken_over),
             );
             return;
         }
@@ -273,7 +306,7 @@ impl AppState {
         f: impl FnOnce(&mut Account) -> Result<R, E>,
     ) -> Result<R, String> {
         if Storage::get().read_only.get_untracked() {
-            return Err(READ_ONLY.into());
+            return Err(crate::i18n::msg::banner_read_only());
         }
         let result = self.account.try_update_value(|a| {
             let result = f(a);
@@ -328,7 +361,7 @@ fn into_result(response: Response) -> Result<(), Error> {
 fn read_only_response() -> Response {
     Response::failure(Error::with_detail(
         crate::engine::ErrorCode::AuthorizationPermissionMismatch,
-        format!("This tab is read-only: the change was not made. {READ_ONLY}"),
+        crate::i18n::msg::banner_read_only(),
     ))
 }
 

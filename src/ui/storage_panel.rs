@@ -6,6 +6,7 @@ use super::state::{AppState, Storage};
 use super::teach::share::download;
 use super::workspace::Workspace;
 use crate::engine::snapshot::{Snapshot, FORMAT, VERSION};
+use crate::i18n::{msg, t};
 use js_sys::Reflect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -39,7 +40,7 @@ pub fn StoragePanel() -> impl IntoView {
     let state = AppState::expect();
     let workspace = Workspace::expect();
     let storage = Storage::get();
-    let usage = RwSignal::new(String::new());
+    let usage = RwSignal::new(None::<Option<(u64, u64)>>);
     let ask = RwSignal::new(Ask::Nothing);
     let target = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
@@ -59,11 +60,9 @@ pub fn StoragePanel() -> impl IntoView {
     let keep = Callback::new(move |()| {
         spawn_local(async move {
             message.set(if crate::persist::request_persistent().await {
-                "Granted: the browser will not clear your tables when space runs low.".into()
+                msg::storage_granted()
             } else {
-                "Not granted: the browser may clear this site's data when space runs low; \
-                 export to keep a copy."
-                    .into()
+                msg::storage_not_granted()
             });
         })
     });
@@ -93,13 +92,13 @@ pub fn StoragePanel() -> impl IntoView {
                     let table = target.get_untracked();
                     state
                         .change(|a| a.import_csv(&table, &p.text))
-                        .map(|n| format!("Imported {n} entities from {} into {table}.", p.name))
-                        .map_err(|e| format!("{} was not imported: {e}", p.name))
+                        .map(|n| msg::storage_imported_csv(n, &p.name, &table))
+                        .map_err(|e| msg::storage_not_imported(&p.name, e))
                 }
                 Ask::Import(p) => state
                     .change(|a| a.import_json(&p.text))
-                    .map(|()| format!("Replaced every table with those in {}.", p.name))
-                    .map_err(|e| format!("{} was not imported: {e}", p.name)),
+                    .map(|()| msg::storage_replaced(&p.name))
+                    .map_err(|e| msg::storage_not_imported(&p.name, e)),
                 Ask::Reset => state
                     .change(|a| {
                         a.import(&Snapshot {
@@ -110,7 +109,7 @@ pub fn StoragePanel() -> impl IntoView {
                     })
                     .map(|()| {
                         workspace.table.set(None);
-                        "Every table was deleted.".into()
+                        msg::storage_all_deleted()
                     }),
                 Ask::Nothing => return None,
             };
@@ -156,11 +155,11 @@ pub fn StoragePanel() -> impl IntoView {
     };
     let where_kept = move || {
         if storage.read_only.get() {
-            "Read-only: another Tablescope tab saves your tables."
+            msg::storage_read_only()
         } else if storage.saving.get() {
-            "Saved in this browser (IndexedDB)."
+            msg::storage_saved_here()
         } else {
-            "Not saved: this tab keeps your tables in memory only."
+            msg::storage_in_memory()
         }
     };
     let no_table = Signal::derive(move || workspace.table.with(Option::is_none));
@@ -169,28 +168,19 @@ pub fn StoragePanel() -> impl IntoView {
         let (text, csv, yes) = ask.with(|ask| match ask {
             Ask::Nothing => None,
             Ask::Reset => Some((
-                "Delete every table and entity, here and in this browser's storage? This \
-                 cannot be undone."
-                    .to_string(),
+                msg::storage_reset_question(),
                 false,
-                "Delete everything",
+                msg::storage_reset_yes as fn() -> String,
             )),
             Ask::Import(p) if p.csv => Some((
-                format!(
-                    "Import the entities in {} into the table named here (created if it does not exist):",
-                    p.name
-                ),
+                msg::storage_import_csv_question(&p.name),
                 true,
-                "Import",
+                msg::storage_import_yes as fn() -> String,
             )),
             Ask::Import(p) => Some((
-                format!(
-                    "Replace every table here with the tables in {}? The tables here now are \
-                     lost unless you export them first.",
-                    p.name
-                ),
+                msg::storage_replace_question(&p.name),
                 false,
-                "Replace everything",
+                msg::storage_replace_yes as fn() -> String,
             )),
         })?;
         let field = csv.then(|| {
@@ -199,8 +189,8 @@ pub fn StoragePanel() -> impl IntoView {
                     type="text"
                     class="import-target"
                     dir="ltr"
-                    placeholder="Table name"
-                    aria-label="Table to import into"
+                    placeholder=t(msg::storage_table_name)
+                    aria-label=t(msg::storage_import_target)
                     autocomplete="off"
                     spellcheck="false"
                     prop:value=target
@@ -212,7 +202,7 @@ pub fn StoragePanel() -> impl IntoView {
             <div
                 class="storage-confirm"
                 role="group"
-                aria-label="Confirm"
+                aria-label=t(msg::storage_confirm)
                 on:keydown=move |ev| {
                     if ev.key() == "Escape" {
                         ev.prevent_default();
@@ -225,7 +215,7 @@ pub fn StoragePanel() -> impl IntoView {
                 {field}
                 {action_button(yes, if csv { "primary" } else { "danger" }, never(), confirm)}
                 <button type="button" class="cancel" on:click=move |_| cancel.run(())>
-                    "Cancel"
+                    {t(msg::tables_cancel)}
                 </button>
             </div>
         })
@@ -233,16 +223,16 @@ pub fn StoragePanel() -> impl IntoView {
 
     view! {
         <section class="panel storage-panel" aria-labelledby="storage-heading">
-            <h2 id="storage-heading">"Your data"</h2>
+            <h2 id="storage-heading">{t(msg::storage_heading)}</h2>
             <p class="storage-where">{where_kept}</p>
-            <p class="storage-usage">{usage}</p>
+            <p class="storage-usage">{move || usage_text(usage.get())}</p>
             <div class="storage-actions">
-                {action_button("Keep data persistent", "", never(), keep)}
-                {action_button("Export all (JSON)", "", never(), export_json)}
-                {action_button("Export table (CSV)", "", no_table, export_csv)}
-                {action_button("Reset…", "delete", never(), ask_reset)}
+                {action_button(msg::storage_keep, "", never(), keep)}
+                {action_button(msg::storage_export_json, "", never(), export_json)}
+                {action_button(msg::storage_export_csv, "", no_table, export_csv)}
+                {action_button(msg::storage_reset, "delete", never(), ask_reset)}
                 <label class="storage-file">
-                    "Import a file (JSON or CSV)"
+                    {t(msg::storage_import_file)}
                     <input type="file" accept=".json,.csv,application/json,text/csv" on:change=choose />
                 </label>
             </div>
@@ -255,8 +245,8 @@ pub fn StoragePanel() -> impl IntoView {
 
 /// Offers an export as a download; what to tell the user.
 fn offer(name: &str, text: Option<String>) -> Result<String, String> {
-    download(name, &text.ok_or("There is nothing to export.")?)?;
-    Ok(format!("Exported {name}."))
+    download(name, &text.ok_or_else(msg::storage_nothing_to_export)?)?;
+    Ok(msg::storage_exported(name))
 }
 
 /// Reads a chosen file as text, refusing one that is too large or not UTF-8.
@@ -270,15 +260,14 @@ async fn read_file(file: &JsValue) -> Result<Pending, String> {
         .and_then(|s| s.as_f64())
         .unwrap_or(0.0);
     if size > MAX_IMPORT_BYTES {
-        return Err(format!(
-            "{name} was not imported: it is {}, and the limit is {}.",
-            self::size(size as u64),
-            self::size(MAX_IMPORT_BYTES as u64)
+        return Err(msg::storage_not_imported(
+            &name,
+            msg::storage_too_large(self::size(MAX_IMPORT_BYTES as u64), self::size(size as u64)),
         ));
     }
     // Bytes, not File.text(): that would turn bytes that are not UTF-8 into U+FFFD and
     // import them silently; the engine refuses them instead (issue #15).
-    let unreadable = || format!("{name} was not imported: it cannot be read.");
+    let unreadable = || msg::storage_not_imported(&name, msg::storage_unreadable());
     let buffer = Reflect::get(file, &"arrayBuffer".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
@@ -289,35 +278,40 @@ async fn read_file(file: &JsValue) -> Result<Pending, String> {
         .map_err(|_| unreadable())?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let text = crate::engine::snapshot::utf8(&bytes)
-        .map_err(|e| format!("{name} was not imported: {e}"))?
+        .map_err(|e| msg::storage_not_imported(&name, e))?
         .to_string();
     let csv = !(name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{'));
     Ok(Pending { name, text, csv })
 }
 
-/// Fills `usage` with what the browser says this site stores.
-fn refresh_usage(usage: RwSignal<String>) {
+/// Fills `usage` with what the browser says this site stores (`None`: it does not say).
+fn refresh_usage(usage: RwSignal<Option<Option<(u64, u64)>>>) {
     spawn_local(async move {
-        usage.set(match crate::persist::estimate().await {
-            Ok((used, quota)) => format!(
-                "Using {} of {} the browser allows.",
-                size(used),
-                size(quota)
-            ),
-            Err(_) => "This browser does not say how much storage is used.".into(),
-        });
+        usage.set(Some(crate::persist::estimate().await.ok()));
     });
 }
 
-/// Bytes in words, to one decimal (integer arithmetic: float formatting with a precision
-/// would link a second float printer into the wasm).
+/// The usage line, in the current language; empty until the browser answers.
+fn usage_text(usage: Option<Option<(u64, u64)>>) -> String {
+    match usage {
+        None => String::new(),
+        Some(Some((used, quota))) => msg::storage_usage(size(quota), size(used)),
+        Some(None) => msg::storage_usage_unknown(),
+    }
+}
+
+/// Bytes in words, to one decimal, in the current language (integer arithmetic, and the
+/// browser formats the number: float formatting with a precision would link a second float
+/// printer into the wasm).
 fn size(bytes: u64) -> String {
     let (unit, name) = match bytes {
-        0..=1023 => return format!("{bytes} bytes"),
+        0..=1023 => return msg::storage_bytes(bytes),
         1024..=1_048_575 => (1024, "KB"),
         1_048_576..=1_073_741_823 => (1_048_576, "MB"),
         _ => (1_073_741_824, "GB"),
     };
+    // The browser formats the number for the language, to one decimal at most ("21 MB",
+    // "1,5 MB").
     let tenths = bytes * 10 / unit;
-    format!("{}.{} {name}", tenths / 10, tenths % 10)
+    msg::storage_size(crate::i18n::number(tenths as f64 / 10.0), name)
 }

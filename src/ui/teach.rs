@@ -8,6 +8,7 @@
 pub mod embed;
 pub(crate) mod fetch;
 pub mod lazy;
+pub mod localized;
 pub mod markdown;
 mod partition_map;
 mod player;
@@ -25,6 +26,7 @@ pub use player::ScenarioPlayer;
 pub use share::SharePanel;
 pub use simulator::SimulatorPanel;
 
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -36,12 +38,13 @@ pub const SCENARIO_DIR: &str = "scenarios/";
 /// (`dynamic::stylesheet`), and a docs embed's start script adds it before the lesson mounts.
 pub const STYLESHEET: &str = "teach.css";
 
-/// One entry of `scenarios/index.json`.
+/// One entry of `scenarios/index.json`: `name` and `summary` are strings or objects of
+/// translations (`{"en": …, "de": …}`), as in lesson files.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioEntry {
     pub file: String,
-    pub name: String,
-    pub summary: String,
+    pub name: localized::Localized,
+    pub summary: localized::Localized,
 }
 
 /// The built-in scenarios, from `scenarios/index.json`.
@@ -63,16 +66,19 @@ pub fn parse_index(text: &str) -> Result<Vec<ScenarioEntry>, String> {
         .ok_or_else(bad)?;
     list.iter()
         .map(|e| {
-            let field = |name: &str| {
+            let text = |name: &str| {
                 e.get(name)
-                    .and_then(serde_json::Value::as_str)
-                    .map(str::to_string)
+                    .and_then(localized::Localized::read)
                     .ok_or_else(bad)
             };
             Ok(ScenarioEntry {
-                file: field("file")?,
-                name: field("name")?,
-                summary: field("summary")?,
+                file: e
+                    .get("file")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(bad)?,
+                name: text("name")?,
+                summary: text("summary")?,
             })
         })
         .collect()
@@ -88,7 +94,8 @@ pub fn is_scenario_file(file: &str) -> bool {
         && !file.starts_with('.')
 }
 
-/// A built-in scenario's text.
+/// A built-in scenario's text, with every language it has (the playground's Learn section
+/// switches language in place).
 pub async fn scenario_text(file: &str) -> Result<String, String> {
     if !is_scenario_file(file) {
         return Err(format!("'{file}' is not a scenario file name"));
@@ -96,31 +103,36 @@ pub async fn scenario_text(file: &str) -> Result<String, String> {
     fetch::text(&format!("{SCENARIO_DIR}{file}")).await
 }
 
-/// The Learn section in the playground: the lessons (the scenario list, the player of the
-/// chosen one, and the simulator), loaded as their own module the first time the section is
-/// shown, and the workspace share panel, which works on the user's own tables and so stays
-/// in the playground.
+/// A built-in scenario's text in `lang` only: the build (scripts/lessons.mjs) writes one copy
+/// per language to `scenarios/<lang>/`, so a docs embed downloads only the language it shows.
+pub async fn scenario_text_in(file: &str, lang: crate::i18n::Lang) -> Result<String, String> {
+    if !is_scenario_file(file) {
+        return Err(format!("'{file}' is not a scenario file name"));
+    }
+    fetch::text(&format!("{SCENARIO_DIR}{}/{file}", lang.code())).await
+}
+
+/// The Learn section in the playground: the lessons (the scenario list and the player of the
+/// chosen one), loaded as their own module the first time the section is shown; the
+/// throughput simulator and the workspace share panel, which stay in the playground's code
+/// (its deferred part): a docs embed shows neither, and its lessons module, which every embed
+/// downloads, is smaller without them.
 #[component]
 pub fn LearnSection() -> impl IntoView {
     view! {
         <lazy::LessonsHost />
+        <SimulatorPanel />
         <SharePanel />
     }
 }
 
-/// The lessons module's view (see `src/learn.rs`): mounts the scenario list, the player and
-/// the simulator into `host` for the page's lifetime.
+/// The lessons module's view (see `src/learn.rs`): mounts the scenario list and the player
+/// into `host` for the page's lifetime.
 pub fn mount_learn(host: web_sys::HtmlElement) {
     wasm_bindgen_futures::spawn_local(async move {
         // The playground's language (this module has its own copy of the catalogues).
         crate::i18n::start_as_page().await;
-        leptos::mount::mount_to(host, || {
-            view! {
-                <LearnPanel />
-                <SimulatorPanel />
-            }
-        })
-        .forget();
+        leptos::mount::mount_to(host, || view! { <LearnPanel /> }).forget();
     });
 }
 
@@ -161,12 +173,14 @@ pub fn LearnPanel() -> impl IntoView {
     };
     view! {
         <section class="panel learn-panel" id="learn" aria-labelledby="learn-heading">
-            <h2 id="learn-heading">"Learn"</h2>
+            <h2 id="learn-heading">{t(msg::learn_heading)}</h2>
             <p class="hint">
-                "Short lessons, run step by step on their own account: your tables are not touched."
+                {t(msg::learn_intro)}
             </p>
-            {move || match index.get() {
-                None => view! { <p class="hint">"Loading the scenarios…"</p> }.into_any(),
+            // The list and the player render again when the language changes (the player
+            // then starts the lesson over, in the new language).
+            {move || match (crate::i18n::lang(), index.get()).1 {
+                None => view! { <p class="hint">{t(msg::learn_loading_list)}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
                 Some(Ok(entries)) => view! {
                     <ul class="scenario-list">
@@ -187,8 +201,8 @@ pub fn LearnPanel() -> impl IntoView {
                                             aria-pressed=move || current().to_string()
                                             on:click=move |_| load(file.clone())
                                         >
-                                            <span class="scenario-title">{entry.name}</span>
-                                            <span class="scenario-summary">{entry.summary}</span>
+                                            <span class="scenario-title">{entry.name.get()}</span>
+                                            <span class="scenario-summary">{entry.summary.get()}</span>
                                         </button>
                                     </li>
                                 }
@@ -199,6 +213,7 @@ pub fn LearnPanel() -> impl IntoView {
                 .into_any(),
             }}
             {move || {
+                crate::i18n::lang();
                 loaded
                     .get()
                     .map(|(_, text)| match text {

@@ -139,7 +139,8 @@ test('after one online visit, every lesson opens offline, including those never 
       await page.locator(`.scenario-load[data-file="${file}"]`).click();
       await page.waitForFunction(
         (name) => document.querySelector('.scenario-player')?.getAttribute('data-scenario') === name,
-        text.name,
+        // A lesson's name is a string, or its translations with the English under `en`.
+        text.name.en ?? text.name,
         { timeout: 10_000 },
       );
       assert.equal(await page.getByText('Failed to fetch').count(), 0, `${file} offline`);

@@ -262,7 +262,8 @@ test('each bad import names its problem and changes nothing', async () => {
   await chooseFile(page, 'huge.json', ' '.repeat(21 * 1024 * 1024));
   assert.equal(
     await page.locator(`${PANEL} .storage-error`).textContent(),
-    'huge.json was not imported: it is 21.0 MB, and the limit is 20.0 MB.',
+    // Sizes are prose: the language's number format, to one decimal at most.
+    'huge.json was not imported: it is 21 MB, and the limit is 20 MB.',
   );
   assert.equal(await page.locator(`${PANEL} .storage-confirm`).count(), 0);
   assert.equal(await exportJson(page), before);

@@ -91,12 +91,14 @@ async function meter(page) {
   const m = page.locator('.scan-meter');
   await m.waitFor();
   const text = async (sel) => (await m.locator(sel).textContent()).trim();
+  // Counts are prose, formatted for the page's language ("1,200" in English).
+  const count = async (sel) => Number((await text(sel)).replace(/[^0-9]/g, ''));
   return {
     kind: await text('.fig-kind'),
-    scanned: Number(await text('.fig-scanned')),
-    returned: Number(await text('.fig-returned')),
-    partitions: Number(await text('.fig-partitions')),
-    pages: Number(await text('.fig-pages')),
+    scanned: await count('.fig-scanned'),
+    returned: await count('.fig-returned'),
+    partitions: await count('.fig-partitions'),
+    pages: await count('.fig-pages'),
   };
 }
 
@@ -285,7 +287,7 @@ test('each query kind reports what it scanned and returned', async () => {
   // Run 7 is the table scan (runs 4 and 5 re-ran the partition scan with and without $select).
   await page.locator('#compare-b').selectOption({ index: 7 });
   const scannedRow = await page.locator('.compare tr', { hasText: 'Scanned' }).locator('td').allTextContents();
-  assert.deepEqual(scannedRow, ['1', String(data.length)]);
+  assert.deepEqual(scannedRow, ['1', data.length.toLocaleString('en')]);
 
   await screenshot(page, 'playground-query-desktop');
   assertClean(page);
@@ -463,7 +465,7 @@ test('performance: a page of 1,000 entities, and a query over 100,000 (figures p
   await page.locator('[data-table="Big"] .table-facts').click();
   await page.locator('.render-time').filter({ hasText: 'rendered in' }).waitFor();
   const gridText = await page.locator('.grid-count').textContent();
-  assert.match(gridText, /^1000 entities loaded/);
+  assert.match(gridText, /^1,000 entities loaded/);
   // Re-render the first page: switch away and back through a write-free reload.
   const pageRender = await page.evaluate(async () => {
     const start = performance.now();

@@ -9,5 +9,5 @@ mod parse;
 mod run;
 
 pub use expect::{Expect, Mismatch};
-pub use parse::{parse, step_ref, Scenario, Step, StepRef};
+pub use parse::{parse, step_ref, translation, Scenario, Step, StepRef, Translations};
 pub use run::{earlier_outcome, run, run_text, Outcome, Runner, StepOutcome};

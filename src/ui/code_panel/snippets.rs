@@ -2,13 +2,15 @@
 //! listed by `snippets/index.json` as `{ "snippets": [{ "file", "name", "summary" }] }`.
 
 use crate::ui::teach::fetch;
+use crate::ui::teach::localized::Localized;
 
-/// One snippet of the index.
+/// One snippet of the index: `name` and `summary` are strings or objects of translations
+/// (`{"en": …, "de": …}`), as in lesson files.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snippet {
     pub file: String,
-    pub name: String,
-    pub summary: String,
+    pub name: Localized,
+    pub summary: Localized,
 }
 
 /// A file name the index may name: a plain `.js` name, no path (the index is our own file,
@@ -33,8 +35,11 @@ pub fn parse_index(text: &str) -> Result<Vec<Snippet>, String> {
             let file = s["file"].as_str()?;
             plain_file(file).then(|| Snippet {
                 file: file.to_string(),
-                name: s["name"].as_str().unwrap_or(file).to_string(),
-                summary: s["summary"].as_str().unwrap_or_default().to_string(),
+                name: Localized::read(&s["name"]).unwrap_or_else(|| Localized {
+                    source: file.to_string(),
+                    ..Localized::default()
+                }),
+                summary: Localized::read(&s["summary"]).unwrap_or_default(),
             })
         })
         .collect())

@@ -2,6 +2,7 @@
 
 use super::{keys_of, quote};
 use crate::engine::{BatchRequest, MAX_OPERATIONS, MAX_PAYLOAD_BYTES};
+use crate::i18n::msg;
 
 // ---- batches ----
 
@@ -46,13 +47,13 @@ pub fn batch_op_name(op: &BatchRequest) -> &'static str {
 pub fn check_batch(ops: &[BatchRequest]) -> Vec<String> {
     let mut problems = Vec::new();
     if ops.is_empty() {
-        problems.push("Stage at least one operation.".to_string());
+        problems.push(msg::batch_need_one());
         return problems;
     }
     if ops.len() > MAX_OPERATIONS {
-        problems.push(format!(
-            "{} operations staged: a batch holds at most {MAX_OPERATIONS}.",
-            ops.len()
+        problems.push(msg::batch_too_many(
+            ops.len(),
+            crate::i18n::number(MAX_OPERATIONS),
         ));
     }
     let (first_pk, _) = batch_keys(&ops[0]);
@@ -60,30 +61,25 @@ pub fn check_batch(ops: &[BatchRequest]) -> Vec<String> {
     for (i, op) in ops.iter().enumerate() {
         let keys = batch_keys(op);
         if keys.0 != first_pk {
-            problems.push(format!(
-                "Operation {i} is in partition {}, operation 0 in {}: a batch acts on one partition.",
+            problems.push(msg::batch_other_partition(
+                quote(&first_pk),
+                i,
                 quote(&keys.0),
-                quote(&first_pk)
             ));
         }
         if seen.contains(&keys) {
-            problems.push(format!(
-                "Operation {i} repeats the entity ({}, {}): each entity at most once.",
-                quote(&keys.0),
-                quote(&keys.1)
-            ));
+            problems.push(msg::batch_repeats(i, quote(&keys.0), quote(&keys.1)));
         }
         if matches!(op, BatchRequest::Get { .. }) && ops.len() > 1 {
-            problems.push(format!(
-                "Operation {i} is a point read: a read must be alone in its batch."
-            ));
+            problems.push(msg::batch_read_alone(i));
         }
         seen.push(keys);
     }
     let payload: usize = ops.iter().map(payload_bytes).sum();
     if payload > MAX_PAYLOAD_BYTES {
-        problems.push(format!(
-            "The payload is {payload} bytes: a batch carries at most {MAX_PAYLOAD_BYTES} (4 MiB)."
+        problems.push(msg::batch_too_big(
+            crate::i18n::number(payload),
+            crate::i18n::number(MAX_PAYLOAD_BYTES),
         ));
     }
     problems

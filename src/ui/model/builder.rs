@@ -109,7 +109,7 @@ impl Condition {
         let value = parse_typed(self.edm, &self.text, BinaryEncoding::Hex)
             .map_err(|e| format!("{}: {e}", display_name(&self.property)))?;
         if self.property.is_empty() {
-            return Err("a condition needs a property name".into());
+            return Err(crate::i18n::msg::query_cond_needs_name());
         }
         Ok(Expr::compare(
             Target::from_name(&self.property),

@@ -3,6 +3,7 @@
 use super::group::Edit as ConditionEdit;
 use crate::engine::filter::CmpOp;
 use crate::engine::EdmType;
+use crate::i18n::{msg, t};
 use crate::ui::model::Builder;
 use leptos::prelude::*;
 
@@ -19,15 +20,16 @@ pub(super) fn ConditionRow(
             <input
                 type="text"
                 class="cond-property"
-                aria-label="Property"
-                placeholder="Property"
+                dir="ltr"
+                aria-label=t(msg::query_cond_property)
+                placeholder=t(msg::query_cond_property)
                 spellcheck="false"
                 prop:value=move || get().map(|c| c.property).unwrap_or_default()
                 on:input=move |ev| edit.run(ConditionEdit::Property(event_target_value(&ev)))
             />
             <select
                 class="cond-op"
-                aria-label="Operator"
+                aria-label=t(msg::query_cond_operator)
                 prop:value=move || get().map(|c| c.op.as_str()).unwrap_or("eq")
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
@@ -40,7 +42,7 @@ pub(super) fn ConditionRow(
             </select>
             <select
                 class="cond-type"
-                aria-label="Type"
+                aria-label=t(msg::query_cond_type)
                 prop:value=move || get().map(|c| c.edm.short_name()).unwrap_or("String")
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
@@ -53,8 +55,9 @@ pub(super) fn ConditionRow(
             <input
                 type="text"
                 class="cond-value"
-                aria-label="Value"
-                placeholder="Value (Binary as hex)"
+                dir="ltr"
+                aria-label=t(msg::query_cond_value)
+                placeholder=t(msg::query_cond_value_placeholder)
                 spellcheck="false"
                 prop:value=move || get().map(|c| c.text).unwrap_or_default()
                 on:input=move |ev| edit.run(ConditionEdit::Text(event_target_value(&ev)))
@@ -62,7 +65,7 @@ pub(super) fn ConditionRow(
             <button
                 type="button"
                 class="remove-condition"
-                aria-label="Remove condition"
+                aria-label=t(msg::query_cond_remove)
                 on:click=move |_| edit.run(ConditionEdit::Remove)
             >
                 "×"

@@ -138,7 +138,7 @@ pub(super) fn add_buttons(id: u64, edit: Callback<(u64, Edit)>) -> AnyView {
     view! {
         <div class="group-actions">
             <button type="button" class="add-condition" on:click=move |_| add(false)>
-                "+ Condition"
+                {t(msg::query_group_add_condition)}
             </button>
             <button type="button" class="add-group" on:click=move |_| add(true)>
                 {t(msg::query_group_add)}

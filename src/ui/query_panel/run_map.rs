@@ -6,6 +6,7 @@
 //! keys stay out of signals, so a 100,000-entity scan is not copied on every read.
 
 use crate::engine::{Request, Response};
+use crate::i18n::{msg, t};
 use crate::ui::teach::{layout, map_request, page_keys, rows_of, MapData, MapRows, MapView};
 use crate::ui::AppState;
 use leptos::prelude::*;
@@ -107,7 +108,7 @@ pub fn RunMap(map: RunMapState) -> impl IntoView {
     view! {
         <section class="panel run-map" aria-labelledby="run-map-heading">
             <div class="run-map-head">
-                <h2 id="run-map-heading">"Partition map"</h2>
+                <h2 id="run-map-heading">{t(msg::query_map_heading)}</h2>
                 <label class="inline-check">
                     <input
                         type="checkbox"
@@ -115,19 +116,19 @@ pub fn RunMap(map: RunMapState) -> impl IntoView {
                         prop:checked=move || enabled.get()
                         on:change=move |ev| enabled.set(event_target_checked(&ev))
                     />
-                    "Draw what each run scanned"
+                    {t(msg::query_map_enable)}
                 </label>
             </div>
             {move || {
                 if !enabled.get() {
                     return view! {
-                        <p class="muted">"Off: runs do not record their scanned keys. Switch it on and run the query again."</p>
+                        <p class="muted">{t(msg::query_map_off)}</p>
                     }
                     .into_any();
                 }
                 match map.data.get() {
                     Some(data) => view! { <MapView data=Signal::stored(data) /> }.into_any(),
-                    None => view! { <p class="muted">"Run the query again to draw its map."</p> }.into_any(),
+                    None => view! { <p class="muted">{t(msg::query_map_run_again)}</p> }.into_any(),
                 }
             }}
         </section>

@@ -3,7 +3,8 @@
 //! IndexedDB sandbox (nothing here attaches persistence) and links to the full playground.
 
 use super::player::ScenarioPlayer;
-use super::{is_scenario_file, scenario_text};
+use super::{is_scenario_file, scenario_text_in};
+use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -46,7 +47,11 @@ pub fn Embed(
     {
         let file = file.clone();
         spawn_local(async move {
-            let result = scenario_text(&file).await;
+            let result = scenario_text_in(
+                &file,
+                crate::i18n::lang::shown_by_page().unwrap_or(crate::i18n::Lang::En),
+            )
+            .await;
             text.try_set(Some(result));
         });
     }
@@ -58,25 +63,25 @@ pub fn Embed(
     view! {
         <main class="embed-main" data-embed="1">
             <div class="embed-bar">
-                <strong>"Tablescope lesson"</strong>
+                <strong>{t(msg::learn_embed_title)}</strong>
                 <span class="embed-actions">
                     <button
                         type="button"
                         class="embed-reset"
                         on:click=move |_| generation.update(|g| *g += 1)
                     >
-                        "Start over"
+                        {t(msg::learn_start_over)}
                     </button>
                     " "
                     <a class="embed-open" href=full target="_blank" rel="noopener">
-                        "Open in the full playground ↗"
+                        {t(msg::learn_open_full)}
                     </a>
                 </span>
             </div>
             {move || {
                 generation.track();
                 match text.get() {
-                    None => view! { <p class="hint">"Loading the lesson…"</p> }.into_any(),
+                    None => view! { <p class="hint">{t(msg::learn_loading_lesson)}</p> }.into_any(),
                     Some(Ok(t)) => view! { <ScenarioPlayer text=t /> }.into_any(),
                     Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
                 }

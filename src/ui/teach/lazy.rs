@@ -9,6 +9,7 @@
 //!
 //! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
 
+use crate::i18n::{msg, t};
 use js_sys::{Function, Reflect};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -55,15 +56,15 @@ pub fn LessonsHost() -> impl IntoView {
         {move || match load.get() {
             Load::NotStarted | Load::Mounted => None,
             Load::Loading => Some(
-                view! { <p class="panel hint lessons-loading" role="status">"Loading the lessons…"</p> }
+                view! { <p class="panel hint lessons-loading" role="status">{t(msg::learn_loading_lessons)}</p> }
                     .into_any(),
             ),
             Load::Failed(e) => Some(
                 view! {
                     <div class="panel error-notice lessons-failed" role="alert">
-                        <p>{format!("The lessons could not be loaded: {e}.")}</p>
+                        <p>{msg::learn_load_failed(&e)}</p>
                         <button type="button" class="retry-lessons" on:click=move |_| start()>
-                            "Try again"
+                            {t(msg::learn_retry)}
                         </button>
                     </div>
                 }

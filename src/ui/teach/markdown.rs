@@ -114,7 +114,7 @@ fn inline_views(runs: Vec<Inline>) -> impl IntoView {
     runs.into_iter()
         .map(|run| match run {
             Inline::Text(t) => view! { <span>{t}</span> }.into_any(),
-            Inline::Code(t) => view! { <code>{t}</code> }.into_any(),
+            Inline::Code(t) => view! { <code dir="ltr">{t}</code> }.into_any(),
             Inline::Bold(t) => view! { <strong>{t}</strong> }.into_any(),
             Inline::Emphasis(t) => view! { <em>{t}</em> }.into_any(),
         })

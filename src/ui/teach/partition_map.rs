@@ -7,6 +7,7 @@
 //! [`rows_of`]) and a query's scanned and returned keys; it aggregates on its own.
 
 use crate::engine::{cmp_utf16, Request, Response, Table};
+use crate::i18n::{msg, number, t};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -281,18 +282,14 @@ pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
     move || {
         let d = data.get();
         let unit = if d.bucket == 1 {
-            "Each square is one entity.".to_string()
+            msg::map_unit_one()
         } else {
-            format!(
-                "Each square is {} consecutive entities, shaded by the share scanned or returned.",
-                d.bucket
-            )
+            msg::map_unit_many(number(d.bucket))
         };
-        let summary = format!(
-            "{} of {} scanned, {} returned",
-            fmt_count(d.scanned),
-            plural(d.entities, "entity", "entities"),
-            fmt_count(d.returned)
+        let summary = msg::map_summary(
+            msg::count_entities(d.entities),
+            number(d.returned),
+            number(d.scanned),
         );
         view! {
             <figure
@@ -306,15 +303,15 @@ pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
                     <span class="map-legend">
                         <span class="legend-item">
                             <span class="swatch returned"></span>
-                            "returned"
+                            {t(msg::map_returned)}
                         </span>
                         <span class="legend-item">
                             <span class="swatch scanned"></span>
-                            "scanned, filtered out"
+                            {t(msg::map_filtered)}
                         </span>
                         <span class="legend-item">
                             <span class="swatch untouched"></span>
-                            "not read"
+                            {t(msg::map_not_read)}
                         </span>
                     </span>
                     <span class="map-unit">{unit}</span>
@@ -333,20 +330,18 @@ fn partition_row(p: PartitionRow) -> impl IntoView {
         None => p.partition_key.clone(),
     };
     let title = match &p.last_key {
-        Some(_) => format!(
-            "{}: {}, {} ({} scanned, {} returned)",
-            label,
-            plural(p.partitions, "partition", "partitions"),
-            plural(p.entities, "entity", "entities"),
-            p.scanned,
-            p.returned
+        Some(_) => msg::map_row_title_many(
+            msg::count_entities(p.entities),
+            &label,
+            msg::count_partitions(p.partitions),
+            number(p.returned),
+            number(p.scanned),
         ),
-        None => format!(
-            "{}: {} ({} scanned, {} returned)",
-            p.partition_key,
-            plural(p.entities, "entity", "entities"),
-            p.scanned,
-            p.returned
+        None => msg::map_row_title(
+            msg::count_entities(p.entities),
+            &p.partition_key,
+            number(p.returned),
+            number(p.scanned),
         ),
     };
     view! {
@@ -369,21 +364,4 @@ fn partition_row(p: PartitionRow) -> impl IntoView {
             </span>
         </div>
     }
-}
-
-/// `12,345`.
-pub fn fmt_count(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", fmt_count(n), if n == 1 { one } else { many })
 }

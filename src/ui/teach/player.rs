@@ -6,6 +6,7 @@ use super::markdown::Markdown;
 use super::partition_map::{map_request, page_keys, rows_of, Keys, MapRows, PartitionMap};
 use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
 use crate::engine::Request;
+use crate::i18n::{lang, msg, number, t};
 use leptos::prelude::*;
 
 /// What the player shows of one step that ran.
@@ -13,6 +14,7 @@ use leptos::prelude::*;
 pub struct StepView {
     pub index: usize,
     pub op: String,
+    /// The note in the language shown when the step ran (the lessons re-render on a switch).
     pub note: Option<String>,
     /// The step's request fields as written, as JSON text.
     pub request: String,
@@ -47,7 +49,7 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
     Some(StepView {
         index,
         op: spec.op.clone(),
-        note: spec.note.clone(),
+        note: spec.note_for(lang().code()).map(str::to_string),
         // The step as written (references unresolved): printing the built request would link
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
@@ -97,8 +99,8 @@ fn headline(op: &str, request: Option<&Request>) -> String {
             // Every option that changes what the step reads, so two steps that differ only
             // in `$top` or `$select` never read the same.
             let mut text = match filter {
-                Some(f) => format!("query {table} where {f}"),
-                None => format!("query {table} (no filter)"),
+                Some(f) => format!("query {table} {} {f}", msg::learn_headline_where()),
+                None => format!("query {table} {}", msg::learn_headline_no_filter()),
             };
             if let Some(top) = top {
                 text.push_str(&format!(" $top={top}"));
@@ -107,13 +109,12 @@ fn headline(op: &str, request: Option<&Request>) -> String {
                 text.push_str(&format!(" $select={}", select.join(",")));
             }
             if continuation.is_some() {
-                text.push_str(" (next page)");
+                text.push(' ');
+                text.push_str(&msg::learn_headline_next_page());
             }
             text
         }
-        Some(R::Batch { table, operations }) => {
-            format!("batch on {table}: {} operations", operations.len())
-        }
+        Some(R::Batch { table, operations }) => msg::learn_headline_batch(operations.len(), table),
         Some(
             R::Get {
                 table,
@@ -155,34 +156,34 @@ pub fn expected_fields(e: &Expect) -> Vec<(&'static str, String)> {
         out.push(("status", s.to_string()));
     }
     if let Some(c) = &e.code {
-        out.push(("code", c.clone().unwrap_or_else(|| "none".into())));
+        out.push(("code", c.clone().unwrap_or_else(msg::learn_fig_none)));
     }
     if let Some(p) = &e.message_prefix {
         out.push(("message", format!("{p}…")));
     }
     if e.entity.is_some() {
-        out.push(("entity", "as listed".into()));
+        out.push(("entity", msg::learn_as_listed()));
     }
     if let Some(es) = &e.entities {
-        out.push(("entities", format!("{} as listed", es.len())));
+        out.push(("entities", msg::learn_n_as_listed(number(es.len()))));
     }
     if let Some(c) = e.count {
-        out.push(("count", c.to_string()));
+        out.push(("count", number(c)));
     }
     if let Some(s) = e.scanned {
-        out.push(("scanned", s.to_string()));
+        out.push(("scanned", number(s)));
     }
     if let Some(p) = e.partitions {
-        out.push(("partitions", p.to_string()));
+        out.push(("partitions", number(p)));
     }
     if let Some(k) = e.kind {
-        out.push(("kind", k.label().to_string()));
+        out.push(("kind", super::super::explain_text::kind_name(k.label())));
     }
     if let Some(c) = &e.continuation {
         // The expectation's type is private to the engine: read it through Debug.
         let shown = match format!("{c:?}").as_str() {
-            "Present(true)" => "a token".to_string(),
-            "Present(false)" => "none".to_string(),
+            "Present(true)" => msg::learn_a_token(),
+            "Present(false)" => msg::learn_fig_none(),
             other => other.to_string(),
         };
         out.push(("continuation", shown));
@@ -204,7 +205,7 @@ pub fn ScenarioPlayer(
         Ok(parsed) => view! { <Player scenario=parsed text=text.clone() /> }.into_any(),
         Err(message) => view! {
             <div class="error-notice" role="alert">
-                <p>"This scenario cannot be read: " {message}</p>
+                <p>{msg::learn_unreadable(&message)}</p>
             </div>
         }
         .into_any(),
@@ -220,16 +221,18 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
             use super::share::{make_link, Kind, LinkProblem};
             let link = match make_link(Kind::Scenario, &text).await {
                 Ok(url) => url,
-                Err(LinkProblem::TooLong(_)) => {
-                    "This scenario is too long for a link: share its file instead.".into()
-                }
-                Err(LinkProblem::Failed(e)) => format!("No link: {e}"),
+                Err(LinkProblem::TooLong(_)) => msg::learn_too_long(),
+                Err(LinkProblem::Failed(e)) => msg::learn_no_link(e),
             };
             share_link.try_set(Some(link));
         });
     };
-    let name = scenario.name.clone();
-    let description = scenario.description.clone();
+    // The texts in the page's language where the file has it (the Learn section renders the
+    // player again when the language changes; an embed keeps the one it started with).
+    let shown = lang();
+    let name = scenario.name_for(shown.code()).to_string();
+    let description = scenario.description_for(shown.code()).to_string();
+    let data_name = scenario.name.clone();
     let total = scenario.steps.len();
     let runner = StoredValue::new_local(Runner::new(scenario.clone()));
     let steps = RwSignal::new(Vec::<StepView>::new());
@@ -255,31 +258,31 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
         let ran = steps.with(Vec::len);
         let f = failed();
         if ran == 0 {
-            format!("{total} steps, none run yet.")
+            msg::learn_progress_none(total)
         } else if f == 0 {
-            format!("{ran} of {total} steps run, every expectation held.")
+            msg::learn_progress_held(total, number(ran))
         } else {
-            format!("{ran} of {total} steps run, {f} with an expectation that did not hold.")
+            msg::learn_progress_failed(f, number(ran), number(total))
         }
     };
     view! {
-        <article class="scenario-player" data-scenario=name.clone()>
-            <h3 class="scenario-name">{name.clone()}</h3>
+        <article class="scenario-player" data-scenario=data_name>
+            <h3 class="scenario-name">{name}</h3>
             <div class="scenario-description">
                 <Markdown text=description />
             </div>
             <div class="player-controls">
                 <button type="button" class="primary run-next" on:click=run_next disabled=done>
-                    "Run next step"
+                    {t(msg::learn_run_next)}
                 </button>
                 <button type="button" class="run-all" on:click=run_all disabled=done>
-                    "Run all"
+                    {t(msg::learn_run_all)}
                 </button>
                 <button type="button" class="reset" on:click=reset>
-                    "Reset"
+                    {t(msg::learn_reset)}
                 </button>
                 <button type="button" class="share-scenario" on:click=share>
-                    "Share"
+                    {t(msg::learn_share)}
                 </button>
                 <span class="player-progress" aria-live="polite" data-failed=failed>
                     {progress}
@@ -294,7 +297,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                                 class="share-link"
                                 type="text"
                                 readonly
-                                aria-label="Scenario share link"
+                                aria-label=t(msg::learn_share_link)
                                 prop:value=url
                             />
                         }
@@ -324,11 +327,11 @@ fn StepCard(v: StepView) -> impl IntoView {
         Some(code) => format!("{} {}", v.status, code),
         None => v.status.to_string(),
     };
-    let figure = |label: &'static str, field: &'static str, value: Option<String>| {
+    let figure = |label: fn() -> String, field: &'static str, value: Option<String>| {
         value.map(|value| {
             view! {
                 <div class="fig" data-field=field>
-                    <dt>{label}</dt>
+                    <dt>{t(label)}</dt>
                     <dd>{value}</dd>
                 </div>
             }
@@ -344,12 +347,13 @@ fn StepCard(v: StepView) -> impl IntoView {
                     .map(|(field, expected)| {
                         let miss = failures.iter().find(|m| m.field == *field
                             || (*field == "message" && m.field == "messagePrefix"));
+                        let label = field_label(field);
                         let (state, text) = match miss {
                             Some(m) => (
                                 "failed",
-                                format!("✗ {field}: expected {}, got {}", m.expected, m.actual),
+                                msg::learn_expect_failed(&m.actual, &m.expected, label),
                             ),
-                            None => ("held", format!("✓ {field} {expected}")),
+                            None => ("held", format!("✓ {label} {expected}")),
                         };
                         view! { <li data-state=state>{text}</li> }
                     })
@@ -378,29 +382,48 @@ fn StepCard(v: StepView) -> impl IntoView {
     view! {
         <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
             <div class="step-head">
-                <span class="step-number">{format!("Step {}", v.index + 1)}</span>
-                <code class="step-headline">{v.headline.clone()}</code>
+                <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
+                <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
             </div>
             {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
             <dl class="step-figures">
-                {figure("status", "status", Some(status_text))}
-                {figure("kind", "kind", v.kind.map(str::to_string))}
-                {figure("scanned", "scanned", v.scanned.map(|s| s.to_string()))}
-                {figure("returned", "returned", v.returned.map(|s| s.to_string()))}
-                {figure("partitions", "partitions", v.partitions.map(|s| s.to_string()))}
+                {figure(msg::learn_fig_status, "status", Some(status_text))}
+                {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}
+                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
+                {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
+                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}
                 {figure(
+                    msg::learn_fig_continuation,
                     "continuation",
-                    "continuation",
-                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(|| "none".into())),
+                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
                 )}
             </dl>
             {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
             {expectations}
             {map}
             <details class="step-request">
-                <summary>"Request"</summary>
-                <pre>{v.request.clone()}</pre>
+                <summary>{t(msg::learn_request)}</summary>
+                <pre dir="ltr">{v.request.clone()}</pre>
             </details>
         </li>
+    }
+}
+
+/// The name of an expectation's field, as the player shows it (`field` is the scenario
+/// format's own name).
+fn field_label(field: &str) -> String {
+    match field {
+        "status" => msg::learn_fig_status(),
+        "code" => msg::learn_fig_code(),
+        "message" => msg::learn_fig_message(),
+        "entity" => msg::learn_fig_entity(),
+        "entities" => msg::learn_fig_entities(),
+        "count" => msg::learn_fig_count(),
+        "scanned" => msg::learn_fig_scanned(),
+        "partitions" => msg::learn_fig_partitions(),
+        "kind" => msg::learn_fig_kind(),
+        "continuation" => msg::learn_fig_continuation(),
+        "tables" => msg::learn_fig_tables(),
+        other => other.to_string(),
     }
 }

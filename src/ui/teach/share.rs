@@ -6,6 +6,7 @@
 //! `js_sys::Reflect` (web-sys marks it unstable): no compression crate in the wasm.
 
 use super::super::state::AppState;
+use crate::i18n::{msg, number, t};
 use base64::Engine as _;
 use js_sys::{Array, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -90,11 +91,7 @@ impl std::fmt::Display for ShareError {
 
 /// The message for a link over the cap.
 fn too_large_text() -> String {
-    format!(
-        "This share link holds more than {} MiB of data once decompressed, the most a link may \
-         hold, so it was not opened. Download its data as a file to look at it.",
-        MAX_SHARED_BYTES / (1024 * 1024)
-    )
+    msg::share_too_large(number(MAX_SHARED_BYTES / (1024 * 1024)))
 }
 
 /// Reads a fragment (with or without its `#`); `None` when it is not a share link.
@@ -357,7 +354,7 @@ pub fn SharePanel() -> impl IntoView {
                     pending.try_set(Some(p));
                 }
                 None => {
-                    message.try_set("This share link does not hold a workspace.".into());
+                    message.try_set(msg::share_not_workspace());
                 }
             },
             Some(Err(e)) => {
@@ -381,24 +378,21 @@ pub fn SharePanel() -> impl IntoView {
     };
     let make = move |_| {
         let Some(json) = state.export_json() else {
-            message.set("The workspace could not be exported.".into());
+            message.set(msg::share_export_failed());
             return;
         };
         spawn_local(async move {
             match make_link(Kind::Workspace, &json).await {
                 Ok(url) => {
-                    message.try_set(format!("Link ready ({} characters).", url.len()));
+                    message.try_set(msg::share_ready(number(url.len())));
                     link.try_set(Some(url));
                 }
                 Err(LinkProblem::TooLong(len)) => {
                     link.try_set(None);
-                    message.try_set(format!(
-                        "This workspace makes a link of {len} characters, too long to share \
-                         safely (over {MAX_LINK}). Download it as a file instead."
-                    ));
+                    message.try_set(msg::share_too_long(number(len), number(MAX_LINK)));
                 }
                 Err(LinkProblem::Failed(e)) => {
-                    message.try_set(format!("No link: {e}"));
+                    message.try_set(msg::share_no_link(e));
                 }
             }
         });
@@ -409,7 +403,7 @@ pub fn SharePanel() -> impl IntoView {
                 message.set(e);
             }
         }
-        None => message.set("The workspace could not be exported.".into()),
+        None => message.set(msg::share_export_failed()),
     };
     let load = move |_| {
         let Some(p) = pending.get_untracked() else {
@@ -419,12 +413,12 @@ pub fn SharePanel() -> impl IntoView {
             Ok(()) => {
                 pending.set(None);
                 clear_fragment();
-                message.set(format!(
-                    "Loaded the shared workspace: {} tables, {} entities.",
-                    p.tables, p.entities
+                message.set(msg::share_loaded(
+                    msg::count_entities(p.entities),
+                    msg::count_tables(p.tables),
                 ));
             }
-            Err(e) => message.set(format!("The shared workspace cannot be loaded: {e}")),
+            Err(e) => message.set(msg::share_load_failed(e)),
         }
     };
     let dismiss = move |_| {
@@ -433,40 +427,39 @@ pub fn SharePanel() -> impl IntoView {
     };
     view! {
         <section class="panel share-panel" aria-labelledby="share-heading">
-            <h2 id="share-heading">"Share"</h2>
+            <h2 id="share-heading">{t(msg::share_heading)}</h2>
             {move || {
                 pending
                     .get()
                     .map(|p| {
-                        let what = format!(
-                            "This link holds a workspace of {} tables and {} entities. \
-                             Loading it replaces your current tables.",
-                            p.tables,
-                            p.entities
-                        );
+                        let what = move || {
+                            msg::share_pending(
+                                msg::count_entities(p.entities),
+                                msg::count_tables(p.tables),
+                            )
+                        };
                         view! {
-                            <div class="share-pending" role="group" aria-label="Shared workspace">
+                            <div class="share-pending" role="group" aria-label=t(msg::share_pending_label)>
                                 <p>{what}</p>
                                 <button type="button" class="primary share-load" on:click=load>
-                                    "Load shared workspace"
+                                    {t(msg::share_load)}
                                 </button>
                                 <button type="button" on:click=dismiss>
-                                    "Keep my tables"
+                                    {t(msg::share_keep)}
                                 </button>
                             </div>
                         }
                     })
             }}
             <p class="hint">
-                "A link holds your whole workspace, compressed, in its #fragment: it never "
-                "leaves your browser until you send it."
+                {t(msg::share_hint)}
             </p>
             <div class="field-row">
                 <button type="button" class="share-make" on:click=make>
-                    "Make share link"
+                    {t(msg::share_make)}
                 </button>
                 <button type="button" class="share-download" on:click=download_file>
-                    "Download snapshot (.json)"
+                    {t(msg::share_download)}
                 </button>
             </div>
             <p class="status share-status" aria-live="polite">{move || message.get()}</p>
@@ -476,7 +469,7 @@ pub fn SharePanel() -> impl IntoView {
                     .then(|| {
                         view! {
                             <button type="button" class="share-oversized" on:click=download_oversized>
-                                "Download the link's data (.json)"
+                                {t(msg::share_download_link)}
                             </button>
                         }
                     })
@@ -489,7 +482,7 @@ pub fn SharePanel() -> impl IntoView {
                                 class="share-link"
                                 type="text"
                                 readonly
-                                aria-label="Share link"
+                                aria-label=t(msg::share_link)
                                 prop:value=url
                             />
                         }

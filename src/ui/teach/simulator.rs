@@ -1,8 +1,8 @@
 //! The throughput simulator view: one workload replayed against two key designs side by side,
 //! with each design's per-partition load second by second and its totals.
 
-use super::partition_map::fmt_count;
 use crate::engine::throughput::{self, KeyDesign, Report, Retry, Workload, PARTITION_TARGET};
+use crate::i18n::{msg, number, t};
 use leptos::prelude::*;
 
 /// Partitions drawn in a design's heatmap (the busiest ones).
@@ -86,16 +86,14 @@ pub fn SimulatorPanel() -> impl IntoView {
     };
     view! {
         <section class="panel simulator-panel" aria-labelledby="simulator-heading">
-            <h2 id="simulator-heading">"Throughput simulator"</h2>
+            <h2 id="simulator-heading">{t(msg::sim_heading)}</h2>
             <p class="hint">
-                "A partition serves about 2,000 entities per second and an account 20,000. "
-                "Offer the same write load to two PartitionKey designs and see which one the "
-                "service throttles (503 ServerBusy)."
+                {t(intro)}
             </p>
             <form class="sim-form" on:submit=submit>
-                <NumberField id="sim-ops" label="Writes per second" value=ops max=50_000 />
-                <NumberField id="sim-seconds" label="Duration (s)" value=seconds max=120 />
-                <NumberField id="sim-spike" label="Spike length (s, 0 = whole run)" value=spike max=120 />
+                <NumberField id="sim-ops" label=msg::sim_writes_per_second value=ops max=50_000 />
+                <NumberField id="sim-seconds" label=msg::sim_duration value=seconds max=120 />
+                <NumberField id="sim-spike" label=msg::sim_spike value=spike max=120 />
                 <label class="check">
                     <input
                         id="sim-retry"
@@ -103,15 +101,17 @@ pub fn SimulatorPanel() -> impl IntoView {
                         prop:checked=retry
                         on:change=move |ev| retry.set(event_target_checked(&ev))
                     />
-                    "Retry with exponential backoff"
+                    {t(msg::sim_retry)}
                 </label>
-                <NumberField id="sim-delay" label="Base delay (ms)" value=base_delay max=60_000 />
-                <NumberField id="sim-retries" label="Max retries" value=max_retries max=20 />
-                <DesignField id="sim-design-a" label="Design A" kind=design_a buckets=buckets_a />
-                <DesignField id="sim-design-b" label="Design B" kind=design_b buckets=buckets_b />
-                <button type="submit" class="primary sim-run">"Simulate"</button>
+                <NumberField id="sim-delay" label=msg::sim_base_delay value=base_delay max=60_000 />
+                <NumberField id="sim-retries" label=msg::sim_max_retries value=max_retries max=20 />
+                <DesignField id="sim-design-a" label=msg::sim_design_a kind=design_a buckets=buckets_a />
+                <DesignField id="sim-design-b" label=msg::sim_design_b kind=design_b buckets=buckets_b />
+                <button type="submit" class="primary sim-run">{t(msg::sim_simulate)}</button>
             </form>
             {move || {
+                // The reports render again in a new language.
+                crate::i18n::lang();
                 reports
                     .get()
                     .map(|(a, b)| {
@@ -130,13 +130,13 @@ pub fn SimulatorPanel() -> impl IntoView {
 #[component]
 fn NumberField(
     id: &'static str,
-    label: &'static str,
+    label: fn() -> String,
     value: RwSignal<u32>,
     max: u32,
 ) -> impl IntoView {
     view! {
         <label class="field" for=id>
-            <span>{label}</span>
+            <span>{t(label)}</span>
             <input
                 id=id
                 type="number"
@@ -157,27 +157,27 @@ fn NumberField(
 #[component]
 fn DesignField(
     id: &'static str,
-    label: &'static str,
+    label: fn() -> String,
     kind: RwSignal<String>,
     buckets: RwSignal<u32>,
 ) -> impl IntoView {
     let buckets_id = format!("{id}-buckets");
     view! {
         <fieldset class="design-field">
-            <legend>{label}</legend>
+            <legend>{t(label)}</legend>
             <select
                 id=id
-                aria-label=format!("{label}: PartitionKey design")
+                aria-label=msg::sim_design_label(label())
                 prop:value=move || kind.get()
                 on:change=move |ev| kind.set(event_target_value(&ev))
             >
-                <option value="date">"Date (append-only)"</option>
-                <option value="hashed">"Hashed prefix + date"</option>
-                <option value="unique">"Entity id"</option>
+                <option value="date">{t(msg::sim_kind_date)}</option>
+                <option value="hashed">{t(msg::sim_kind_hashed)}</option>
+                <option value="unique">{t(msg::sim_kind_unique)}</option>
             </select>
             <Show when=move || kind.with(|k| k == "hashed")>
                 <label class="field inline" for=buckets_id.clone()>
-                    <span>"Buckets"</span>
+                    <span>{t(msg::sim_buckets)}</span>
                     <input
                         id=buckets_id.clone()
                         type="number"
@@ -199,28 +199,30 @@ fn DesignField(
 #[component]
 fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
     let healthy = report.throttled_responses == 0;
-    let total = |label: &'static str, field: &'static str, value: String| {
+    let total = |label: fn() -> String, field: &'static str, value: u64| {
         view! {
             <div class="fig" data-field=field>
-                <dt>{label}</dt>
-                <dd>{value}</dd>
+                <dt>{t(label)}</dt>
+                <dd>{number(value)}</dd>
             </div>
         }
     };
-    let c = |n: u64| fmt_count(usize::try_from(n).unwrap_or(usize::MAX));
     view! {
         <div class="sim-design" data-design=side data-healthy=healthy.to_string()>
-            <h3>{report.design.clone()}</h3>
+            <h3>{design_name(&report.design)}</h3>
             <dl class="step-figures sim-totals">
-                {total("writes offered", "offered", c(report.offered))}
-                {total("writes succeeded", "succeeded", c(report.succeeded))}
-                {total("503 responses (retries included)", "throttled", c(report.throttled_responses))}
-                {total("writes failed after retries", "failed", c(report.failed))}
-                {total("retries sent", "retries", c(report.retries))}
-                {total("mean retry delay", "delay", format!("{} ms", report.mean_retry_delay_ms))}
+                {total(msg::sim_offered, "offered", report.offered)}
+                {total(msg::sim_succeeded, "succeeded", report.succeeded)}
+                {total(msg::sim_throttled, "throttled", report.throttled_responses)}
+                {total(msg::sim_failed, "failed", report.failed)}
+                {total(msg::sim_retries, "retries", report.retries)}
+                <div class="fig" data-field="delay">
+                    <dt>{t(msg::sim_mean_delay)}</dt>
+                    <dd>{msg::sim_ms(number(report.mean_retry_delay_ms))}</dd>
+                </div>
             </dl>
             <p class="hint sim-counting">
-                "Each write is counted once as offered. Every attempt the service refuses counts as a 503 response, first tries and retries alike, so with retries on there can be more 503 responses than writes offered."
+                {t(msg::sim_counting)}
             </p>
             <BusiestChart report=report.clone() />
             <Heatmap report=report />
@@ -233,7 +235,7 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
 #[component]
 fn BusiestChart(report: Report) -> impl IntoView {
     let Some(busiest) = report.partitions.first().cloned() else {
-        return view! { <p class="hint">"No writes."</p> }.into_any();
+        return view! { <p class="hint">{t(msg::sim_no_writes)}</p> }.into_any();
     };
     let seconds = busiest.attempted.len().max(1);
     let peak = busiest
@@ -255,7 +257,7 @@ fn BusiestChart(report: Report) -> impl IntoView {
         .map(|(s, (&a, &t))| {
             let x = s as u32 * bar_w + 1;
             let width = bar_w.saturating_sub(2).max(1);
-            let title = format!("second {}: {a} attempted, {t} throttled", s + 1);
+            let title = msg::sim_second_title(number(a), number(s + 1), number(t));
             view! {
                 <g>
                     <title>{title}</title>
@@ -266,26 +268,23 @@ fn BusiestChart(report: Report) -> impl IntoView {
         })
         .collect_view();
     let line = y(PARTITION_TARGET);
-    let caption = format!(
-        "Busiest partition {}: requests per second over {} s",
-        busiest.partition_key, seconds
-    );
+    let caption = msg::sim_busiest(&busiest.partition_key, number(seconds));
     view! {
         <figure class="sim-chart">
             <svg viewBox=format!("0 0 {w} {}", h + 4) role="img" aria-label=caption.clone()>
                 {bars}
                 <line class="target-line" x1="0" x2=w y1=line y2=line />
                 <text class="target-label" x=w - 4 y=line.saturating_sub(5) text-anchor="end">
-                    "2,000/s"
+                    {format!("{}/s", number(PARTITION_TARGET))}
                 </text>
             </svg>
             <figcaption>
                 {caption}
                 <span class="map-legend">
                     <span class="swatch ok"></span>
-                    "served "
+                    {t(msg::sim_served)}
                     <span class="swatch throttled"></span>
-                    "throttled"
+                    {t(msg::sim_throttled_legend)}
                 </span>
             </figcaption>
         </figure>
@@ -311,7 +310,7 @@ fn Heatmap(report: Report) -> impl IntoView {
                 .map(|(s, (&a, &t))| {
                     let load = (a.saturating_mul(100) / PARTITION_TARGET).min(100);
                     let state = if t > 0 { "throttled" } else { "ok" };
-                    let title = format!("{}, second {}: {a} attempted, {t} throttled", p.partition_key, s + 1);
+                    let title = msg::sim_cell_title(number(a), &p.partition_key, number(s + 1), number(t));
                     view! {
                         <i class="heat-cell" data-state=state style=format!("--p:{load}") title=title></i>
                     }
@@ -326,9 +325,28 @@ fn Heatmap(report: Report) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="sim-heatmap" aria-label="Load per partition and second">
+        <div class="sim-heatmap" aria-label=t(msg::sim_heatmap)>
             {rows}
-            {(more > 0).then(|| view! { <p class="hint">{format!("… and {more} more partitions")}</p> })}
+            {(more > 0).then(|| view! { <p class="hint">{msg::sim_more(more)}</p> })}
         </div>
     }
+}
+
+/// A key design's name in the current language (the engine's `KeyDesign::label`, English).
+fn design_name(label: &str) -> String {
+    if label == KeyDesign::DatePartition.label() {
+        return msg::sim_design_date();
+    }
+    if label == KeyDesign::UniquePartition.label() {
+        return msg::sim_design_unique();
+    }
+    label
+        .strip_prefix("PartitionKey = hash % ")
+        .and_then(|rest| rest.strip_suffix(" + date"))
+        .map_or_else(|| label.to_string(), msg::sim_design_hashed)
+}
+
+/// The panel's introduction, with its figures formatted for the language.
+fn intro() -> String {
+    msg::sim_intro(number(20_000), number(PARTITION_TARGET))
 }

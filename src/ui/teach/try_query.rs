@@ -5,6 +5,7 @@
 use super::partition_map::{page_keys, rows_of, PartitionMap};
 use crate::engine::scenario::Runner;
 use crate::engine::{Error, Request};
+use crate::i18n::{msg, t};
 use crate::ui::error_notice::ErrorNotice;
 use leptos::prelude::*;
 
@@ -108,12 +109,12 @@ pub fn TryQuery(
         }
     };
     view! {
-        <section class="try-query" aria-label="Try your own query" hidden=move || tables().is_empty()>
-            <h4>"Try your own query"</h4>
-            <p class="hint">"Runs on this lesson's tables; Reset starts them over. Ctrl+Enter (⌘+Enter) runs."</p>
+        <section class="try-query" aria-label=t(msg::try_heading) hidden=move || tables().is_empty()>
+            <h4>{t(msg::try_heading)}</h4>
+            <p class="hint">{t(msg::try_hint)}</p>
             <div class="try-form" on:keydown=on_key>
                 <label class="try-table">
-                    "Table "
+                    {t(msg::try_table)}
                     <select
                         class="try-table-select"
                         prop:value=table
@@ -130,12 +131,13 @@ pub fn TryQuery(
                     type="text"
                     class="try-filter"
                     aria-label="$filter"
-                    placeholder="$filter, e.g. PartitionKey eq 'Books'"
+                    dir="ltr"
+                    placeholder=t(filter_placeholder)
                     prop:value=move || filter.get()
                     on:input=move |ev| filter.set(event_target_value(&ev))
                 />
                 <button type="button" class="primary try-run" on:click=move |_| run()>
-                    "Run"
+                    {t(msg::try_run)}
                 </button>
             </div>
             <ErrorNotice error=error />
@@ -167,4 +169,9 @@ pub fn TryQuery(
             }}
         </section>
     }
+}
+
+/// The filter field's example (a filter: data, never translated).
+fn filter_placeholder() -> String {
+    msg::try_placeholder("PartitionKey eq 'Books'")
 }

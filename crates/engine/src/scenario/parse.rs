@@ -29,11 +29,75 @@ const BATCH_OPS: [&str; 7] = [
 ];
 
 /// A parsed scenario.
+///
+/// `name`, `description` and each step's `note` are given in a file either as one string or
+/// as an object of translations keyed by language tag, `{"en": …, "de": …}`, whose `en` is the
+/// source text. The plain fields hold that source text (or the one string); the `*_in` maps
+/// hold the translations, so every reader of the plain fields sees the file as before.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub name: String,
     pub description: String,
     pub steps: Vec<Step>,
+    /// Translations of `name`, by language tag (never `en`).
+    pub name_in: Translations,
+    /// Translations of `description`, by language tag (never `en`).
+    pub description_in: Translations,
+}
+
+/// A text's translations as (language tag, text) pairs (`de`, `nl`, `ar`, `pt-BR`…), in the
+/// file's order; the source text is kept beside it. (A list, not a map: a few entries, and
+/// the lessons' wasm carries no map code for them.)
+pub type Translations = Vec<(String, String)>;
+
+/// The translation of a text into `lang`, if there is one.
+pub fn translation<'a>(translations: &'a Translations, lang: &str) -> Option<&'a str> {
+    translations
+        .iter()
+        .find(|(tag, _)| tag == lang)
+        .map(|(_, text)| text.as_str())
+}
+
+impl Scenario {
+    /// The name in `lang`, else the source text.
+    pub fn name_for(&self, lang: &str) -> &str {
+        in_lang(&self.name, &self.name_in, lang)
+    }
+
+    /// The description in `lang`, else the source text.
+    pub fn description_for(&self, lang: &str) -> &str {
+        in_lang(&self.description, &self.description_in, lang)
+    }
+
+    /// What lacks a `lang` translation: `name`, `description` (when the file has one) and
+    /// `step N note`, for a test that every shipped lesson speaks every language.
+    pub fn untranslated(&self, lang: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if translation(&self.name_in, lang).is_none() {
+            out.push("name".to_string());
+        }
+        if !self.description.is_empty() && translation(&self.description_in, lang).is_none() {
+            out.push("description".to_string());
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            if step.note.is_some() && translation(&step.note_in, lang).is_none() {
+                out.push(format!("step {i} note"));
+            }
+        }
+        out
+    }
+}
+
+impl Step {
+    /// The note in `lang`, else the source text.
+    pub fn note_for(&self, lang: &str) -> Option<&str> {
+        let note = self.note.as_deref()?;
+        Some(translation(&self.note_in, lang).unwrap_or(note))
+    }
+}
+
+fn in_lang<'a>(source: &'a str, translations: &'a Translations, lang: &str) -> &'a str {
+    translation(translations, lang).unwrap_or(source)
 }
 
 /// A value that may be given directly or taken from an earlier step's result.
@@ -51,6 +115,8 @@ pub struct Step {
     /// The step's request fields, `op` included, without `note` and `expect`.
     pub request: Map<String, Json>,
     pub note: Option<String>,
+    /// Translations of `note`, by language tag (never `en`).
+    pub note_in: Translations,
     pub expect: Option<Expect>,
     /// The step's entity as written, duplicate members kept (a JSON map would drop them,
     /// and a name given twice must fail with DuplicatePropertiesSpecified).
@@ -99,8 +165,9 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
             ))
         }
     }
-    let name = string_field(&root, "name")?.unwrap_or_default();
-    let description = string_field(&root, "description")?.unwrap_or_default();
+    let (name, name_in) = text_field(root.get("name"), "name")?.unwrap_or_default();
+    let (description, description_in) =
+        text_field(root.get("description"), "description")?.unwrap_or_default();
     let Some(Json::Array(steps)) = root.remove("steps") else {
         return Err("\"steps\" must be a list".into());
     };
@@ -126,15 +193,57 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
         name,
         description,
         steps,
+        name_in,
+        description_in,
     })
 }
 
-fn string_field(root: &Map<String, Json>, key: &str) -> Result<Option<String>, String> {
-    match root.get(key) {
-        None => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("\"{key}\" must be a string")),
+/// A text field: one string, or an object of translations by language tag that has the
+/// source text under `en`. Returns the source text and the other languages.
+fn text_field(value: Option<&Json>, key: &str) -> Result<Option<(String, Translations)>, String> {
+    let object = match value {
+        None => return Ok(None),
+        Some(Json::String(s)) => return Ok(Some((s.clone(), Translations::new()))),
+        Some(Json::Object(object)) => object,
+        Some(_) => {
+            return Err(format!(
+                "\"{key}\" must be a string or an object of translations ({{\"en\": …, \"de\": …}})"
+            ))
+        }
+    };
+    let mut source = None;
+    let mut translations = Translations::new();
+    for (lang, text) in object {
+        if !is_language_tag(lang) {
+            return Err(format!(
+                "\"{key}\": '{lang}' is not a language tag (like en, de, nl, ar or pt-BR)"
+            ));
+        }
+        let Json::String(text) = text else {
+            return Err(format!("\"{key}\".{lang} must be a string"));
+        };
+        if lang == "en" {
+            source = Some(text.clone());
+        } else {
+            translations.push((lang.clone(), text.clone()));
+        }
     }
+    match source {
+        Some(source) => Ok(Some((source, translations))),
+        None => Err(format!(
+            "\"{key}\": the translations need \"en\", the source text"
+        )),
+    }
+}
+
+/// A BCP 47 tag as lesson files use them: a 2–3 letter lowercase language, then optional
+/// subtags of 1–8 letters or digits (`en`, `de`, `ar`, `pt-BR`, `zh-Hant`).
+fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let primary = parts.next().unwrap_or_default();
+    (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_lowercase())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 fn parse_step(step: Json, ops: &[&str], top_level: bool) -> Result<Step, String> {
@@ -151,10 +260,9 @@ fn parse_step(step: Json, ops: &[&str], top_level: bool) -> Result<Step, String>
         }
         _ => return Err("every step needs an \"op\"".into()),
     };
-    let note = match map.remove("note") {
-        None => None,
-        Some(Json::String(s)) => Some(s),
-        Some(_) => return Err("\"note\" must be a string".into()),
+    let (note, note_in) = match text_field(map.remove("note").as_ref(), "note")? {
+        Some((note, translations)) => (Some(note), translations),
+        None => (None, Translations::new()),
     };
     let expect = match map.remove("expect") {
         None => None,
@@ -185,6 +293,7 @@ fn parse_step(step: Json, ops: &[&str], top_level: bool) -> Result<Step, String>
         op,
         request: map,
         note,
+        note_in,
         expect,
         entity: None,
         operation_entities: Vec::new(),
