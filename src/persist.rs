@@ -189,7 +189,7 @@ impl Persist {
         let keys = keys.await?;
         // Still inside the transaction's request callback: every read is issued now, so the
         // transaction stays active until the last one, and each batch decodes as it arrives.
-        let batches = read_batches(&chunk_store, &keys)?;
+        let batches = load::read_batches(&chunk_store, &keys)?;
         if !keys.is_empty() {
             let deferred = deferred.unwrap_or_else(crate::split::ready);
             deferred.await.map_err(PersistError::CodeUnavailable)?;
@@ -467,26 +467,6 @@ fn describe(change: &crate::engine::Change) -> String {
         } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
         Change::AccountReplaced => "replaced every table (import or reset)".into(),
     }
-}
-
-/// How many chunk records one read returns. A single `getAll` of a large store hands the page
-/// every record in one task (about 100 MB of strings at 1,000,000 entities); reads of this
-/// many records arrive as separate tasks, and the first decode starts as soon as it lands.
-const READ_BATCH: usize = 256;
-
-/// Issues one `getAll` per [`READ_BATCH`] consecutive keys (in the current transaction, so the
-/// key ranges hold exactly those records) and returns their futures in key order.
-fn read_batches(store: &idb::ObjectStore, keys: &[JsValue]) -> Result<load::Batches, PersistError> {
-    let mut batches: load::Batches = Vec::new();
-    for batch in keys.chunks(READ_BATCH) {
-        let (first, last) = (&batch[0], &batch[batch.len() - 1]);
-        let range = idb::KeyRange::bound(first, last, None, None)?;
-        let read = store
-            .get_all(Some(idb::Query::KeyRange(range)), None)?
-            .into_future();
-        batches.push(Box::pin(async move { Ok(read.await?) }));
-    }
-    Ok(batches)
 }
 
 /// A chunk record's value as format 1's JSON text (see [`Persist::records`]).
