@@ -361,7 +361,11 @@ fn into_result(response: Response) -> Result<(), Error> {
 fn read_only_response() -> Response {
     Response::failure(Error::with_detail(
         crate::engine::ErrorCode::AuthorizationPermissionMismatch,
-        crate::i18n::msg::banner_read_only(),
+        format!(
+            "{} {}",
+            crate::i18n::msg::read_only_refused(),
+            crate::i18n::msg::banner_read_only()
+        ),
     ))
 }
 

@@ -106,7 +106,7 @@ test('on a really full disk an import is saved whole or not at all, and the stor
   await screenshot(page, 'persist-small-disk-banner');
   assert.match(told, /Not on disk yet: /, 'the disk was really full (else make DISK smaller)');
   assert.match(told, /Not on disk yet: wrote \('p0', '00000'\) in Full; wrote \('p1', '00001'\) in Full;/);
-  assert.match(told, /; and 3993 more\./, 'the import (4,000 rows) and the write');
+  assert.match(told, /; and 3,993 more\./, 'the import (4,000 rows) and the write');
   await context.close();
 
   // A restart: the store loads as it was before the import, without a "damaged" notice.

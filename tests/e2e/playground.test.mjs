@@ -223,6 +223,9 @@ test('each query kind reports what it scanned and returned', async () => {
   assert.equal(await map.getAttribute('data-scanned'), '5');
   assert.equal(await map.getAttribute('data-returned'), '2');
   assert.deepEqual(await map.locator('.map-partition').evaluateAll((rows) => rows.map((r) => r.dataset.partition)), ['p0000', 'p0001', 'p0002']);
+  // Its stylesheet (teach.css, not part of the page load) came with the first map drawn.
+  await page.waitForFunction(() => getComputedStyle(document.querySelector('.run-map .map-legend')).flexWrap === 'wrap');
+  assert.equal(await page.locator('link[rel=stylesheet][data-css="teach.css"]').count(), 1);
   // With $select the entities lack their keys; the map still marks the returned ones.
   const runs = await page.locator('#compare-a option').count();
   await page.locator('#q-select').fill('Number');

@@ -269,8 +269,6 @@ pub fn PartitionMap(
     #[prop(into)]
     returned: Signal<Vec<(String, String)>>,
 ) -> impl IntoView {
-    // The map's CSS comes with the lessons' (teach.css), loaded when a map is first drawn.
-    crate::ui::dynamic::stylesheet(super::STYLESHEET);
     let data =
         Memo::new(move |_| rows.with(|r| scanned.with(|s| returned.with(|ret| layout(r, s, ret)))));
     view! { <MapView data=data /> }
@@ -279,6 +277,8 @@ pub fn PartitionMap(
 /// The map drawn from a finished [`layout`] (for callers that lay it out themselves).
 #[component]
 pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
+    // The map's CSS comes with the lessons' (teach.css), loaded when a map is first drawn.
+    crate::ui::dynamic::stylesheet(super::STYLESHEET);
     move || {
         let d = data.get();
         let unit = if d.bucket == 1 {
