@@ -14,7 +14,7 @@
 // A benchmark, not a test: it prints figures (Markdown), the machine's load with them.
 
 import { loadavg, cpus } from 'node:os';
-import { start } from '../../tests/e2e/lib.mjs';
+import { pageMemory, savesSettled, start } from '../../tests/e2e/lib.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -35,23 +35,6 @@ function watchLongTasks() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longTasks.push(e.duration);
   }).observe({ type: 'longtask', buffered: true });
-}
-
-async function memory(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const heap = metrics.find((m) => m.name === 'JSHeapUsedSize').value;
-  const wasm = await page.evaluate(() => window.__tablescopeWasmBytes());
-  return { heap, wasm };
-}
-
-async function savesSettled(page, timeoutMs) {
-  await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, {
-    timeout: timeoutMs,
-    polling: 50,
-  });
 }
 
 /** Ctrl+Enter in the filter box to the first paint after the result changed, in ms. */
@@ -115,7 +98,7 @@ try {
       .filter((e) => e.name.startsWith('tablescope-'))
       .map((e) => [e.name, e.startTime]),
   ].sort((a, b) => a[1] - b[1]));
-  const { heap, wasm } = await memory(page);
+  const { heap, wasm } = await pageMemory(page);
 
   await page.locator(`[data-table="${TABLE}"] .table-facts`).click();
   await page.locator('#nav-query').click();

@@ -90,3 +90,22 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * The page's own memory, as the `?perf=1` hook and the DevTools protocol see it after a
+ * garbage collection: the JS heap in use and the wasm's linear memory, in bytes.
+ */
+export async function pageMemory(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const heap = metrics.find((m) => m.name === 'JSHeapUsedSize').value;
+  const wasm = await page.evaluate(() => window.__tablescopeWasmBytes());
+  return { heap, wasm };
+}
+
+/** Waits until no save is queued or in flight (the `?perf=1` hook). */
+export async function savesSettled(page, timeout) {
+  await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, { timeout, polling: 50 });
+}

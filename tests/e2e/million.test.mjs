@@ -7,7 +7,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, assertClean, openPage, screenshot, start } from './lib.mjs';
+import { DESKTOP, assertClean, openPage, pageMemory, savesSettled, screenshot, start } from './lib.mjs';
 
 let env;
 before(async () => {
@@ -28,10 +28,6 @@ function watchLoading() {
     const text = document.getElementById('app-loading')?.textContent;
     if (text && window.__loadingTexts.at(-1) !== text) window.__loadingTexts.push(text);
   }).observe(document, { subtree: true, childList: true, characterData: true });
-}
-
-async function savesSettled(page, timeout) {
-  await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, { timeout, polling: 100 });
 }
 
 test('a million entities are saved, reload in slices with progress, and answer a point query', async () => {
@@ -76,12 +72,7 @@ test('a million entities are saved, reload in slices with progress, and answer a
   assert.ok(percents.every((p) => p >= 0 && p <= 100));
 
   // The page's memory once loaded, against the issue's 500 MB.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const heap = metrics.find((m) => m.name === 'JSHeapUsedSize').value;
-  const wasm = await page.evaluate(() => window.__tablescopeWasmBytes());
+  const { heap, wasm } = await pageMemory(page);
   assert.ok(heap + wasm < 500 * 2 ** 20, `page memory ${Math.round((heap + wasm) / 2 ** 20)} MB`);
 
   // A point query in the middle: exactly that entity, one scanned.
