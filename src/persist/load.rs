@@ -129,8 +129,6 @@ pub async fn build(
             if values.is_empty() {
                 return Err(mismatch());
             }
-            // The batch's arrival was a task of its own: this slice starts now.
-            slice_start = js_sys::Date::now();
         }
         let value = &values[i - taken];
         if js_sys::Date::now() - slice_start > SLICE_MS {
