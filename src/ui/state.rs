@@ -215,6 +215,10 @@ fn browser_account() -> Account {
     Account::new(Box::new(clock))
 }
 
+/// How long views may lag a stream of coalesced changes ([`AppState::change_coalesced`]):
+/// about a frame.
+const COALESCE_MS: i32 = 16;
+
 /// The one piece of state every panel shares, provided through context.
 ///
 /// Invariant: `revision` is bumped after every request that changed the account, and every
@@ -308,15 +312,54 @@ impl AppState {
         if Storage::get().read_only.get_untracked() {
             return Err(crate::i18n::msg::banner_read_only());
         }
-        let result = self.account.try_update_value(|a| {
-            let result = f(a);
-            crate::persist::record(a);
-            result
-        });
+        let result = self.account.try_update_value(f);
+        // Saved with the task's other writes, in one transaction (group commit, save_queue).
+        super::save_queue::queue(self.account);
         self.revision.update(|r| *r += 1);
         match result {
             Some(result) => result.map_err(|e| e.to_string()),
             None => Err("The page is closing.".into()),
+        }
+    }
+
+    /// Like [`AppState::change`] for one of a stream of requests (the in-page SDK transport:
+    /// a message per request, hundreds a second): what it changed is saved the same way, but
+    /// views re-read once per [`COALESCE_MS`] however many requests changed the account
+    /// meanwhile, instead of once per request.
+    ///
+    /// Invariant: a change made here is followed, within `COALESCE_MS`, by a revision bump.
+    pub fn change_coalesced<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Result<R, String> {
+        if Storage::get().read_only.get_untracked() {
+            return Err(crate::i18n::msg::banner_read_only());
+        }
+        let result = self.account.try_update_value(f);
+        super::save_queue::queue(self.account);
+        self.bump_soon();
+        result.ok_or_else(|| "The page is closing.".into())
+    }
+
+    /// Bumps the revision after `COALESCE_MS`, once for every call made before then.
+    fn bump_soon(&self) {
+        thread_local! {
+            static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        if ARMED.with(|a| a.replace(true)) {
+            return;
+        }
+        let revision = self.revision;
+        let bump = move || {
+            ARMED.with(|a| a.set(false));
+            revision.try_update(|r| *r += 1);
+        };
+        let later = wasm_bindgen::closure::Closure::once_into_js(bump.clone());
+        let armed = web_sys::window().map(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                wasm_bindgen::JsCast::unchecked_ref(&later),
+                COALESCE_MS,
+            )
+        });
+        if !matches!(armed, Some(Ok(_))) {
+            bump();
         }
     }
 

@@ -13,8 +13,8 @@
 //! ```
 //!
 //! `www/sdk/transport.js` turns the SDK's requests into these and back. A request is served
-//! as the UI's commands are: a write goes through [`AppState::change`], so the change feed
-//! reaches persistence and every view re-reads; a read (GET, which `wire` never turns into a
+//! as the UI's commands are: a write goes through [`AppState::change_coalesced`], so the change feed
+//! reaches persistence and every view re-reads (once a frame however many requests come); a read (GET, which `wire` never turns into a
 //! write) goes through [`AppState::read_mut`] and changes nothing. In a read-only tab (another
 //! tab saves) every other verb is refused with the service's 403
 //! `AuthorizationPermissionMismatch`, as the UI refuses its writes, and nothing changes.
@@ -29,7 +29,6 @@ use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Ou
 use crate::engine::{DateTime, ErrorCode, QueryStats};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use leptos::prelude::GetUntracked;
-use std::convert::Infallible;
 use wasm_bindgen::prelude::*;
 
 /// Installs `window.tablescope.wire` for the page's lifetime (keeping any other member of
@@ -78,9 +77,9 @@ fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<Query
     } else if Storage::get().read_only.get_untracked() {
         return (read_only_refusal(&context, request), None);
     } else {
-        state
-            .change(|account| Ok::<_, Infallible>(serve(account)))
-            .ok()
+        // A stream of SDK requests (a loop of inserts): views re-read once a frame, not once
+        // a request; every change is still saved (group commit).
+        state.change_coalesced(serve).ok()
     };
     match outcome {
         Some(outcome) => (outcome.response, outcome.stats),
