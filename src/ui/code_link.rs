@@ -3,8 +3,9 @@
 //!
 //! - the code "Open in Code section" hands to the editor (`show_code` → `code_panel`), made
 //!   on first use;
-//! - the query panel's `$select` and `$top` fields, which the wire log's "Open in Query" fills
-//!   (the panel registers them when it is built).
+//! - the query panel's `$select` and `$top` fields and its way of loading a `$filter` (into the
+//!   raw editor and the builder), which the wire log's "Open in Query" uses (the panel
+//!   registers them when it is built).
 //!
 //! [`Workspace`]: super::workspace::Workspace
 
@@ -14,8 +15,8 @@ use std::cell::Cell;
 thread_local! {
     /// Code for the Code section's editor; empty: nothing to load. Taken once shown.
     static TO_OPEN: ArcRwSignal<String> = ArcRwSignal::new(String::new());
-    /// The query panel's `$select` and `$top` texts, once it is built.
-    static QUERY_FIELDS: Cell<Option<(RwSignal<String>, RwSignal<String>)>> = const { Cell::new(None) };
+    /// The query panel's fields, once it is built.
+    static QUERY_FIELDS: Cell<Option<QueryFields>> = const { Cell::new(None) };
 }
 
 /// The code waiting for the Code section's editor (tracked where read reactively).
@@ -23,12 +24,21 @@ pub fn code_to_open() -> ArcRwSignal<String> {
     TO_OPEN.with(Clone::clone)
 }
 
-/// Called by the query panel when it is built.
-pub fn register_query_fields(select: RwSignal<String>, top: RwSignal<String>) {
-    QUERY_FIELDS.with(|f| f.set(Some((select, top))));
+/// What another section may set in a built query panel.
+#[derive(Clone, Copy)]
+pub struct QueryFields {
+    pub select: RwSignal<String>,
+    pub top: RwSignal<String>,
+    /// Loads a `$filter` into the raw editor and, when it has the builder's shape, the builder.
+    pub load_filter: Callback<String>,
 }
 
-/// The query panel's `$select` and `$top`, if it has been built.
-pub fn query_fields() -> Option<(RwSignal<String>, RwSignal<String>)> {
+/// Called by the query panel when it is built.
+pub fn register_query_fields(fields: QueryFields) {
+    QUERY_FIELDS.with(|f| f.set(Some(fields)));
+}
+
+/// The query panel's fields, if it has been built.
+pub fn query_fields() -> Option<QueryFields> {
     QUERY_FIELDS.with(Cell::get)
 }

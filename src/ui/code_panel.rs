@@ -322,14 +322,17 @@ pub fn CodePanel() -> impl IntoView {
             return;
         };
         workspace.table.set(Some(q.table));
-        workspace.filter.set(q.filter);
+        // A panel built from here on reads the filter into its builder as it starts.
+        workspace.filter.set(q.filter.clone());
         section.set(Section::Query);
         // The query panel is built the first time its section shows: its fields may only
-        // exist once the section has rendered.
+        // exist once the section has rendered. A panel already built loads the filter into
+        // its builder too.
         let fill = move || match code_link::query_fields() {
-            Some((select, top)) => {
-                select.set(q.select.clone());
-                top.set(q.top.clone());
+            Some(fields) => {
+                fields.load_filter.run(q.filter.clone());
+                fields.select.set(q.select.clone());
+                fields.top.set(q.top.clone());
                 true
             }
             None => false,
@@ -450,14 +453,17 @@ impl OpenedQuery {
     fn from_url(url: &str) -> Option<OpenedQuery> {
         let url = web_sys::Url::new(url).ok()?;
         let path = url.pathname();
-        let last = path.rsplit('/').next()?;
-        let name = last.strip_suffix("()").unwrap_or(last);
-        let table = js_sys::decode_uri_component(name).ok()?.as_string()?;
-        if table.is_empty() || table.contains('(') {
-            return None;
-        }
+        let last = js_sys::decode_uri_component(path.rsplit('/').next()?)
+            .ok()?
+            .as_string()?;
         let params = url.search_params();
         let param = |n: &str| params.get(n).unwrap_or_default();
+        // `T()` or `T`: a query of the table, with its `$filter` (only queries carry figures,
+        // so only they offer to open).
+        let table = last.strip_suffix("()").unwrap_or(&last).to_string();
+        if table.is_empty() || table.contains('(') || table.starts_with('$') {
+            return None;
+        }
         Some(OpenedQuery {
             table,
             filter: param("$filter"),

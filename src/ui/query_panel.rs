@@ -39,7 +39,6 @@ pub fn QueryPanel() -> impl IntoView {
         budget,
         history,
     } = workspace.query;
-    super::code_link::register_query_fields(select, top);
     let error = RwSignal::new(None::<Error>);
     let problems = RwSignal::new(Vec::<String>::new());
     let current = RwSignal::new(None::<u64>);
@@ -73,6 +72,12 @@ pub fn QueryPanel() -> impl IntoView {
             None => expressible.set(false),
         }
     };
+
+    super::code_link::register_query_fields(super::code_link::QueryFields {
+        select,
+        top,
+        load_filter: Callback::new(load_filter),
+    });
 
     let syntax = move || raw.with(|t| filter::parse(t).err());
 

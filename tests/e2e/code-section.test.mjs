@@ -127,6 +127,36 @@ test('a query in the wire log opens in the Query section with its table, filter 
   assert.deepEqual(await page.locator('.results .grid-row td.pin-2').allTextContents(), ['1', '2', '3']);
 });
 
+test('a second query opened from the wire log rebuilds the built Query panel\'s builder', async () => {
+  // The Query panel exists now (the test before opened it): its builder must follow.
+  await page.locator('#nav-code').click();
+  await setCode(
+    page,
+    `const t = tableClient("People");
+for await (const e of t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${"p"} and RowKey ge \${"2"}\`, select: ["Name"] } })) console.log(e.Name ?? "(no Name)");`,
+  );
+  const outcome = await runEditor(page);
+  assert.equal(outcome.kind, 'done', outcome.text);
+  assert.deepEqual(await consoleLines(page), [['Bo'], ['(no Name)']]);
+  await page.locator('.wire-entry').last().locator('.wire-open-query').click();
+  await page.locator('#section-query:not([hidden])').waitFor();
+  assert.equal(await page.locator('#raw-filter').inputValue(), "PartitionKey eq 'p' and RowKey ge '2'");
+  assert.equal(await page.locator('#q-select').inputValue(), 'Name');
+  assert.equal(await page.locator('#q-top').inputValue(), '');
+  const root = page.locator('#section-query .cond-group.root-group');
+  assert.equal(await page.locator('#q-pk').inputValue(), 'p');
+  const rows = root.locator('.condition-row');
+  assert.deepEqual(await rows.locator('.cond-property').evaluateAll((e) => e.map((i) => i.value)), ['RowKey']);
+  assert.deepEqual(await rows.locator('.cond-op').evaluateAll((e) => e.map((i) => i.value)), ['ge']);
+  assert.deepEqual(await rows.locator('.cond-value').evaluateAll((e) => e.map((i) => i.value)), ['2']);
+  await page.locator('.run-query').click();
+  await page.locator('.results .results-count', { hasText: 'Page 1: 2 entities' }).waitFor();
+  // `$select=Name`: the service returns only Name (no keys).
+  const cells = await page.locator('#section-query .results .grid-row').evaluateAll((r) => r.map((row) => row.textContent));
+  assert.equal(cells.length, 2);
+  assert.match(cells[0], /Bo/);
+});
+
 test('errors show their message with the line', async () => {
   await openCode(page);
   await setCode(page, 'const a = 1;\nconst b = ;\n');
