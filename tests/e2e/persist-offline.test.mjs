@@ -131,6 +131,27 @@ test('offline, a reload shows saved entities of all eight types', async () => {
   await page.context().close();
 });
 
+test('offline, show as code opens although it was never opened online (its module is precached)', async () => {
+  const page = await savedAndCached();
+  await page.waitForFunction(async () => {
+    const keys = await (await caches.open('tablescope-v1')).keys();
+    return keys.some((r) => r.url.endsWith('/codegen_bg.wasm')) && keys.some((r) => r.url.endsWith('/codegen.js'));
+  }, null, { timeout: 15_000, polling: 200 });
+  await page.context().setOffline(true);
+  await page.reload();
+  await mounted(page);
+  await page.locator('[data-table="Typed"] .table-facts').click();
+  await page.locator('#nav-query').click();
+  await page.locator('.run-query').click();
+  const root = page.locator('.show-code[data-what="query"]');
+  await root.locator('.show-code-toggle').click();
+  const js = root.locator('.code-form[data-form="js"]');
+  await js.waitFor({ timeout: 15_000 });
+  assert.match(await js.textContent(), /tableClient\("Typed"\)/);
+  await page.context().setOffline(false);
+  await page.context().close();
+});
+
 test('a start that cannot load its code says why and offers the saved tables as a file', async () => {
   const page = await savedAndCached();
   // The deferred half is gone from the offline copy (as when the browser evicted it).
