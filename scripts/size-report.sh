@@ -21,6 +21,8 @@
 #
 # - show as code on first use: the code generators' own wasm (codegen.js, codegen_bg.wasm,
 #   src/codegen.rs), imported when a show-as-code panel first opens.
+# - Connect section on first use: its own wasm (connect.js, connect_bg.wasm, src/connect.rs),
+#   imported when the section first shows.
 #
 # BUDGET_KB is the product's budget for a page load (issues #2 and #4: under 300 KB gzip). The
 # playground and the embed must both stay within it. A dist that was not split fails: its
@@ -55,6 +57,7 @@ lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 code=("$DIST"/code/tablescope-code-*.js)
 codegen=("$DIST"/codegen_bg.wasm "$DIST"/codegen.js)
+connect=("$DIST"/connect_bg.wasm "$DIST"/connect.js)
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
   exit 1
@@ -102,6 +105,9 @@ table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[
 table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
 if [ "${#codegen[@]}" -eq 2 ]; then
   table "show as code: the code generators' wasm (on first use)" "${codegen[@]}"
+fi
+if [ "${#connect[@]}" -eq 2 ]; then
+  table "Connect section: its own wasm (on first use)" "${connect[@]}"
 fi
 echo
 

@@ -226,7 +226,7 @@ fn panel(section: Section) -> AnyView {
         // Through a pointer: wasm-opt inlines a function with one caller, and this function
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
-        Section::Connect => std::hint::black_box(super::connect::panel as fn() -> AnyView)(),
+        Section::Connect => std::hint::black_box(super::connect::host as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

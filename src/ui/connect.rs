@@ -3,13 +3,17 @@
 //! tables, runs the same query on both sides and sees where the answers differ, copies a sample
 //! into the sandbox and writes a sandbox table to the connection.
 //!
-//! Built the first time the section is shown (`SectionPanel` in app.rs calls [`panel`] through
-//! a pointer), so none of it runs at start and all of it lands in the deferred wasm; nothing is
-//! fetched until the user connects.
+//! The section is a wasm module of its own (`src/connect.rs` → `connect.js`,
+//! `connect_bg.wasm`), loaded the first time the section shows ([`host`], which
+//! `SectionPanel` in app.rs builds): its views, text and code are in neither the playground's
+//! first download nor its deferred wasm. It reaches the sandbox as the in-page SDK does
+//! (`window.tablescope.wire`) and asks the rest of the page through [`bridge`]. Nothing is
+//! fetched from a connection until the user connects.
 //!
 //! Invariant: a request to the connection carries only what the user gave (the SAS); the app
 //! never signs a request and never asks for an account key.
 
+mod bridge;
 mod browse;
 mod compare;
 mod connection;
@@ -38,10 +42,41 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
 .connect-form .inline-check{white-space:normal;align-items:flex-start}";
 
-/// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so it
-/// stays out of the code that runs at start.
-pub fn panel() -> AnyView {
-    view! { <ConnectPanel /> }.into_any()
+/// The Connect module's files, relative to the page.
+pub const CONNECT_JS: &str = "connect.js";
+pub const CONNECT_WASM: &str = "connect_bg.wasm";
+
+/// The section in the playground: the host the Connect module mounts into, loaded the first
+/// time the section shows. `SectionPanel` (app.rs) calls it through a pointer, so none of it
+/// is in the code that runs at start.
+pub fn host() -> AnyView {
+    use crate::ui::module_host::{Module, ModuleHost};
+    let module = Module {
+        js: CONNECT_JS,
+        wasm: CONNECT_WASM,
+        mount: "mount_connect",
+        class: "connect-module",
+        loading: msg::connect_loading,
+        failed: |reason| msg::connect_load_failed(reason),
+        retry: msg::learn_retry,
+    };
+    let bridge = bridge::page_side(
+        crate::ui::state::AppState::expect(),
+        crate::ui::workspace::Workspace::expect(),
+        expect_context::<RwSignal<crate::ui::Section>>(),
+    );
+    view! { <ModuleHost module=module bridge=bridge /> }.into_any()
+}
+
+/// The Connect module's view (see `src/connect.rs`): mounts the section into `host` for the
+/// page's lifetime, in the page's language; `page` is the bridge [`host`] made.
+pub fn mount(host: web_sys::HtmlElement, page: wasm_bindgen::JsValue) {
+    bridge::keep(page);
+    wasm_bindgen_futures::spawn_local(async move {
+        // The playground's language (this module has its own copy of the catalogues).
+        crate::i18n::start_as_page().await;
+        leptos::mount::mount_to(host, || view! { <ConnectPanel /> }).forget();
+    });
 }
 
 /// What the section's parts share.

@@ -58,12 +58,6 @@ fn exchange(state: AppState, js: &JsValue) -> Result<JsValue, JsValue> {
     Ok(write_response(&response, stats.as_ref()))
 }
 
-/// Answers one request on the page's account exactly as `window.tablescope.wire` does (the
-/// Connect section's sandbox side sends its requests here).
-pub fn serve(state: AppState, request: &HttpRequest) -> HttpResponse {
-    answer(state, request).0
-}
-
 fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<QueryStats>) {
     let context = Context {
         now: DateTime::from_unix_millis(js_sys::Date::now() as i64).unwrap_or(DateTime::MIN),

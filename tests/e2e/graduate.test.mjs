@@ -214,6 +214,33 @@ async function compare(page) {
   await page.locator('.connect-same, .connect-diff, .connect-result .connect-error').first().waitFor();
 }
 
+test('graduate: the Connect section is a module of its own, downloaded the first time it shows', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const wasm = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.wasm') || path.endsWith('connect.js')) wasm.push(path.split('/').pop());
+  });
+  await page.goto(env.url);
+  await page.locator('h1').waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => typeof window.tablescope?.wire === 'function');
+  await page.waitForTimeout(500);
+  assert.ok(!wasm.some((f) => f.startsWith('connect')), `at start: ${wasm.join(', ')}`);
+  await page.locator('#nav-connect').click();
+  await page.locator('#connect-url').waitFor({ timeout: 15_000 });
+  assert.deepEqual(wasm.filter((f) => f.startsWith('connect')), ['connect.js', 'connect_bg.wasm']);
+  // Mounted once: one form, however often the section is shown again.
+  await page.locator('#nav-data').click();
+  await page.locator('#nav-connect').click();
+  assert.equal(await page.locator('#connect-url').count(), 1);
+  // The module follows the playground's language switcher.
+  assert.equal(await page.locator('#connect-heading').textContent(), 'Connect to a real account');
+  await page.locator('#lang-select').selectOption('de');
+  await page.locator('#connect-heading', { hasText: 'Mit einem echten Konto verbinden' }).waitFor();
+  await context.close();
+});
+
 /** Where the two endpoints legitimately differ from the sandbox, per endpoint (filled in below). */
 const TARGETS = [
   { name: 'tablescope serve', server: () => serve },

@@ -9,7 +9,6 @@ use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
 use super::Shared;
 use crate::i18n::{self, msg, t};
-use crate::ui::state::AppState;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -41,7 +40,6 @@ enum Shown {
 
 #[component]
 pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
-    let state = AppState::expect();
     let conn = StoredValue::new(connection);
     let tables = RwSignal::new(None::<Result<Vec<String>, Failure>>);
     let busy = RwSignal::new(false);
@@ -77,8 +75,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
             let (pages, failure) = query::pages(&remote, &table, &options, None).await;
             let connection = Answer { pages, failure };
             let result = if both {
-                let (pages, failure) =
-                    query::pages(&Side::Sandbox(state), &table, &options, None).await;
+                let (pages, failure) = query::pages(&Side::Sandbox, &table, &options, None).await;
                 let sandbox = Answer { pages, failure };
                 let differences = compare(&sandbox.pages, &connection.pages);
                 Shown::Compare {

@@ -147,7 +147,7 @@ async fn send_batch(side: &Side, table: &str, b: &Batch, index: usize) -> Result
 /// The `$batch` request for one batch: a changeset of InsertOrReplace operations.
 fn batch_call(side: &Side, table: &str, b: &Batch, index: usize) -> Call {
     let endpoint = match side {
-        Side::Sandbox(_) => SANDBOX_ENDPOINT.to_string(),
+        Side::Sandbox => SANDBOX_ENDPOINT.to_string(),
         Side::Remote(c) => c.endpoint.clone(),
     };
     let id = format!(

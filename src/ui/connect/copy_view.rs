@@ -9,7 +9,6 @@ use super::query::{self, partition_filter, Options};
 use super::remote::{Failure, Side};
 use super::Shared;
 use crate::i18n::{self, msg, t};
-use crate::ui::state::AppState;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -37,7 +36,6 @@ enum Done {
 
 #[component]
 pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
-    let state = AppState::expect();
     let conn = StoredValue::new(connection);
     let first = RwSignal::new("100".to_string());
     let partition = RwSignal::new(String::new());
@@ -46,12 +44,10 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
     let busy = RwSignal::new(false);
     let progress = RwSignal::new(None::<(usize, usize)>);
     let done = RwSignal::new(None::<Done>);
-    let sandbox_tables = Memo::new(move |_| {
-        state
-            .describe_tables()
-            .into_iter()
-            .map(|t| (t.name, t.entities as usize))
-            .collect::<Vec<_>>()
+    // The sandbox's tables, kept current as the playground changes them.
+    let sandbox_tables = RwSignal::new(super::bridge::sandbox_tables());
+    super::bridge::on_change(move || {
+        sandbox_tables.try_set(super::bridge::sandbox_tables());
     });
 
     // Writes `entities` to `side`'s `table`, reporting progress, then says how it ended.
@@ -110,7 +106,7 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
                     if let Some(l) = limit {
                         entities.truncate(l);
                     }
-                    write_all(Side::Sandbox(state), table, entities, false).await
+                    write_all(Side::Sandbox, table, entities, false).await
                 }
             };
             done.try_set(Some(result));
@@ -139,7 +135,7 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
         busy.set(true);
         spawn_local(async move {
             let (pages, failure) =
-                query::pages(&Side::Sandbox(state), &table, &Options::default(), None).await;
+                query::pages(&Side::Sandbox, &table, &Options::default(), None).await;
             let result = match failure {
                 Some(f) => Done::ReadFailed(f),
                 None => {
@@ -222,16 +218,9 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
 fn done_view(d: Done, c: Connection) -> AnyView {
     match d {
         Done::In { count, table } => {
-            let (workspace, section) = (
-                crate::ui::workspace::Workspace::expect(),
-                expect_context::<RwSignal<crate::ui::Section>>(),
-            );
             let shown = table.clone();
             // The copy in the Entities section's own grid and editor.
-            let open = move |_| {
-                workspace.table.set(Some(shown.clone()));
-                section.set(crate::ui::Section::Data);
-            };
+            let open = move |_| super::bridge::show_table(&shown);
             view! {
                 <p class="connect-copied" role="status">{move || msg::connect_copied_in(count, &table)}</p>
                 <button type="button" class="connect-open-copy" on:click=open>{t(msg::connect_open_copy)}</button>

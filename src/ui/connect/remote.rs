@@ -1,5 +1,5 @@
 //! One HTTP exchange with either side of a comparison: the sandbox (the page's own engine,
-//! through `wire_bridge::serve`, exactly as the in-page SDK reaches it) or the connection
+//! through `window.tablescope.wire`, exactly as the in-page SDK reaches it) or the connection
 //! (`fetch` from the page, in the URL and header forms `engine::wire` understands).
 //!
 //! Invariant: a remote error is reported as the service sent it (status, code, message); a
@@ -7,9 +7,7 @@
 //! [`Failure::Unreachable`], never guessed into a service code.
 
 use super::connection::Connection;
-use crate::engine::wire::{HttpRequest, HttpResponse};
-use crate::ui::state::AppState;
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function, Reflect, Uint8Array};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -27,7 +25,8 @@ const HEADERS: [(&str, &str); 4] = [
 /// Where a request goes.
 #[derive(Clone)]
 pub enum Side {
-    Sandbox(AppState),
+    /// The page's engine (this module runs beside the playground: `super::bridge`).
+    Sandbox,
     Remote(Connection),
 }
 
@@ -112,16 +111,7 @@ pub fn error_body(body: &str) -> (Option<String>, Option<String>) {
 /// answer came: see [`Failure::Unreachable`]).
 pub async fn send(side: &Side, call: &Call) -> Result<Reply, Failure> {
     match side {
-        Side::Sandbox(state) => {
-            let mut request =
-                HttpRequest::new(call.method, &format!("{SANDBOX_ENDPOINT}{}", call.path));
-            for (n, v) in HEADERS {
-                request.headers.push((n.into(), v.into()));
-            }
-            request.headers.extend(call.headers.iter().cloned());
-            request.body = call.body.clone().into_bytes();
-            Ok(reply_of(crate::ui::wire_bridge::serve(*state, &request)))
-        }
+        Side::Sandbox => sandbox(call),
         Side::Remote(c) => fetch(c, call).await,
     }
 }
@@ -135,12 +125,69 @@ pub async fn send_ok(side: &Side, call: &Call) -> Result<Reply, Failure> {
     Ok(reply)
 }
 
-fn reply_of(r: HttpResponse) -> Reply {
-    Reply {
-        status: r.status,
-        headers: r.headers,
-        body: String::from_utf8_lossy(&r.body).into_owned(),
+/// `call` answered by the page's engine (`window.tablescope.wire`, synchronous).
+fn sandbox(call: &Call) -> Result<Reply, Failure> {
+    let unreachable = |detail: String| Failure::Unreachable {
+        origin: SANDBOX_ENDPOINT.into(),
+        detail,
+    };
+    let wire = js_sys::global();
+    let wire = Reflect::get(&wire, &"tablescope".into())
+        .and_then(|t| Reflect::get(&t, &"wire".into()))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| unreachable("the playground's engine is not on this page".into()))?;
+    let request = js_sys::Object::new();
+    let headers = headers_of(call);
+    let set = |name: &str, value: &JsValue| {
+        let _ = Reflect::set(&request, &name.into(), value);
+    };
+    set("method", &call.method.into());
+    set("url", &format!("{SANDBOX_ENDPOINT}{}", call.path).into());
+    set("headers", &headers);
+    set("body", &call.body.as_str().into());
+    let answer = wire
+        .call1(&JsValue::NULL, &request)
+        .map_err(|e| unreachable(crate::ui::dynamic::describe(&e)))?;
+    let get = |name: &str| Reflect::get(&answer, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let body = get("body");
+    let body = if body.is_instance_of::<Uint8Array>() {
+        String::from_utf8_lossy(&Uint8Array::new(&body).to_vec()).into_owned()
+    } else {
+        body.as_string().unwrap_or_default()
+    };
+    Ok(Reply {
+        status: get("status").as_f64().unwrap_or(0.0) as u16,
+        headers: pairs(&get("headers")),
+        body,
+    })
+}
+
+/// The request's headers as `[[name, value], …]`: the service version and formats, then the
+/// call's own.
+fn headers_of(call: &Call) -> Array {
+    let headers = Array::new();
+    for (n, v) in HEADERS {
+        headers.push(&Array::of2(&n.into(), &v.into()));
     }
+    for (n, v) in &call.headers {
+        headers.push(&Array::of2(&n.into(), &v.into()));
+    }
+    headers
+}
+
+/// `[[name, value], …]` read back.
+fn pairs(list: &JsValue) -> Vec<(String, String)> {
+    if !Array::is_array(list) {
+        return Vec::new();
+    }
+    Array::from(list)
+        .iter()
+        .filter_map(|pair| {
+            let pair = Array::from(&pair);
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
 }
 
 /// `fetch` in a few lines of JavaScript: the answer as `{status, headers, body}` (every
@@ -155,13 +202,7 @@ fn fetch_function() -> Function {
 }
 
 async fn fetch(c: &Connection, call: &Call) -> Result<Reply, Failure> {
-    let headers = Array::new();
-    for (n, v) in HEADERS {
-        headers.push(&Array::of2(&n.into(), &v.into()));
-    }
-    for (n, v) in &call.headers {
-        headers.push(&Array::of2(&n.into(), &v.into()));
-    }
+    let headers = headers_of(call);
     let url = c.url(&call.path);
     let started = fetch_function().call4(
         &JsValue::NULL,
@@ -182,21 +223,11 @@ async fn fetch(c: &Connection, call: &Call) -> Result<Reply, Failure> {
         .await
         .map_err(|e| unreachable(&e))?;
     let get = |name: &str| Reflect::get(&answer, &name.into()).unwrap_or(JsValue::UNDEFINED);
-    let mut reply = Reply {
+    Ok(Reply {
         status: get("status").as_f64().unwrap_or(0.0) as u16,
         body: get("body").as_string().unwrap_or_default(),
-        headers: Vec::new(),
-    };
-    let list = get("headers");
-    if Array::is_array(&list) {
-        for pair in Array::from(&list).iter() {
-            let pair = Array::from(&pair);
-            if let (Some(n), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                reply.headers.push((n, v));
-            }
-        }
-    }
-    Ok(reply)
+        headers: pairs(&get("headers")),
+    })
 }
 
 /// `'` doubled and the rest percent-encoded, as a key literal in an entity's URL.
