@@ -14,8 +14,9 @@ use leptos::prelude::*;
 pub struct StepView {
     pub index: usize,
     pub op: String,
-    /// The note in the language shown when the step ran (the lessons re-render on a switch).
-    pub note: Option<String>,
+    /// The step as the file gives it: its note is read in the language shown, when shown
+    /// (a language switch changes the text and keeps the steps that ran).
+    pub spec: scenario::Step,
     /// The step's request fields as written, as JSON text.
     pub request: String,
     /// One line: `query Products  PartitionKey eq 'Books'`.
@@ -49,7 +50,6 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
     Some(StepView {
         index,
         op: spec.op.clone(),
-        note: spec.note_for(lang().code()).map(str::to_string),
         // The step as written (references unresolved): printing the built request would link
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
@@ -73,6 +73,7 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
             .unwrap_or_default(),
         failures: outcome.failures,
         map,
+        spec,
     })
 }
 
@@ -227,11 +228,14 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
             share_link.try_set(Some(link));
         });
     };
-    // The texts in the page's language where the file has it (the Learn section renders the
-    // player again when the language changes; an embed keeps the one it started with).
-    let shown = lang();
-    let name = scenario.name_for(shown.code()).to_string();
-    let description = scenario.description_for(shown.code()).to_string();
+    // The texts in the page's language where the file has it, read when shown: a language
+    // switch changes them and keeps the runner and the steps that ran.
+    let texts = StoredValue::new(scenario.clone());
+    let name = move || texts.with_value(|s| s.name_for(lang().code()).to_string());
+    let description = move || {
+        let text = texts.with_value(|s| s.description_for(lang().code()).to_string());
+        view! { <Markdown text=text /> }
+    };
     let data_name = scenario.name.clone();
     let total = scenario.steps.len();
     let runner = StoredValue::new_local(Runner::new(scenario.clone()));
@@ -268,9 +272,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     view! {
         <article class="scenario-player" data-scenario=data_name>
             <h3 class="scenario-name">{name}</h3>
-            <div class="scenario-description">
-                <Markdown text=description />
-            </div>
+            <div class="scenario-description">{description}</div>
             <div class="player-controls">
                 <button type="button" class="primary run-next" on:click=run_next disabled=done>
                     {t(msg::learn_run_next)}
@@ -327,7 +329,9 @@ fn StepCard(v: StepView) -> impl IntoView {
         Some(code) => format!("{} {}", v.status, code),
         None => v.status.to_string(),
     };
-    let figure = |label: fn() -> String, field: &'static str, value: Option<String>| {
+    let figure = |label: fn() -> String,
+                  field: &'static str,
+                  value: Option<Box<dyn Fn() -> String + Send + Sync>>| {
         value.map(|value| {
             view! {
                 <div class="fig" data-field=field>
@@ -346,14 +350,16 @@ fn StepCard(v: StepView) -> impl IntoView {
                     .iter()
                     .map(|(field, expected)| {
                         let miss = failures.iter().find(|m| m.field == *field
-                            || (*field == "message" && m.field == "messagePrefix"));
-                        let label = field_label(field);
-                        let (state, text) = match miss {
-                            Some(m) => (
-                                "failed",
-                                msg::learn_expect_failed(&m.actual, &m.expected, label),
-                            ),
-                            None => ("held", format!("✓ {label} {expected}")),
+                            || (*field == "message" && m.field == "messagePrefix")).cloned();
+                        let state = if miss.is_some() { "failed" } else { "held" };
+                        let (field, expected) = (*field, expected.clone());
+                        // Read when shown: the labels follow a language switch.
+                        let text = move || {
+                            let label = field_label(field);
+                            match &miss {
+                                Some(m) => msg::learn_expect_failed(&m.actual, &m.expected, label),
+                                None => format!("✓ {label} {expected}"),
+                            }
                         };
                         view! { <li data-state=state>{text}</li> }
                     })
@@ -382,20 +388,30 @@ fn StepCard(v: StepView) -> impl IntoView {
     view! {
         <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
             <div class="step-head">
-                <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
+                <span class="step-number">{move || msg::learn_step(number(v.index + 1))}</span>
                 <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
             </div>
-            {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
+            {v.spec.note.is_some().then(|| {
+                let spec = v.spec.clone();
+                view! {
+                    <div class="step-note">
+                        {move || view! { <Markdown text=spec.note_for(lang().code()).unwrap_or_default().to_string() /> }}
+                    </div>
+                }
+            })}
             <dl class="step-figures">
-                {figure(msg::learn_fig_status, "status", Some(status_text))}
-                {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}
-                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
-                {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
-                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}
+                {figure(msg::learn_fig_status, "status", Some(Box::new(move || status_text.clone())))}
+                {figure(msg::learn_fig_kind, "kind", v.kind.map(|k| shown(move || super::super::explain_text::kind_name(k))))}
+                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(|n| shown(move || number(n))))}
+                {figure(msg::learn_fig_returned, "returned", v.returned.map(|n| shown(move || number(n))))}
+                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(|n| shown(move || number(n))))}
                 {figure(
                     msg::learn_fig_continuation,
                     "continuation",
-                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
+                    v.scanned.map(|_| {
+                        let c = v.continuation.clone();
+                        shown(move || c.clone().unwrap_or_else(msg::learn_fig_none))
+                    }),
                 )}
             </dl>
             {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
@@ -407,6 +423,13 @@ fn StepCard(v: StepView) -> impl IntoView {
             </details>
         </li>
     }
+}
+
+/// A figure's text, read when shown (so it follows a language switch).
+fn shown(
+    text: impl Fn() -> String + Send + Sync + 'static,
+) -> Box<dyn Fn() -> String + Send + Sync> {
+    Box::new(text)
 }
 
 /// The name of an expectation's field, as the player shows it (`field` is the scenario
