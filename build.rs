@@ -245,6 +245,15 @@ fn generate(catalogues: &[Map<String, Value>]) -> String {
             let _ = writeln!(src, "    pub const {key}: &str = {text:?};");
         }
     }
+    src.push_str(
+        "}\n\n/// The position of each message without plural forms, by key (for [`say_text`]).\n",
+    );
+    src.push_str("#[allow(non_upper_case_globals, dead_code)]\npub mod index {\n");
+    for (index, (key, value)) in en.iter().enumerate() {
+        if value.is_string() {
+            let _ = writeln!(src, "    pub const {key}: u32 = {index};");
+        }
+    }
     src.push_str("}\n\n/// One function per message: its placeholders are its parameters.\n");
     src.push_str("#[allow(non_snake_case, clippy::too_many_arguments)]\npub mod msg {\n");
     src.push_str("    use super::{Category, Message};\n\n");
