@@ -68,14 +68,14 @@ pub fn fill(text: &str, args: &[(&str, &dyn std::fmt::Display)], count: Option<&
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
         let name = after.find('}').map(|end| &after[..end]);
-        let value = name.and_then(|name| {
-            if name == "count" {
-                count.map(str::to_string)
-            } else {
-                args.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| v.to_string())
-            }
+        // `{count}` is a plural message's number; a message without plural forms may name a
+        // placeholder `count` too, filled from its arguments like any other.
+        let value = name.and_then(|name| match (name, count) {
+            ("count", Some(count)) => Some(count.to_string()),
+            _ => args
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string()),
         });
         match (name, value) {
             (Some(name), Some(value)) => {
