@@ -306,7 +306,9 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                     })
             }}
             <ol class="steps">
+                // The cards render again in a new language (they hold no state of their own).
                 {move || {
+                    lang();
                     steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
                 }}
             </ol>
@@ -317,8 +319,15 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
 
 #[component]
 fn StepCard(v: StepView) -> impl IntoView {
+    // The expectations in the language shown now (the card renders again on a switch).
+    let expected = v
+        .spec
+        .expect
+        .as_ref()
+        .map(expected_fields)
+        .unwrap_or_default();
     let ok = v.failures.is_empty();
-    let verdict = if v.expected.is_empty() {
+    let verdict = if expected.is_empty() {
         "none"
     } else if ok {
         "held"
@@ -329,9 +338,7 @@ fn StepCard(v: StepView) -> impl IntoView {
         Some(code) => format!("{} {}", v.status, code),
         None => v.status.to_string(),
     };
-    let figure = |label: fn() -> String,
-                  field: &'static str,
-                  value: Option<Box<dyn Fn() -> String + Send + Sync>>| {
+    let figure = |label: fn() -> String, field: &'static str, value: Option<String>| {
         value.map(|value| {
             view! {
                 <div class="fig" data-field=field>
@@ -341,25 +348,22 @@ fn StepCard(v: StepView) -> impl IntoView {
             }
         })
     };
-    let expectations = (!v.expected.is_empty()).then(|| {
+    let expectations = (!expected.is_empty()).then(|| {
         let failures = v.failures.clone();
         view! {
             <ul class="expectations" data-verdict=verdict>
-                {v
-                    .expected
+                {expected
                     .iter()
                     .map(|(field, expected)| {
                         let miss = failures.iter().find(|m| m.field == *field
-                            || (*field == "message" && m.field == "messagePrefix")).cloned();
-                        let state = if miss.is_some() { "failed" } else { "held" };
-                        let (field, expected) = (*field, expected.clone());
-                        // Read when shown: the labels follow a language switch.
-                        let text = move || {
-                            let label = field_label(field);
-                            match &miss {
-                                Some(m) => msg::learn_expect_failed(&m.actual, &m.expected, label),
-                                None => format!("✓ {label} {expected}"),
-                            }
+                            || (*field == "message" && m.field == "messagePrefix"));
+                        let label = field_label(field);
+                        let (state, text) = match miss {
+                            Some(m) => (
+                                "failed",
+                                msg::learn_expect_failed(&m.actual, &m.expected, label),
+                            ),
+                            None => ("held", format!("✓ {label} {expected}")),
                         };
                         view! { <li data-state=state>{text}</li> }
                     })
@@ -388,30 +392,20 @@ fn StepCard(v: StepView) -> impl IntoView {
     view! {
         <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
             <div class="step-head">
-                <span class="step-number">{move || msg::learn_step(number(v.index + 1))}</span>
+                <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
                 <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
             </div>
-            {v.spec.note.is_some().then(|| {
-                let spec = v.spec.clone();
-                view! {
-                    <div class="step-note">
-                        {move || view! { <Markdown text=spec.note_for(lang().code()).unwrap_or_default().to_string() /> }}
-                    </div>
-                }
-            })}
+            {v.spec.note_for(lang().code()).map(|n| view! { <div class="step-note"><Markdown text=n.to_string() /></div> })}
             <dl class="step-figures">
-                {figure(msg::learn_fig_status, "status", Some(Box::new(move || status_text.clone())))}
-                {figure(msg::learn_fig_kind, "kind", v.kind.map(|k| shown(move || super::super::explain_text::kind_name(k))))}
-                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(|n| shown(move || number(n))))}
-                {figure(msg::learn_fig_returned, "returned", v.returned.map(|n| shown(move || number(n))))}
-                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(|n| shown(move || number(n))))}
+                {figure(msg::learn_fig_status, "status", Some(status_text))}
+                {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}
+                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
+                {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
+                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}
                 {figure(
                     msg::learn_fig_continuation,
                     "continuation",
-                    v.scanned.map(|_| {
-                        let c = v.continuation.clone();
-                        shown(move || c.clone().unwrap_or_else(msg::learn_fig_none))
-                    }),
+                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
                 )}
             </dl>
             {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
@@ -423,13 +417,6 @@ fn StepCard(v: StepView) -> impl IntoView {
             </details>
         </li>
     }
-}
-
-/// A figure's text, read when shown (so it follows a language switch).
-fn shown(
-    text: impl Fn() -> String + Send + Sync + 'static,
-) -> Box<dyn Fn() -> String + Send + Sync> {
-    Box::new(text)
 }
 
 /// The name of an expectation's field, as the player shows it (`field` is the scenario
