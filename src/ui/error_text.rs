@@ -18,13 +18,15 @@ use crate::i18n::{self, msg};
 /// A message's English text (its template) and its position in the catalogues. A table of
 /// data, not of functions: every message is said by one function ([`i18n::say_text`]), its
 /// placeholders filled by name from the values read back out of the English sentence.
-type Template = (&'static str, u32);
+pub type Template = (&'static str, u32);
 
+/// The [`Template`] of message `key`.
 macro_rules! template {
     ($key:ident) => {
-        (i18n::en::$key, i18n::index::$key)
+        (crate::i18n::en::$key, crate::i18n::index::$key)
     };
 }
+pub(crate) use template;
 
 /// The placeholders that hold counts and sizes, formatted as prose numbers ("1.100" in
 /// German); the others (positions, typed text, names) are data and kept as written.
@@ -118,7 +120,9 @@ pub fn detail(detail: &str) -> String {
     say(DETAILS, detail)
 }
 
-fn say(templates: &[Template], text: &str) -> String {
+/// `text` said in the current language by the first of `templates` it matches; as written
+/// when none does.
+pub fn say(templates: &[Template], text: &str) -> String {
     templates
         .iter()
         .find_map(|&(template, index)| {
