@@ -1,13 +1,15 @@
 //! The engine's explanations in the reader's language.
 //!
 //! The engine (`crates/engine`) explains a plan in English sentences: the query kind's name,
-//! a summary and advice. This module recognises each sentence by its English template and
-//! says it again through the catalogue, with the parts that are data (keys, filter text,
-//! counts) carried over unchanged. Invariant: every template here is the engine's English
-//! word for word, and the `en.json` message it maps to is the same text, so English pages show
-//! what the engine wrote (its counts formatted as prose, "1,200"); a sentence no template
-//! matches (an engine newer than this list) is shown as the engine wrote it.
+//! a summary and advice. This module recognises each sentence by the English text of the
+//! catalogue message that says it (`{name}` where data goes; `ui::error_text` does the
+//! matching) and says it again in the language shown, with the parts that are data (keys,
+//! filter text) carried over unchanged and counts formatted as prose. Invariant: each such
+//! `en.json` text is the engine's English word for word, so English pages show what the
+//! engine wrote (its counts as prose, "1,200"); a sentence no message matches (an engine newer
+//! than this list) is shown as the engine wrote it.
 
+use super::error_text::{say, template, Template};
 use crate::i18n::msg;
 
 /// The display name of a query kind (the engine's `QueryKind::label`).
@@ -30,8 +32,6 @@ pub fn severity(severity: &str) -> String {
         other => other.to_string(),
     }
 }
-
-use super::error_text::{say, template, Template};
 
 /// Each English sentence of the engine, as the English text of the message that says it
 /// (`{name}` where data goes; `{n}`, a count, is formatted as prose).
