@@ -5,7 +5,10 @@
 //!   a missing key or a wrong argument is a compile error where the text is used;
 //! - the English catalogue, compiled in (the default needs no download);
 //! - a hash of each other catalogue, for its URL (`locales/de.json?v=<hash>`), so the service
-//!   worker's cache never serves a catalogue of another build.
+//!   worker's cache never serves a catalogue of another build;
+//! - a hash of the key list (`KEYS_HASH`): a message is looked up in a downloaded catalogue by
+//!   its position, so no key name ships in the wasm, and a catalogue whose keys hash otherwise
+//!   (another build's) is refused and the page shows English.
 //!
 //! The build FAILS when a catalogue's keys are not in sorted (byte) order -- naming the first
 //! key out of order -- so engineers adding keys at the same time insert them in different
@@ -219,13 +222,45 @@ fn generate(catalogues: &[Map<String, Value>]) -> String {
             .hash(&mut hasher);
         let _ = write!(src, "\"{:x}\", ", hasher.finish());
     }
-    src.push_str("];\n\n/// One function per message: its placeholders are its parameters.\n");
+    src.push_str("];\n\n");
+    // Messages are looked up by position: every catalogue has en.json's keys in the same
+    // (sorted) order, so no key name needs to be in the wasm. A downloaded catalogue is
+    // accepted only when its keys hash to this (FNV-1a 64 of each key and a '\n').
+    let _ = writeln!(
+        src,
+        "/// FNV-1a 64 of every key followed by a newline, in order: a downloaded catalogue's \
+         keys must hash to it.\npub const KEYS_HASH: u64 = {:#x};\n/// How many messages a \
+         catalogue holds.\npub const KEY_COUNT: u32 = {};\n",
+        keys_hash(en.keys()),
+        en.len()
+    );
+    src.push_str(
+        "/// The English text of each message without plural forms, by key (shared by its\n",
+    );
+    src.push_str("/// function in [`msg`] and by code that recognises English text, such as the\n");
+    src.push_str("/// engine's, to say it again in the reader's language).\n");
+    src.push_str("#[allow(non_upper_case_globals, dead_code)]\npub mod en {\n");
+    for (key, value) in en {
+        if let Value::String(text) = value {
+            let _ = writeln!(src, "    pub const {key}: &str = {text:?};");
+        }
+    }
+    src.push_str(
+        "}\n\n/// The position of each message without plural forms, by key (for [`say_text`]).\n",
+    );
+    src.push_str("#[allow(non_upper_case_globals, dead_code)]\npub mod index {\n");
+    for (index, (key, value)) in en.iter().enumerate() {
+        if value.is_string() {
+            let _ = writeln!(src, "    pub const {key}: u32 = {index};");
+        }
+    }
+    src.push_str("}\n\n/// One function per message: its placeholders are its parameters.\n");
     src.push_str("#[allow(non_snake_case, clippy::too_many_arguments)]\npub mod msg {\n");
     src.push_str("    use super::{Category, Message};\n\n");
-    for (key, value) in en {
+    for (index, (key, value)) in en.iter().enumerate() {
         let names = placeholders_of(value);
         let (doc, english) = match value {
-            Value::String(text) => (text.clone(), format!("Message::Text({text:?})")),
+            Value::String(text) => (text.clone(), format!("Message::Text(super::en::{key})")),
             Value::Object(forms) => {
                 let mut english = String::from("Message::Plural(&[");
                 for category in ALL_CATEGORIES {
@@ -268,13 +303,25 @@ fn generate(catalogues: &[Map<String, Value>]) -> String {
         };
         let _ = writeln!(
             src,
-            "        super::render({key:?}, {english}, {count}, &[{}])",
+            "        super::render({index}, {english}, {count}, &[{}])",
             args.join(", ")
         );
         src.push_str("    }\n");
     }
     src.push_str("}\n");
     src
+}
+
+/// FNV-1a 64 of each key's UTF-8 and a `\n`, in order (`i18n::catalogue::keys_hash`).
+fn keys_hash<'a>(keys: impl Iterator<Item = &'a String>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for key in keys {
+        for &b in key.as_bytes().iter().chain(b"\n") {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 fn capitalised(word: &str) -> String {

@@ -16,7 +16,7 @@
 //! `navigator.languages` we speak, else English. [`start`] applies it; [`choose`] switches.
 //! `<html lang dir>` always names the language shown.
 
-mod catalogue;
+pub mod catalogue;
 pub mod lang;
 
 pub use catalogue::{Category, Message};
@@ -42,10 +42,10 @@ thread_local! {
     /// trigger: no signal type to instantiate for `Lang`).
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
     static CHANGED: ArcTrigger = ArcTrigger::new();
-    /// The catalogues downloaded so far, by `Lang::index`, as the browser parsed them: a
-    /// message is read from one by its key when it is shown. English is compiled in, each
-    /// message's text in its own function of [`msg`], so it is never here.
-    static LOADED: RefCell<[Option<Object>; 4]> = const { RefCell::new([None, None, None, None]) };
+    /// The catalogues downloaded so far, by `Lang::index`: the messages as the browser parsed
+    /// them, in key order, so a message is read by its position when it is shown. English is
+    /// compiled in, each message's text in its own function of [`msg`], so it is never here.
+    static LOADED: RefCell<[Option<Array>; 4]> = const { RefCell::new([None, None, None, None]) };
     static PLURAL_RULES: RefCell<Vec<(Lang, Intl::PluralRules)>> = const { RefCell::new(Vec::new()) };
     static NUMBER_FORMATS: RefCell<Vec<(Lang, Intl::NumberFormat)>> = const { RefCell::new(Vec::new()) };
 }
@@ -145,11 +145,11 @@ macro_rules! count_as_f64 {
 }
 count_as_f64!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
 
-/// Message `key` (English: `en`) in the current language, its placeholders filled; `count`
-/// chooses a plural message's form by the language's rules, and is its `{count}`. A loaded
-/// catalogue that lacks the key (one of another build) shows the English text.
+/// Message number `index` (in key order; English: `en`) in the current language, its
+/// placeholders filled; `count` chooses a plural message's form by the language's rules, and
+/// is its `{count}`. A catalogue without it shows the English text.
 fn render(
-    key: &str,
+    index: u32,
     en: Message,
     count: Option<f64>,
     args: &[(&str, &dyn std::fmt::Display)],
@@ -160,7 +160,7 @@ fn render(
         .then(|| {
             LOADED.with(|loaded| {
                 let loaded = loaded.borrow();
-                catalogue::text(loaded[lang.index()].as_ref()?, key, category(lang))
+                catalogue::text(loaded[lang.index()].as_ref()?, index, category(lang))
             })
         })
         .flatten();
@@ -173,6 +173,14 @@ fn render(
     };
     let count = count.map(number);
     catalogue::fill(&text, args, count.as_deref())
+}
+
+/// Message number `index` (of [`index`]; its English text `en`, of [`en`]) in the current
+/// language, its placeholders filled from `args` by name. For code that recognises an English
+/// sentence by its message's English text and says it again (`ui::error_text`): one function
+/// for every such message, rather than one per message.
+pub fn say_text(index: u32, en: &'static str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    render(index, Message::Text(en), None, args)
 }
 
 /// Applies the page's language ([`Lang::for_page`]), loading its catalogue first; on failure

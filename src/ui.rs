@@ -33,6 +33,7 @@ mod dynamic;
 mod editor;
 mod entity_grid;
 mod error_notice;
+pub mod error_text;
 pub mod explain_text;
 mod fields;
 mod grid_rows;

@@ -296,3 +296,47 @@ async fn the_engines_explanations_in_the_readers_language() {
     assert_eq!(kind_name("Point query"), "استعلام نقطي");
     reset().await;
 }
+
+/// Messages are read from a downloaded catalogue by position, so one whose keys are not this
+/// build's (renamed, missing, reordered) is refused rather than misread: the page shows English.
+#[wasm_bindgen_test]
+fn a_catalogue_of_another_build_is_refused() {
+    use i18n::catalogue::parse;
+    let de = CATALOGUES[0].1;
+    let values = parse(de).unwrap();
+    assert_eq!(values.length(), i18n::KEY_COUNT);
+    let first: serde_json::Map<String, serde_json::Value> = serde_json::from_str(de).unwrap();
+    let (key, text) = first.iter().next().unwrap();
+    assert_eq!(values.get(0).as_string().as_deref(), text.as_str());
+    // A key renamed.
+    let renamed = de.replacen(&format!("\"{key}\""), "\"aaa_renamed\"", 1);
+    assert!(parse(&renamed).is_err());
+    // A key missing.
+    let mut fewer = first.clone();
+    fewer.shift_remove(key);
+    assert!(parse(&serde_json::to_string(&fewer).unwrap()).is_err());
+    // The same keys in another order.
+    let mut reordered = serde_json::Map::new();
+    for (k, v) in first.iter().rev() {
+        reordered.insert(k.clone(), v.clone());
+    }
+    assert!(parse(&serde_json::to_string(&reordered).unwrap()).is_err());
+}
+
+/// A message without plural forms may call a placeholder `{count}`: it is filled like any
+/// other (it was left as "{count}" on the page).
+#[wasm_bindgen_test]
+async fn a_count_placeholder_outside_a_plural_is_filled() {
+    install_all();
+    i18n::choose(Lang::En).await.unwrap();
+    assert_eq!(msg::learn_n_as_listed("12"), "12 as listed");
+    assert!(msg::map_unit_many("1,200").starts_with("Each square is 1,200 consecutive entities"));
+    i18n::choose(Lang::De).await.unwrap();
+    assert!(
+        !msg::map_unit_many("7").contains('{'),
+        "{}",
+        msg::map_unit_many("7")
+    );
+    assert!(msg::map_unit_many("7").contains('7'));
+    reset().await;
+}

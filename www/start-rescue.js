@@ -8,7 +8,8 @@
 
 const DB = 'tablescope-sandbox';
 
-// Every user-facing string of this file.
+// Every user-facing string of this file, in English; www/start-guard-text.js has them in the
+// other languages (the start guard has loaded it before anyone can click "Download").
 const TEXT = {
   downloaded: (tables, skipped) =>
     `Downloaded ${tables} table${tables === 1 ? '' : 's'}` +
@@ -16,6 +17,17 @@ const TEXT = {
   empty: 'There are no saved tables in this browser.',
   unreadable: 'The saved tables cannot be read: ',
 };
+
+/** The text in the page's language (by the app's rule, as the guard picks it); English when
+ * the text file cannot load. */
+async function pageText() {
+  try {
+    const { pick } = await import(new URL('start-guard-text.js', import.meta.url).href);
+    return pick(TEXT);
+  } catch {
+    return TEXT;
+  }
+}
 
 function reasonOf(e) {
   if (e && typeof e.message === 'string' && e.message) return e.message;
@@ -168,10 +180,11 @@ export function chunkEntities(value) {
 }
 
 export async function download(status) {
+  const t = await pageText();
   try {
     const saved = await readSaved();
     if (!saved || saved.tables.size === 0) {
-      status.textContent = TEXT.empty;
+      status.textContent = t.empty;
       return;
     }
     const parts = ['{"format":"tablescope-account","version":1,"tables":['];
@@ -189,8 +202,8 @@ export async function download(status) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    status.textContent = TEXT.downloaded(saved.tables.size, saved.skipped);
+    status.textContent = t.downloaded(saved.tables.size, saved.skipped);
   } catch (e) {
-    status.textContent = TEXT.unreadable + reasonOf(e);
+    status.textContent = t.unreadable + reasonOf(e);
   }
 }

@@ -1,6 +1,6 @@
 //! A catalogue's messages, how a message is filled, and how a catalogue is downloaded and read.
 
-use super::{msg, Lang, VERSIONS};
+use super::{msg, Lang, KEYS_HASH, KEY_COUNT, VERSIONS};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -68,14 +68,14 @@ pub fn fill(text: &str, args: &[(&str, &dyn std::fmt::Display)], count: Option<&
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
         let name = after.find('}').map(|end| &after[..end]);
-        let value = name.and_then(|name| {
-            if name == "count" {
-                count.map(str::to_string)
-            } else {
-                args.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| v.to_string())
-            }
+        // `{count}` is a plural message's number; a message without plural forms may name a
+        // placeholder `count` too, filled from its arguments like any other.
+        let value = name.and_then(|name| match (name, count) {
+            ("count", Some(count)) => Some(count.to_string()),
+            _ => args
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string()),
         });
         match (name, value) {
             (Some(name), Some(value)) => {
@@ -115,28 +115,49 @@ pub async fn fetch(lang: Lang) -> Result<String, String> {
         .ok_or_else(|| msg::lang_load_failed(lang.own_name(), "not text"))
 }
 
-/// A downloaded catalogue, or what is wrong with it. Read with the browser's `JSON.parse`: no
-/// JSON code of ours in the wasm for it. Its messages are read by key when shown ([`text`]).
-pub fn parse(text: &str) -> Result<Object, String> {
+/// A downloaded catalogue's messages in key order, or what is wrong with it. Read with the
+/// browser's `JSON.parse`: no JSON code of ours in the wasm for it. Its keys must be this
+/// build's, in order ([`keys_hash`]): the messages are then read by position ([`text`]), and
+/// a catalogue of another build is refused (the page shows English) rather than misread.
+pub fn parse(text: &str) -> Result<Array, String> {
     let root = js_sys::JSON::parse(text).map_err(|e| describe(&e))?;
     if !root.is_object() || Array::is_array(&root) {
         return Err("not a JSON object".into());
     }
-    Ok(root.unchecked_into())
+    let root: Object = root.unchecked_into();
+    let keys = Object::keys(&root);
+    if keys.length() != KEY_COUNT
+        || keys_hash(keys.iter().filter_map(|k| k.as_string())) != KEYS_HASH
+    {
+        return Err("its keys are not this build's".into());
+    }
+    Ok(Object::values(&root))
 }
 
-/// Message `key` of a downloaded catalogue: its text, or of a plural message the form of
-/// `category`, else `other` (build.rs makes sure every category of the language is there).
-/// None when the catalogue lacks it (one of another build).
-pub fn text(catalogue: &Object, key: &str, category: Category) -> Option<String> {
-    let field = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
-    let value = field(catalogue, key)?;
+/// FNV-1a 64 of each key's UTF-8 and a `\n`, in order (as build.rs computes `KEYS_HASH`).
+pub fn keys_hash(keys: impl Iterator<Item = String>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for key in keys {
+        for &b in key.as_bytes().iter().chain(b"\n") {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// Message number `index` of a downloaded catalogue: its text, or of a plural message the
+/// form of `category`, else `other` (build.rs makes sure every category of the language is
+/// there). None when it is not there.
+pub fn text(catalogue: &Array, index: u32, category: Category) -> Option<String> {
+    let value = catalogue.get(index);
     if let Some(text) = value.as_string() {
         return Some(text);
     }
     if !value.is_object() {
         return None;
     }
+    let field = |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
     field(&value, category.name())
         .and_then(|form| form.as_string())
         .or_else(|| field(&value, Category::Other.name())?.as_string())

@@ -3,6 +3,7 @@
 
 use super::error_notice::ErrorNotice;
 use super::model;
+use super::notice_text::{said, Say};
 use super::state::AppState;
 use super::workspace::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, Error, RawEntity, Request};
@@ -16,21 +17,21 @@ pub fn BatchPanel() -> impl IntoView {
     let workspace = Workspace::expect();
     let batch = workspace.batch;
     let error = RwSignal::new(None::<Error>);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<Say>);
     // The index the service named in its error: that row is marked in the list.
     let failed_at = RwSignal::new(None::<usize>);
-    let status = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<Say>);
     let problems = Memo::new(move |_| {
         batch.with(|b| model::check_batch(&b.iter().map(|s| s.op.clone()).collect::<Vec<_>>()))
     });
 
     let staged_ids = Memo::new(move |_| batch.with(|b| b.iter().map(|s| s.id).collect::<Vec<_>>()));
     let commit = move |_| {
-        status.set(String::new());
+        status.set(None);
         failure.set(None);
         failed_at.set(None);
         let Some(table) = workspace.table.get_untracked() else {
-            failure.set(Some(msg::query_select_table_first()));
+            failure.set(said(msg::query_select_table_first));
             return;
         };
         if !problems.get_untracked().is_empty() {
@@ -43,11 +44,13 @@ pub fn BatchPanel() -> impl IntoView {
             Some(e) => {
                 let index = model::failed_index(&e.message);
                 failed_at.set(index);
-                let which = match index {
-                    Some(i) => msg::batch_op_failed(i),
-                    None => msg::batch_failed(),
-                };
-                failure.set(Some(msg::batch_rolled_back(which)));
+                failure.set(said(move || {
+                    let which = match index {
+                        Some(i) => msg::batch_op_failed(i),
+                        None => msg::batch_failed(),
+                    };
+                    msg::batch_rolled_back(which)
+                }));
                 error.set(Some(e));
             }
             None => {
@@ -58,11 +61,10 @@ pub fn BatchPanel() -> impl IntoView {
                     .iter()
                     .map(|r| r.status.to_string())
                     .collect();
-                status.set(msg::batch_committed(
-                    statuses.len(),
-                    response.status,
-                    statuses.join(", "),
-                ));
+                let code = response.status;
+                status.set(said(move || {
+                    msg::batch_committed(statuses.len(), code, statuses.join(", "))
+                }));
                 batch.set(Vec::new());
             }
         }
@@ -129,9 +131,9 @@ pub fn BatchPanel() -> impl IntoView {
                     Ok(Request::Batch { table, operations })
                 })
             />
-            {move || failure.get().map(|f| view! { <p class="batch-failure" role="alert">{f}</p> })}
+            {move || failure.get().map(|f| view! { <p class="batch-failure" role="alert">{move || f()}</p> })}
             <ErrorNotice error=error />
-            <p class="status batch-status" aria-live="polite">{move || status.get()}</p>
+            <p class="status batch-status" aria-live="polite">{move || status.get().map(|say| say())}</p>
             <ByHand />
         </section>
     }

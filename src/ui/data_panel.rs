@@ -5,6 +5,7 @@ use super::editor::Editor;
 use super::entity_grid::{Column, EntityGrid};
 use super::error_notice::ErrorNotice;
 use super::model;
+use super::notice_text::{said, Say};
 use super::state::AppState;
 use super::workspace::{Draft, Workspace, WriteOp};
 use crate::engine::{Continuation, Error, RawEntity, Request};
@@ -178,7 +179,7 @@ pub fn EntityView(
     let workspace = Workspace::expect();
     let text = model::pretty_json(&raw);
     let (pk, rk, etag) = model::keys_of(&raw);
-    let copied = RwSignal::new(String::new());
+    let copied = RwSignal::new(None::<Say>);
     let copy = {
         let text = text.clone();
         move |_| copy_text(text.clone(), copied)
@@ -221,7 +222,7 @@ pub fn EntityView(
                 <button type="button" class="duplicate-entity" on:click=duplicate hidden=projected>{t(msg::data_duplicate)}</button>
                 <button type="button" class="delete delete-entity" on:click=delete hidden=projected>{t(msg::data_delete)}</button>
                 <span class="muted projected-note" hidden=!projected>{t(msg::data_projected)}</span>
-                <span class="status" aria-live="polite">{move || copied.get()}</span>
+                <span class="status" aria-live="polite">{move || copied.get().map(|say| say())}</span>
             </div>
             <pre class="entity-json" tabindex="0" dir="ltr" aria-label=t(msg::data_entity_json)>{text}</pre>
         </div>
@@ -238,15 +239,15 @@ pub fn token_text(c: &Continuation) -> String {
 }
 
 /// Copies `text` with the async clipboard API and says whether it worked.
-pub fn copy_text(text: String, status: RwSignal<String>) {
+pub fn copy_text(text: String, status: RwSignal<Option<Say>>) {
     let Some(window) = web_sys::window() else {
         return;
     };
     let promise = window.navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => status.set(msg::data_copied()),
-            Err(_) => status.set(msg::data_copy_refused()),
+            Ok(_) => status.set(said(msg::data_copied)),
+            Err(_) => status.set(said(msg::data_copy_refused)),
         }
     });
 }

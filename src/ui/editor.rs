@@ -4,11 +4,13 @@
 use super::error_notice::ErrorNotice;
 use super::fields::TextField;
 use super::model::{self, BinaryEncoding, PropertyDraft};
+use super::notice_text::Say;
 use super::state::AppState;
 use super::workspace::{Draft, Workspace, WriteOp};
 use crate::engine::{BatchRequest, EdmType, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The editor for [`Workspace::draft`].
 #[component]
@@ -18,7 +20,8 @@ pub fn Editor() -> impl IntoView {
     let draft = workspace.draft;
     let error = RwSignal::new(None::<Error>);
     let problems = RwSignal::new(Vec::<String>::new());
-    let status = RwSignal::new(String::new());
+    // What the last write or staging did, said in the language shown when shown.
+    let status = RwSignal::new(None::<Say>);
     // Set by the first attempt: from then on empty values show their problem too.
     let attempted = RwSignal::new(false);
 
@@ -28,14 +31,14 @@ pub fn Editor() -> impl IntoView {
         if previous.is_some() {
             error.set(None);
             problems.set(Vec::new());
-            status.set(String::new());
+            status.set(None);
             attempted.set(false);
         }
         n
     });
     let run = move || {
         attempted.set(true);
-        status.set(String::new());
+        status.set(None);
         let Some(table) = workspace.table.get_untracked() else {
             problems.set(vec![msg::query_select_table_first()]);
             return;
@@ -56,10 +59,14 @@ pub fn Editor() -> impl IntoView {
             None => {
                 error.set(None);
                 let etag = response.etag.map(String::from).unwrap_or_default();
-                status.set(match d.op {
-                    WriteOp::Delete => format!("{} — deleted.", response.status),
-                    op => format!("{} — {} succeeded. ETag {etag}", response.status, op.name()),
-                });
+                let code = response.status;
+                status.set(Some(match d.op {
+                    WriteOp::Delete => Arc::new(move || msg::editor_deleted(code)),
+                    op => {
+                        let etag = etag.clone();
+                        Arc::new(move || msg::editor_succeeded(&etag, op.name(), code))
+                    }
+                }));
                 draft.update(|d| {
                     d.duplicate_of = None;
                     if d.op != WriteOp::Delete {
@@ -77,12 +84,10 @@ pub fn Editor() -> impl IntoView {
                 problems.set(Vec::new());
                 workspace.stage(op);
                 let n = workspace.batch.with_untracked(Vec::len);
-                status.set(msg::editor_staged(
-                    n - 1,
-                    d.op.name(),
-                    &d.partition_key,
-                    &d.row_key,
-                ));
+                let (op, pk, rk) = (d.op, d.partition_key.clone(), d.row_key.clone());
+                status.set(Some(Arc::new(move || {
+                    msg::editor_staged(n - 1, op.name(), &pk, &rk)
+                })));
             }
             Err(p) => problems.set(p),
         }
@@ -91,7 +96,7 @@ pub fn Editor() -> impl IntoView {
         draft.set(Draft::default());
         error.set(None);
         problems.set(Vec::new());
-        status.set(String::new());
+        status.set(None);
         attempted.set(false);
     };
     let add_property = move |_| {
@@ -233,7 +238,7 @@ pub fn Editor() -> impl IntoView {
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <ErrorNotice error=error />
-            <p class="status editor-status" aria-live="polite">{move || status.get()}</p>
+            <p class="status editor-status" aria-live="polite">{move || status.get().map(|say| say())}</p>
         </section>
     }
 }

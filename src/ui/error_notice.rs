@@ -21,7 +21,9 @@ pub fn ErrorNotice(
                         ": "
                         <span class="error-message">{e.message}</span>
                     </p>
-                    {e.detail.map(|d| view! { <p class="error-detail">{d}</p> })}
+                    // Tablescope's explanation, in the language shown (the code and the
+                    // service's message above are API and stay as sent).
+                    {e.detail.map(|d| view! { <p class="error-detail">{move || super::error_text::detail(&d)}</p> })}
                 </div>
             }
         })

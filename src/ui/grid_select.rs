@@ -3,6 +3,7 @@
 
 use super::columns::{cell_text, chooser_panel, set_expanded, Column};
 use super::model;
+use super::notice_text::{said, Say};
 use super::state::AppState;
 use crate::engine::json::RawEntity;
 use crate::engine::Request;
@@ -203,7 +204,8 @@ pub fn SelectionBar(
     deletable: bool,
 ) -> impl IntoView {
     let state = AppState::expect();
-    let status = RwSignal::new(String::new());
+    // Said in the language shown when shown (it follows a switch).
+    let status = RwSignal::new(None::<Say>);
     let asking = RwSignal::new(None::<usize>);
     let chosen = move || -> Vec<RawEntity> {
         let idx = picks.indices();
@@ -212,7 +214,7 @@ pub fn SelectionBar(
     let copy = move |_| {
         let rows = chosen();
         if rows.is_empty() {
-            status.set(msg::grid_pick_first());
+            status.set(said(msg::grid_pick_first));
             return;
         }
         let n = rows.len();
@@ -223,17 +225,17 @@ pub fn SelectionBar(
         let promise = window.navigator().clipboard().write_text(&text);
         leptos::task::spawn_local(async move {
             status.set(match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(_) => msg::grid_copied(n),
-                Err(_) => msg::grid_copy_refused(),
+                Ok(_) => said(move || msg::grid_copied(n)),
+                Err(_) => said(msg::grid_copy_refused),
             });
         });
     };
     let ask = move |_| {
         let n = picks.count();
         if n == 0 {
-            status.set(msg::grid_pick_first());
+            status.set(said(msg::grid_pick_first));
         } else {
-            status.set(String::new());
+            status.set(None);
             asking.set(Some(n));
             super::confirm::opened(".grid-confirm .cancel");
         }
@@ -242,7 +244,8 @@ pub fn SelectionBar(
         let rows = chosen();
         asking.set(None);
         super::confirm::closed();
-        status.set(delete_entities(state, &table.get_untracked(), &rows));
+        let outcome = delete_entities(state, &table.get_untracked(), &rows);
+        status.set(said(move || outcome.say()));
         // The selection is gone with its entities, and with it the button that asked:
         // focus goes to the select-all box, the bar's first control after the chooser.
         super::data_panel::focus_first(vec![format!("#{id}-pick-all")]);
@@ -310,7 +313,7 @@ pub fn SelectionBar(
                         }.into_any()
                     })
             }}
-            <span class="status grid-status" role="status">{move || status.get()}</span>
+            <span class="status grid-status" role="status">{move || status.get().map(|say| say())}</span>
         </div>
         {move || {
             asking
@@ -353,7 +356,7 @@ pub fn SelectionBar(
 /// Deletes `rows` from `table` one by one, each with its ETag as If-Match, as the service
 /// would have to (a batch holds one partition; a selection may span several). Stops at the
 /// first failure; says exactly how many were deleted.
-fn delete_entities(state: AppState, table: &str, rows: &[RawEntity]) -> String {
+fn delete_entities(state: AppState, table: &str, rows: &[RawEntity]) -> Deleted {
     let mut deleted = 0_usize;
     for raw in rows {
         let (pk, rk, etag) = model::keys_of(raw);
@@ -365,13 +368,35 @@ fn delete_entities(state: AppState, table: &str, rows: &[RawEntity]) -> String {
         });
         if let Some(e) = response.error {
             let why = format!("{} {}: {}", e.status(), e.code, e.message);
-            return format!(
-                "{} {}",
-                msg::grid_deleted(deleted),
-                msg::grid_delete_stopped(&why, &pk, &rk)
-            );
+            return Deleted {
+                deleted,
+                stopped: Some((why, pk, rk)),
+            };
         }
         deleted += 1;
     }
-    msg::grid_deleted(deleted)
+    Deleted {
+        deleted,
+        stopped: None,
+    }
+}
+
+/// What a delete of the chosen rows did: how many it deleted, and where it stopped (the
+/// service's error, as API text, and the keys), said when shown.
+struct Deleted {
+    deleted: usize,
+    stopped: Option<(String, String, String)>,
+}
+
+impl Deleted {
+    fn say(&self) -> String {
+        match &self.stopped {
+            Some((why, pk, rk)) => format!(
+                "{} {}",
+                msg::grid_deleted(self.deleted),
+                msg::grid_delete_stopped(why, pk, rk)
+            ),
+            None => msg::grid_deleted(self.deleted),
+        }
+    }
 }

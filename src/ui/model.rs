@@ -115,7 +115,10 @@ impl PropertyDraft {
     /// Why this property cannot be sent, if it cannot.
     pub fn problem(&self) -> Option<String> {
         if let Err(e) = validate::property_name(&self.name) {
-            return Some(e.detail.unwrap_or(e.message));
+            return Some(
+                e.detail
+                    .map_or(e.message, |d| super::error_text::detail(&d)),
+            );
         }
         if matches!(self.name.as_str(), "PartitionKey" | "RowKey" | "Timestamp") {
             return Some(msg::value_system_property(&self.name));

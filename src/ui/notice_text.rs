@@ -54,3 +54,9 @@ pub fn say_persist_error(e: PersistError) -> Say {
 pub fn say(message: fn() -> String) -> Say {
     Arc::new(message)
 }
+
+/// A status line's text, said in the language shown when shown (a status set as a `String`
+/// would stay in the language of the moment it was set).
+pub fn said(text: impl Fn() -> String + Send + Sync + 'static) -> Option<Say> {
+    Some(Arc::new(text))
+}

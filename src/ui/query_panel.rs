@@ -304,7 +304,7 @@ pub fn QueryPanel() -> impl IntoView {
                                         <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
                                         <span>{after}</span>
                                     </pre>
-                                    <p class="syntax-message">{move || msg::query_syntax_position(&e.message, e.position)}</p>
+                                    <p class="syntax-message">{move || msg::query_syntax_position(super::error_text::syntax(&e.message), e.position)}</p>
                                 </div>
                             }
                         })

@@ -2,6 +2,7 @@
 //! on, delete one after an inline confirmation.
 
 use super::error_notice::ErrorNotice;
+use super::notice_text::{said, Say};
 use super::state::AppState;
 use super::workspace::Workspace;
 use crate::engine::{Error, TableInfo};
@@ -17,7 +18,7 @@ pub fn TablesPanel() -> impl IntoView {
     let name = RwSignal::new(String::new());
     let error = RwSignal::new(None::<Error>);
     // What the last successful action did, announced politely to screen readers.
-    let status = RwSignal::new(String::new());
+    let status = RwSignal::new(None::<Say>);
     // The table whose delete button was pressed and awaits confirmation.
     let pending_delete = RwSignal::new(None::<String>);
     let tables = Memo::new(move |_| state.describe_tables());
@@ -38,12 +39,13 @@ pub fn TablesPanel() -> impl IntoView {
             Ok(()) => {
                 name.set(String::new());
                 error.set(None);
-                status.set(msg::tables_created(&table));
+                let created = table.clone();
+                status.set(said(move || msg::tables_created(&created)));
                 workspace.table.set(Some(table));
             }
             Err(e) => {
                 error.set(Some(e));
-                status.set(String::new());
+                status.set(None);
             }
         }
     };
@@ -52,7 +54,8 @@ pub fn TablesPanel() -> impl IntoView {
         match state.delete_table(&table) {
             Ok(()) => {
                 error.set(None);
-                status.set(msg::tables_deleted(&table));
+                let deleted = table.clone();
+                status.set(said(move || msg::tables_deleted(&deleted)));
                 if workspace.table.get_untracked().as_deref() == Some(table.as_str()) {
                     workspace.table.set(None);
                 }
@@ -90,7 +93,7 @@ pub fn TablesPanel() -> impl IntoView {
                 <p id="table-name-hint" class="hint">{t(msg::tables_name_hint)}</p>
             </form>
             <ErrorNotice error=error />
-            <p class="status" role="status">{move || status.get()}</p>
+            <p class="status" role="status">{move || status.get().map(|say| say())}</p>
             <TableList tables=tables pending_delete=pending_delete on_delete=confirm_delete />
         </section>
     }

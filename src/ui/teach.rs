@@ -177,8 +177,7 @@ pub fn LearnPanel() -> impl IntoView {
             <p class="hint">
                 {t(msg::learn_intro)}
             </p>
-            // The list and the player render again when the language changes (the player
-            // then starts the lesson over, in the new language).
+            // The list renders again when the language changes (it holds no state).
             {move || match (crate::i18n::lang(), index.get()).1 {
                 None => view! { <p class="hint">{t(msg::learn_loading_list)}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error-notice" role="alert">{e}</p> }.into_any(),
@@ -212,8 +211,8 @@ pub fn LearnPanel() -> impl IntoView {
                 }
                 .into_any(),
             }}
+            // The player keeps its steps across a language switch (its texts follow it).
             {move || {
-                crate::i18n::lang();
                 loaded
                     .get()
                     .map(|(_, text)| match text {

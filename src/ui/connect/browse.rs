@@ -240,7 +240,7 @@ fn side_view(answer: Answer, name: fn() -> String, id: &'static str, c: Connecti
         .collect_view();
     view! {
         <h4>{t(name)}</h4>
-        <EntitiesTable entities=entities label=name() id=id />
+        <EntitiesTable entities=entities label=name id=id />
         <ul class=format!("{id}-pages")>{pages}</ul>
         {answer.failure.map(|f| failure_view(f, Some(c)))}
     }

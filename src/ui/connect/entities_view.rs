@@ -28,9 +28,14 @@ fn cell(v: Option<&Value>) -> String {
     }
 }
 
-/// The entities as a table labelled `label` (`id` lets tests find it).
+/// The entities as a table labelled `label` (a message, read when shown so the label follows a
+/// language switch; `id` lets tests find it).
 #[component]
-pub fn EntitiesTable(entities: Vec<Entity>, label: String, id: &'static str) -> impl IntoView {
+pub fn EntitiesTable(
+    entities: Vec<Entity>,
+    label: fn() -> String,
+    id: &'static str,
+) -> impl IntoView {
     let cols = columns(&entities);
     let head = cols
         .iter()
@@ -47,7 +52,7 @@ pub fn EntitiesTable(entities: Vec<Entity>, label: String, id: &'static str) -> 
         })
         .collect_view();
     view! {
-        <div class="grid-scroll" dir="ltr" tabindex="0" role="region" aria-label=label>
+        <div class="grid-scroll" dir="ltr" tabindex="0" role="region" aria-label=crate::i18n::t(label)>
             <table class="grid" id=id>
                 <thead>
                     <tr>{head}</tr>

@@ -14,8 +14,9 @@ use leptos::prelude::*;
 pub struct StepView {
     pub index: usize,
     pub op: String,
-    /// The note in the language shown when the step ran (the lessons re-render on a switch).
-    pub note: Option<String>,
+    /// The step as the file gives it: its note is read in the language shown, when shown
+    /// (a language switch changes the text and keeps the steps that ran).
+    pub spec: scenario::Step,
     /// The step's request fields as written, as JSON text.
     pub request: String,
     /// One line: `query Products  PartitionKey eq 'Books'`.
@@ -49,7 +50,6 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
     Some(StepView {
         index,
         op: spec.op.clone(),
-        note: spec.note_for(lang().code()).map(str::to_string),
         // The step as written (references unresolved): printing the built request would link
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
@@ -73,6 +73,7 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
             .unwrap_or_default(),
         failures: outcome.failures,
         map,
+        spec,
     })
 }
 
@@ -227,11 +228,14 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
             share_link.try_set(Some(link));
         });
     };
-    // The texts in the page's language where the file has it (the Learn section renders the
-    // player again when the language changes; an embed keeps the one it started with).
-    let shown = lang();
-    let name = scenario.name_for(shown.code()).to_string();
-    let description = scenario.description_for(shown.code()).to_string();
+    // The texts in the page's language where the file has it, read when shown: a language
+    // switch changes them and keeps the runner and the steps that ran.
+    let texts = StoredValue::new(scenario.clone());
+    let name = move || texts.with_value(|s| s.name_for(lang().code()).to_string());
+    let description = move || {
+        let text = texts.with_value(|s| s.description_for(lang().code()).to_string());
+        view! { <Markdown text=text /> }
+    };
     let data_name = scenario.name.clone();
     let total = scenario.steps.len();
     let runner = StoredValue::new_local(Runner::new(scenario.clone()));
@@ -268,9 +272,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     view! {
         <article class="scenario-player" data-scenario=data_name>
             <h3 class="scenario-name">{name}</h3>
-            <div class="scenario-description">
-                <Markdown text=description />
-            </div>
+            <div class="scenario-description">{description}</div>
             <div class="player-controls">
                 <button type="button" class="primary run-next" on:click=run_next disabled=done>
                     {t(msg::learn_run_next)}
@@ -304,7 +306,9 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                     })
             }}
             <ol class="steps">
+                // The cards render again in a new language (they hold no state of their own).
                 {move || {
+                    lang();
                     steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
                 }}
             </ol>
@@ -315,8 +319,15 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
 
 #[component]
 fn StepCard(v: StepView) -> impl IntoView {
+    // The expectations in the language shown now (the card renders again on a switch).
+    let expected = v
+        .spec
+        .expect
+        .as_ref()
+        .map(expected_fields)
+        .unwrap_or_default();
     let ok = v.failures.is_empty();
-    let verdict = if v.expected.is_empty() {
+    let verdict = if expected.is_empty() {
         "none"
     } else if ok {
         "held"
@@ -337,12 +348,11 @@ fn StepCard(v: StepView) -> impl IntoView {
             }
         })
     };
-    let expectations = (!v.expected.is_empty()).then(|| {
+    let expectations = (!expected.is_empty()).then(|| {
         let failures = v.failures.clone();
         view! {
             <ul class="expectations" data-verdict=verdict>
-                {v
-                    .expected
+                {expected
                     .iter()
                     .map(|(field, expected)| {
                         let miss = failures.iter().find(|m| m.field == *field
@@ -385,7 +395,7 @@ fn StepCard(v: StepView) -> impl IntoView {
                 <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
                 <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
             </div>
-            {v.note.clone().map(|n| view! { <div class="step-note"><Markdown text=n /></div> })}
+            {v.spec.note_for(lang().code()).map(|n| view! { <div class="step-note"><Markdown text=n.to_string() /></div> })}
             <dl class="step-figures">
                 {figure(msg::learn_fig_status, "status", Some(status_text))}
                 {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}

@@ -5,6 +5,7 @@
 //! Compression is the browser's own `CompressionStream("deflate-raw")`, reached through
 //! `js_sys::Reflect` (web-sys marks it unstable): no compression crate in the wasm.
 
+use super::super::notice_text::{said, Say};
 use super::super::state::AppState;
 use crate::i18n::{msg, number, t};
 use base64::Engine as _;
@@ -343,7 +344,8 @@ fn describe(snapshot: &str) -> Option<Pending> {
 pub fn SharePanel() -> impl IntoView {
     let state = AppState::expect();
     let link = RwSignal::new(None::<String>);
-    let message = RwSignal::new(String::new());
+    // Said in the language shown when shown (it follows a switch).
+    let message = RwSignal::new(None::<Say>);
     let pending = RwSignal::new(None::<Pending>);
     // The deflated data of a link over the cap, offered as a file.
     let oversized = RwSignal::new(None::<Vec<u8>>);
@@ -354,11 +356,12 @@ pub fn SharePanel() -> impl IntoView {
                     pending.try_set(Some(p));
                 }
                 None => {
-                    message.try_set(msg::share_not_workspace());
+                    message.try_set(said(msg::share_not_workspace));
                 }
             },
             Some(Err(e)) => {
-                message.try_set(e.to_string());
+                let shown = e.clone();
+                message.try_set(said(move || shown.to_string()));
                 if let ShareError::TooLarge { packed } = e {
                     oversized.try_set(Some(packed));
                 }
@@ -372,27 +375,30 @@ pub fn SharePanel() -> impl IntoView {
         };
         spawn_local(async move {
             if let Err(e) = download_packed("tablescope-shared.json", &packed).await {
-                message.try_set(e);
+                message.try_set(said(move || e.clone()));
             }
         });
     };
     let make = move |_| {
         let Some(json) = state.export_json() else {
-            message.set(msg::share_export_failed());
+            message.set(said(msg::share_export_failed));
             return;
         };
         spawn_local(async move {
             match make_link(Kind::Workspace, &json).await {
                 Ok(url) => {
-                    message.try_set(msg::share_ready(number(url.len())));
+                    let n = url.len();
+                    message.try_set(said(move || msg::share_ready(number(n))));
                     link.try_set(Some(url));
                 }
                 Err(LinkProblem::TooLong(len)) => {
                     link.try_set(None);
-                    message.try_set(msg::share_too_long(number(len), number(MAX_LINK)));
+                    message.try_set(said(move || {
+                        msg::share_too_long(number(len), number(MAX_LINK))
+                    }));
                 }
                 Err(LinkProblem::Failed(e)) => {
-                    message.try_set(msg::share_no_link(e));
+                    message.try_set(said(move || msg::share_no_link(&e)));
                 }
             }
         });
@@ -400,10 +406,10 @@ pub fn SharePanel() -> impl IntoView {
     let download_file = move |_| match state.export_json() {
         Some(json) => {
             if let Err(e) = download("tablescope-workspace.json", &json) {
-                message.set(e);
+                message.set(said(move || e.clone()));
             }
         }
-        None => message.set(msg::share_export_failed()),
+        None => message.set(said(msg::share_export_failed)),
     };
     let load = move |_| {
         let Some(p) = pending.get_untracked() else {
@@ -413,12 +419,12 @@ pub fn SharePanel() -> impl IntoView {
             Ok(()) => {
                 pending.set(None);
                 clear_fragment();
-                message.set(msg::share_loaded(
-                    msg::count_entities(p.entities),
-                    msg::count_tables(p.tables),
-                ));
+                let (entities, tables) = (p.entities, p.tables);
+                message.set(said(move || {
+                    msg::share_loaded(msg::count_entities(entities), msg::count_tables(tables))
+                }));
             }
-            Err(e) => message.set(msg::share_load_failed(e)),
+            Err(e) => message.set(said(move || msg::share_load_failed(&e))),
         }
     };
     let dismiss = move |_| {
@@ -462,7 +468,7 @@ pub fn SharePanel() -> impl IntoView {
                     {t(msg::share_download)}
                 </button>
             </div>
-            <p class="status share-status" aria-live="polite">{move || message.get()}</p>
+            <p class="status share-status" aria-live="polite">{move || message.get().map(|say| say())}</p>
             {move || {
                 oversized
                     .with(Option::is_some)

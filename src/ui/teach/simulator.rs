@@ -167,7 +167,7 @@ fn DesignField(
             <legend>{t(label)}</legend>
             <select
                 id=id
-                aria-label=msg::sim_design_label(label())
+                aria-label=move || msg::sim_design_label(label())
                 prop:value=move || kind.get()
                 on:change=move |ev| kind.set(event_target_value(&ev))
             >
