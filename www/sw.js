@@ -5,7 +5,8 @@
 //
 // - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
 //   (Trunk writes new hashes on every build, so they are read from the page itself), the
-//   lessons module (learn.js, learn_bg.wasm) included: the start script names it; and every
+//   lessons module (learn.js, learn_bg.wasm) included: the start script names it; the Design
+//   section's module (design.js, design_bg.wasm, named nowhere in the page, see DESIGN); and every
 //   lesson listed in scenarios/index.json, so a lesson never opened before opens offline.
 //   Hashed files are immutable, so they are taken from the HTTP cache when the page already
 //   downloaded them (`force-cache`): a first visit downloads each file once, not once for the
@@ -27,6 +28,10 @@ const CACHE = 'tablescope-v1';
 // leading zeros (so 1 to 16 digits).
 const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 
+// The Design section's module: the page imports it only when the section first shows
+// (src/ui/design_host.rs), so the shell does not name it.
+const DESIGN = ['design.js', 'design_bg.wasm'];
+
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
   const assets = new Set();
@@ -37,6 +42,7 @@ function assetsOf(html) {
     if (url.origin === self.location.origin) assets.add(url.href);
   }
   assets.add(new URL('scenarios/index.json', self.registration.scope).href);
+  for (const file of DESIGN) assets.add(new URL(file, self.registration.scope).href);
   return assets;
 }
 

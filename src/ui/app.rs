@@ -28,7 +28,7 @@ pub enum Section {
     Code,
     /// A real account beside the sandbox (`super::connect`).
     Connect,
-    /// The design studio (`super::design`).
+    /// The design studio (`super::design`, its own wasm: `super::design_host`).
     Design,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
@@ -236,7 +236,7 @@ fn panel(section: Section) -> AnyView {
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
         Section::Connect => std::hint::black_box(super::connect::panel as fn() -> AnyView)(),
-        Section::Design => std::hint::black_box(super::design::panel as fn() -> AnyView)(),
+        Section::Design => std::hint::black_box(super::design_host::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

@@ -5,6 +5,7 @@
 //! designs compared. The model is the engine's (`crate::engine::design`); these files only
 //! edit it and render what it computes.
 //!
+//! - `bridge`, `remote`: the way into the playground's account and workspace;
 //! - `form`, `fmt`: form pieces and number formats;
 //! - `doc`: the section's state ([`doc::Ctx`]) and how it is saved with the workspace;
 //! - `edit_types`, `edit_props`, `edit_patterns`: the document editor;
@@ -14,9 +15,11 @@
 //! - `review`: the checklist;
 //! - `compare`: two designs side by side, and the starter gallery.
 //!
-//! Everything here runs only once the section is opened (`panel` is called through a
-//! pointer from `app::panel`), so none of it is in the page's first download.
+//! All of it is its own wasm (the `design` bin, `src/design.rs`), which the playground loads
+//! the first time the section is shown (`ui::design_host`) and mounts with a bridge: none of
+//! its code, view templates or text is in the playground's wasm.
 
+pub mod bridge;
 mod compare;
 mod doc;
 mod edit_patterns;
@@ -27,20 +30,51 @@ mod fmt;
 mod form;
 mod io;
 mod project;
+mod remote;
 mod review;
 mod run;
 
 use crate::i18n::{msg, t};
+use crate::ui::app::Section;
 use leptos::prelude::*;
 
-/// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so
-/// that none of this code is inlined into the start.
-pub fn panel() -> AnyView {
-    view! { <DesignSection /> }.into_any()
+/// The module's view (see `src/design.rs`): checks the playground's bridge, then mounts the
+/// section into `host` for the page's lifetime, in the playground's language (this module
+/// has its own copy of the catalogues, and follows the playground's switches).
+pub fn mount_design(
+    host: web_sys::HtmlElement,
+    bridge: wasm_bindgen::JsValue,
+) -> Result<(), String> {
+    bridge::Bridge::install(bridge)?;
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::i18n::start_as_page().await;
+        leptos::mount::mount_to(host, || view! { <DesignSection /> }).forget();
+    });
+    Ok(())
+}
+
+/// "Open in Code section" of a pattern's code (`ui::show_code`) sets the section to Code
+/// with the code waiting: here that is handed to the playground, which shows it.
+fn hand_code_over() {
+    let section = RwSignal::new(Section::Design);
+    provide_context(section);
+    Effect::new(move |_| {
+        if section.get() != Section::Code {
+            return;
+        }
+        let code = crate::ui::code_link::code_to_open();
+        let text = code.get_untracked();
+        code.set(String::new());
+        section.set(Section::Design);
+        if let Ok(bridge) = bridge::Bridge::get() {
+            let _ = bridge.open_code(&text);
+        }
+    });
 }
 
 #[component]
 fn DesignSection() -> impl IntoView {
+    hand_code_over();
     let ctx = doc::Ctx::install();
     io::open_link(ctx);
     view! {

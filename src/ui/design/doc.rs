@@ -1,16 +1,17 @@
 //! The section's state, shared by its panels through context, and how it is kept: the
-//! design, the price table and the target size are written (as one JSON text) into
-//! `Workspace::design` on every change, which `ui::workspace::saved` stores in
-//! `localStorage` with the rest of the workspace.
+//! design, the price table and the target size are written (as one JSON text) into the
+//! playground's `Workspace::design` on every change (through the bridge: the section is its
+//! own wasm), which `ui::workspace::saved` stores in `localStorage` with the rest of the
+//! workspace.
 //!
 //! Invariant: what is saved is what the editor shows, valid or not; a design is read back
 //! by its structure only (the editor lists what is wrong with it), so half-finished work is
 //! never lost to validation.
 
+use super::bridge::Bridge;
 use crate::engine::design::{
     project, review, Design, DesignError, Evaluation, Finding, Prices, Projection, Target, VERSION,
 };
-use crate::ui::workspace::Workspace;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -45,10 +46,12 @@ impl Ctx {
     /// Restores the saved design (or starts an empty one), provides the context, and keeps
     /// the workspace's copy up to date.
     pub fn install() -> Ctx {
-        let workspace = Workspace::expect();
-        let saved = workspace
-            .design
-            .with_untracked(|t| serde_json::from_str::<Saved>(t).ok());
+        let bridge = Bridge::get().ok();
+        let saved = bridge
+            .as_ref()
+            .and_then(|b| serde_json::from_str::<Saved>(&b.design_text()).ok());
+        // The text last handed to the playground, so an unchanged design is not sent again.
+        let kept = StoredValue::new(String::new());
         let (design, prices, target) = match saved {
             Some(s) => (s.design, s.prices, s.target),
             None => (empty(), Prices::default(), DEFAULT_TARGET.to_string()),
@@ -82,9 +85,10 @@ impl Ctx {
                 prices: prices.get(),
                 target: target.get(),
             };
-            if let Ok(text) = serde_json::to_string(&saved) {
-                if workspace.design.with_untracked(|t| *t != text) {
-                    workspace.design.set(text);
+            if let (Ok(text), Some(bridge)) = (serde_json::to_string(&saved), &bridge) {
+                if kept.with_value(|k| *k != text) {
+                    bridge.set_design_text(&text);
+                    kept.set_value(text);
                 }
             }
         });

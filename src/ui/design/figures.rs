@@ -3,20 +3,20 @@
 //! projection to production scale (`project`), and the projection checked against the
 //! measurement at the size generated.
 
+use super::bridge::Bridge;
 use super::doc::Ctx;
 use super::fmt;
+use super::remote::Reader;
 use crate::engine::design::{
     evaluate_pattern, project, Design, EvalOptions, Evaluation, Figures, Pattern, Target,
 };
 use crate::engine::Request;
 use crate::i18n::{msg, t};
-use crate::ui::state::AppState;
 use leptos::prelude::*;
 
 #[component]
 pub fn FiguresPanel() -> impl IntoView {
     let ctx = Ctx::expect();
-    let state = AppState::expect();
     let running = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
     let evaluate = move |_| {
@@ -24,7 +24,15 @@ pub fn FiguresPanel() -> impl IntoView {
             return;
         }
         let d = ctx.design.get_untracked();
-        if let Err(p) = check_data(state, &d) {
+        // The playground's account, read through the bridge (the section is its own wasm).
+        let reader = match Bridge::get().and_then(Reader::new) {
+            Ok(r) => r,
+            Err(e) => {
+                problem.set(Some(e));
+                return;
+            }
+        };
+        if let Err(p) = check_data(&reader, &d) {
             problem.set(Some(p));
             return;
         }
@@ -35,14 +43,13 @@ pub fn FiguresPanel() -> impl IntoView {
             let mut patterns = Vec::with_capacity(d.patterns.len());
             for i in 0..d.patterns.len() {
                 // One pattern per task, so the page can paint between them.
-                match state.inspect(|a| evaluate_pattern(&d, a, i, &options)) {
-                    Some(Ok(f)) => patterns.push(f),
-                    Some(Err(e)) => {
-                        problem.set(Some(e.to_string()));
-                        running.set(false);
+                match evaluate_pattern(&d, &reader, i, &options) {
+                    Ok(f) => patterns.push(f),
+                    Err(e) => {
+                        problem.try_set(Some(e.to_string()));
+                        running.try_set(false);
                         return;
                     }
-                    None => return,
                 }
                 super::run::pause().await;
             }
@@ -85,8 +92,8 @@ pub fn FiguresPanel() -> impl IntoView {
 }
 
 /// The design's tables must hold exactly what the generator writes for it.
-fn check_data(state: AppState, d: &Design) -> Result<(), String> {
-    let tables = state.describe_tables();
+fn check_data(reader: &Reader, d: &Design) -> Result<(), String> {
+    let tables = reader.tables();
     for table in &d.tables {
         let want: u64 = d
             .entity_types
@@ -96,8 +103,8 @@ fn check_data(state: AppState, d: &Design) -> Result<(), String> {
             .sum();
         let have = tables
             .iter()
-            .find(|t| t.name.eq_ignore_ascii_case(table))
-            .map_or(0, |t| t.entities);
+            .find(|(name, _)| name.eq_ignore_ascii_case(table))
+            .map_or(0, |(_, n)| *n);
         if have != want {
             return Err(msg::design_evaluate_mismatch(
                 fmt::num(have as f64),

@@ -2,14 +2,19 @@
 //! saved like any other write) in slices of about [`SLICE_MS`], so the page stays responsive,
 //! with progress and cancel. Same design and seed, same entities.
 //!
+//! The section is its own wasm: the engine's generator runs here, and each slice's entities
+//! cross to the playground's account through the bridge (`super::remote::Writer`), written
+//! there without saving (a read-only tab refuses them).
+//!
 //! Invariant: every entity written is saved: the slices write without saving, and a save
 //! follows every few slices, at the end, and on cancel or failure.
 
+use super::bridge::Bridge;
 use super::doc::Ctx;
 use super::fmt;
+use super::remote::Writer;
 use crate::engine::design::{Design, Generator};
 use crate::i18n::{msg, t};
-use crate::ui::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
@@ -27,7 +32,6 @@ enum Outcome {
 #[component]
 pub fn GeneratorPanel() -> impl IntoView {
     let ctx = Ctx::expect();
-    let state = AppState::expect();
     let running = RwSignal::new(false);
     let cancel = StoredValue::new(false);
     let progress = RwSignal::new((0u64, 0u64));
@@ -47,7 +51,12 @@ pub fn GeneratorPanel() -> impl IntoView {
         outcome.set(None);
         ctx.evaluation.set(None);
         leptos::task::spawn_local(async move {
-            let ended = generate(state, &design, replace.get_untracked(), cancel, progress).await;
+            let ended = match Bridge::get() {
+                Ok(bridge) => {
+                    generate(bridge, &design, replace.get_untracked(), cancel, progress).await
+                }
+                Err(e) => Outcome::Failed(e),
+            };
             outcome.set(Some(ended));
             running.set(false);
         });
@@ -86,22 +95,32 @@ pub fn GeneratorPanel() -> impl IntoView {
 /// With `replace`, the design's tables are deleted first (the generator never mixes its
 /// data into a table that holds entities).
 async fn generate(
-    state: AppState,
+    bridge: Bridge,
     design: &Design,
     replace: bool,
     cancel: StoredValue<bool>,
     progress: RwSignal<(u64, u64)>,
 ) -> Outcome {
     if replace {
-        let existing = state.describe_tables();
+        let existing = match bridge.tables() {
+            Ok(t) => t,
+            Err(e) => return Outcome::Failed(e),
+        };
         for table in &design.tables {
-            if existing.iter().any(|t| t.name.eq_ignore_ascii_case(table)) {
-                if let Err(e) = state.delete_table(table) {
-                    return Outcome::Failed(e.to_string());
+            if existing
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(table))
+            {
+                if let Err(e) = bridge.delete_table(table) {
+                    return Outcome::Failed(e);
                 }
             }
         }
     }
+    let mut writer = match Writer::new(bridge.clone()) {
+        Ok(w) => w,
+        Err(e) => return Outcome::Failed(e),
+    };
     let mut generator = match Generator::new(design) {
         Ok(g) => g,
         Err(e) => return Outcome::Failed(e.to_string()),
@@ -117,21 +136,26 @@ async fn generate(
     loop {
         let done = generator.progress().done;
         if cancel.get_value() {
-            save(state);
-            return Outcome::Cancelled { entities: done };
+            return match save(&bridge) {
+                Ok(()) => Outcome::Cancelled { entities: done },
+                Err(e) => Outcome::Failed(e),
+            };
         }
         let t0 = now();
-        let stepped = state.write_unsaved(|a| generator.step(a, per_slice));
+        let stepped = generator
+            .step(&mut writer, per_slice)
+            .map_err(|e| e.to_string())
+            .and_then(|p| writer.flush().map(|()| p));
         let took = now() - t0;
         engine_ms += took;
         slices += 1;
         let p = match stepped {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => {
-                save(state);
-                return Outcome::Failed(e.to_string());
+            Ok(p) => p,
+            Err(e) => {
+                // What was written before the refusal is kept, and saved.
+                let _ = save(&bridge);
+                return Outcome::Failed(e);
             }
-            Err(e) => return Outcome::Failed(e),
         };
         per_slice = adapt(per_slice, took);
         unsaved += p.done - done;
@@ -139,7 +163,9 @@ async fn generate(
         if unsaved >= per_save || p.is_complete() {
             pause().await;
             let t0 = now();
-            save(state);
+            if let Err(e) = save(&bridge) {
+                return Outcome::Failed(e);
+            }
             let took = now() - t0;
             save_ms += took;
             per_save = adapt(per_save, took);
@@ -158,8 +184,8 @@ async fn generate(
 }
 
 /// Saves what was written since the last save, and lets views re-read.
-fn save(state: AppState) {
-    let _ = state.change(|_| Ok::<(), String>(()));
+fn save(bridge: &Bridge) -> Result<(), String> {
+    bridge.save()
 }
 
 /// The next amount of work for a task that took `took` ms for `n`: aiming at SLICE_MS,

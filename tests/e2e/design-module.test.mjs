@@ -1,0 +1,113 @@
+// Issue #13: the Design section is its own wasm (design.js, design_bg.wasm, src/design.rs),
+// loaded the first time the section is shown (src/ui/design_host.rs):
+//
+// - the page downloads the module only when Design is opened, never with the playground;
+// - the section follows the playground's language without a reload, and its design (saved
+//   with the workspace through the bridge) survives a reload in the chosen language.
+// Screenshots: /tmp/shots-design/module-*.png.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { PHONE, DESKTOP, assertClean, openPage, start } from './lib.mjs';
+import { ready } from './design-lib.mjs';
+
+const SHOTS = '/tmp/shots-design';
+let env;
+before(async () => {
+  env = await start();
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await env?.close();
+});
+
+/** The paths of `page`'s requests for the Design module's files, as they are made. */
+function moduleRequests(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('/design.js') || path.endsWith('/design_bg.wasm')) seen.push(path);
+  });
+  return seen;
+}
+
+test('the page downloads the Design module only when the section is opened', async () => {
+  const page = await openPage(env.browser, env.url);
+  const seen = moduleRequests(page);
+  await ready(page);
+  // Time for anything the start fetches after it is usable (the deferred wasm, fonts).
+  await page.waitForTimeout(1500);
+  assert.deepEqual(seen, [], 'nothing of the Design module before the section is opened');
+  await page.locator('#nav-design').click();
+  await page.locator('#design-heading').waitFor({ timeout: 30_000 });
+  assert.deepEqual(seen.sort(), ['/design.js', '/design_bg.wasm']);
+  assert.equal(await page.locator('#design-heading').textContent(), 'Design studio');
+  // Switching away and back keeps the mounted section: no second download.
+  await page.locator('#nav-data').click();
+  await page.locator('#nav-design').click();
+  assert.equal(seen.length, 2);
+  assertClean(page);
+  await page.close();
+});
+
+test('the section follows a language switch, and its design survives a reload', async () => {
+  const page = await openPage(env.browser, env.url);
+  await ready(page);
+  await page.locator('#nav-design').click();
+  await page.locator('#design-heading').waitFor({ timeout: 30_000 });
+  await page.locator('.gallery-open[data-gallery="log-tail"]').click();
+  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'The log tail');
+  const types = await page.locator('input.type-name').evaluateAll((xs) => xs.map((x) => x.value));
+  assert.ok(types.length > 0);
+
+  // The playground's language switch reaches the module (its own catalogues).
+  await page.locator('#lang-select').selectOption('de');
+  await page.locator('#design-heading', { hasText: 'Entwurfsstudio' }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('#nav-design').textContent(), 'Entwurf');
+  assert.equal(await page.locator('input.design-name').inputValue(), 'The log tail');
+
+  // Kept with the workspace (localStorage is written 300 ms after a change).
+  await page.waitForTimeout(500);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('tablescope.workspace')));
+  assert.equal(saved.version, 2);
+  assert.equal(saved.design.design.name, 'The log tail');
+
+  await page.reload();
+  await ready(page);
+  await page.locator('#nav-design').click();
+  await page.locator('#design-heading', { hasText: 'Entwurfsstudio' }).waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('input.design-name').inputValue(), 'The log tail');
+  assert.deepEqual(await page.locator('input.type-name').evaluateAll((xs) => xs.map((x) => x.value)), types);
+  assertClean(page);
+  await page.close();
+});
+
+for (const [lang, viewport, name] of [
+  ['en', DESKTOP, 'en-desktop'],
+  ['en', PHONE, 'en-360'],
+  ['ar', DESKTOP, 'ar-desktop'],
+  ['ar', PHONE, 'ar-360'],
+]) {
+  test(`screenshot: the section in ${name}`, async () => {
+    const page = await openPage(env.browser, `${env.url}?lang=${lang}`, { viewport });
+    await ready(page);
+    await page.locator('#nav-design').click();
+    await page.locator('#design-heading').waitFor({ timeout: 30_000 });
+    await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+    await page.locator('.design-generate button.generate').click();
+    await page.locator('.generate-status:not(:empty)').waitFor({ timeout: 60_000 });
+    await page.locator('button.generate:not([disabled])').waitFor({ timeout: 60_000 });
+    await page.locator('button.evaluate').click();
+    await page.locator('table.versus').waitFor({ timeout: 60_000 });
+    if (lang === 'ar') {
+      assert.deepEqual(await page.evaluate(() => document.documentElement.dir), 'rtl');
+      assert.equal(await page.locator('#design-heading').textContent(), 'استوديو التصميم');
+    }
+    await page.screenshot({ path: `${SHOTS}/module-${name}.png`, fullPage: false });
+    await page.locator('#section-design table.measured').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/module-${name}-figures.png`, fullPage: false });
+    assertClean(page);
+    await page.close();
+  });
+}
