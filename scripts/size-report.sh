@@ -58,7 +58,10 @@ lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 code=("$DIST"/code/tablescope-code-*.js)
 codegen=("$DIST"/codegen_bg.wasm "$DIST"/codegen.js)
-design=("$DIST"/design_bg.wasm "$DIST"/design.js)
+design=()
+for f in "$DIST"/design_bg.wasm "$DIST"/design.js; do
+  if [ -f "$f" ]; then design+=("$f"); fi
+done
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
   exit 1

@@ -31,7 +31,7 @@ mod confirm;
 mod connect;
 mod data_panel;
 pub mod design;
-mod design_host;
+pub(crate) mod design_host;
 mod dynamic;
 mod editor;
 mod entity_grid;

@@ -1,6 +1,7 @@
 // The Design section's generator in the browser (issue #13's benchmark): a release build in
 // headless Chromium opens the employees gallery design, sets its count, generates, and reports
-// the generation's time (the `tablescope-design-generate` User Timing measure, from the first
+// the generation's time (the Design module generates, the playground's account stores: see
+// src/ui/design/run.rs; the `tablescope-design-generate` User Timing measure, from the first
 // slice to the last), the longest task meanwhile, the time until the last save committed,
 // and the evaluation of every pattern.
 //
@@ -42,7 +43,7 @@ try {
   const measured = await page.evaluate(() => performance.getEntriesByName('tablescope-design-generate').at(-1)?.duration);
   const during = await page.evaluate(() => window.__longTasks.map((t) => t.duration));
   const split = await page.evaluate(() => window.__tablescopeDesignGenerate);
-  console.log(`engine ${Math.round(split.engineMs)} ms in ${split.slices} slices, the saves' planning ${Math.round(split.saveMs)} ms, the rest (rendering, timers) ${Math.round(measured - split.engineMs - split.saveMs)} ms`);
+  console.log(`generation and hand-over to the playground (the Design module's engine, the bridge, the playground's inserts) ${Math.round(split.engineMs)} ms in ${split.slices} slices, the saves' planning ${Math.round(split.saveMs)} ms, the rest (rendering, timers) ${Math.round(measured - split.engineMs - split.saveMs)} ms`);
   const s0 = Date.now();
   await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, { timeout: 600_000, polling: 50 });
   const save = Date.now() - s0;

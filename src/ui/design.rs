@@ -46,11 +46,38 @@ pub fn mount_design(
     bridge: wasm_bindgen::JsValue,
 ) -> Result<(), String> {
     bridge::Bridge::install(bridge)?;
+    add_style();
     wasm_bindgen_futures::spawn_local(async move {
         crate::i18n::start_as_page().await;
         leptos::mount::mount_to(host, || view! { <DesignSection /> }).forget();
     });
     Ok(())
+}
+
+/// The section's own CSS, which the playground's stylesheets do not carry (they are part of
+/// its first download): figures on one line, failed grades marked.
+const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
+#section-design .design-comparison td{white-space:normal}\
+.grade-fail .grade{color:var(--danger)}";
+
+/// Adds [`STYLE`] to the page once (`<style data-css="design">`).
+fn add_style() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if document
+        .query_selector("style[data-css=design]")
+        .ok()
+        .flatten()
+        .is_some()
+    {
+        return;
+    }
+    if let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) {
+        let _ = style.set_attribute("data-css", "design");
+        style.set_text_content(Some(STYLE));
+        let _ = head.append_child(&style);
+    }
 }
 
 /// "Open in Code section" of a pattern's code (`ui::show_code`) sets the section to Code

@@ -4,8 +4,8 @@
 //! Trunk writes `design.js` and `design_bg.wasm` without a hash and does not load them), so
 //! none of its code, view templates or text is in the playground's wasm. The first time the
 //! section is shown, this host loads the module and mounts it with a bridge: a JavaScript
-//! object of functions on the user's sandbox account and workspace (the two wasm modules share
-//! no memory). The module's side and the bridge's contract: `ui::design::bridge`.
+//! object of functions on the user's sandbox account (the two wasm modules share no memory).
+//! The section keeps its document itself (`localStorage`, `ui::design::doc`). The module's side and the bridge's contract: `ui::design::bridge`.
 //!
 //! Invariants kept on this side: the generator's entities are written without saving and
 //! saved by `save` (`AppState::write_unsaved`, `AppState::change`); a read-only tab refuses
@@ -14,7 +14,6 @@
 
 use super::app::Section;
 use super::state::AppState;
-use super::workspace::Workspace;
 use crate::i18n::{msg, t};
 use js_sys::{Array, Function, Object, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -24,6 +23,8 @@ use wasm_bindgen::prelude::*;
 /// The module's files, relative to the page.
 pub const DESIGN_JS: &str = "design.js";
 pub const DESIGN_WASM: &str = "design_bg.wasm";
+/// The module's export that mounts the section (`src/design.rs`).
+const MOUNT: &str = "mount_design";
 
 #[derive(Debug, Clone, PartialEq)]
 enum Load {
@@ -42,13 +43,13 @@ pub fn panel() -> AnyView {
 fn DesignHost() -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let load = RwSignal::new(Load::Loading);
-    let (state, workspace) = (AppState::expect(), Workspace::expect());
+    let state = AppState::expect();
     let section = expect_context::<RwSignal<Section>>();
     let start = move || {
         load.set(Load::Loading);
         spawn_local(async move {
             let outcome = match host.get_untracked() {
-                Some(element) => mount(element.into(), state, workspace, section).await,
+                Some(element) => mount(element.into(), state, section).await,
                 None => Err("the page is closing".into()),
             };
             load.try_set(outcome.map_or_else(Load::Failed, |()| Load::Mounted));
@@ -56,16 +57,25 @@ fn DesignHost() -> impl IntoView {
     };
     // After the first render, so `host` is mounted; tracks nothing, so it runs once.
     Effect::new(move |_| start());
+    // The lessons host's markup and classes (`teach::lazy`): the same text, so no new data.
     view! {
         {move || match load.get() {
             Load::Mounted => None,
-            Load::Loading => Some(view! { <p class="panel hint" role="status">{t(msg::design_loading)}</p> }.into_any()),
-            Load::Failed(e) => Some(view! {
-                <div class="panel error-notice lessons-failed" role="alert">
-                    <p>{msg::design_load_failed(&e)}</p>
-                    <button type="button" class="retry-design" on:click=move |_| start()>{t(msg::learn_retry)}</button>
-                </div>
-            }.into_any()),
+            Load::Loading => Some(
+                view! { <p class="panel hint lessons-loading" role="status">{t(msg::design_loading)}</p> }
+                    .into_any(),
+            ),
+            Load::Failed(e) => Some(
+                view! {
+                    <div class="panel error-notice lessons-failed" role="alert">
+                        <p>{msg::lang_load_failed(msg::nav_design(), &e)}</p>
+                        <button type="button" class="retry-lessons" on:click=move |_| start()>
+                            {t(msg::learn_retry)}
+                        </button>
+                    </div>
+                }
+                .into_any(),
+            ),
         }}
         <div class="lessons-host" node_ref=host></div>
     }
@@ -75,50 +85,61 @@ fn DesignHost() -> impl IntoView {
 async fn mount(
     host: web_sys::HtmlElement,
     state: AppState,
-    workspace: Workspace,
     section: RwSignal<Section>,
 ) -> Result<(), String> {
-    let module =
-        super::dynamic::bindgen_module(DESIGN_JS, DESIGN_WASM, "the Design module").await?;
-    let mount = Reflect::get(&module, &"mount_design".into())
+    let module = super::dynamic::bindgen_module(DESIGN_JS, DESIGN_WASM, DESIGN_JS).await?;
+    // The export's name is the whole error: every text here is in the first download.
+    let mount = Reflect::get(&module, &MOUNT.into())
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or("the Design module has no mount_design")?;
-    // Mounted once: a retry after a failed mount would install a second bridge.
-    let bridge = BRIDGE.with(|b| {
-        b.get_or_init(|| bridge(state, workspace, section).into())
-            .clone()
-    });
+        .ok_or(MOUNT)?;
+    // Made once the module is here: only a failed load is retried, so this runs once.
+    let bridge = bridge(state, section);
     mount
         .call2(&JsValue::NULL, &host, &bridge)
         .map_err(|e| super::dynamic::describe(&e))?;
     Ok(())
 }
 
-thread_local! {
-    static BRIDGE: std::cell::OnceCell<JsValue> = const { std::cell::OnceCell::new() };
+/// The operations of the bridge's `call([op, a, b])`, by number (names would be text in the
+/// playground's wasm, where the split cannot defer data). `ui::design::bridge` calls them.
+pub mod op {
+    /// `() -> [[name, entities], …]`.
+    pub const TABLES: u32 = 0;
+    /// `(name)`, saved; throws when refused.
+    pub const CREATE_TABLE: u32 = 1;
+    /// `(name)`, saved; throws when refused.
+    pub const DELETE_TABLE: u32 = 2;
+    /// `(table, [chunk, …]) -> undefined | [PartitionKey, RowKey, message]`: written, not saved.
+    pub const INSERT: u32 = 3;
+    /// `()`: saves what was written since, views re-read.
+    pub const SAVE: u32 = 4;
+    /// `(code)`: "Open in Code section".
+    pub const OPEN_CODE: u32 = 5;
 }
 
-/// The bridge object; its functions live as long as the page.
-fn bridge(state: AppState, workspace: Workspace, section: RwSignal<Section>) -> Object {
-    let out = Object::new();
-    let set = |name: &str, f: &JsValue| {
-        let _ = Reflect::set(&out, &name.into(), f);
-    };
-    let text = Closure::<dyn Fn() -> JsValue>::new(move || workspace.design.get_untracked().into());
-    set("designText", text.as_ref());
-    text.forget();
-    let set_text = Closure::<dyn Fn(JsValue)>::new(move |v: JsValue| {
-        if let Some(v) = v.as_string() {
-            if workspace.design.with_untracked(|t| *t != v) {
-                workspace.design.set(v);
-            }
-        }
+/// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
+/// new JS glue), and lives as long as the page; `wire` is that function.
+fn bridge(state: AppState, section: RwSignal<Section>) -> Object {
+    let call = Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(move |args: JsValue| {
+        answer(state, section, &Array::from(&args)).map_err(JsValue::from)
     });
-    set("setDesignText", set_text.as_ref());
-    set_text.forget();
-    let tables = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let list: Array = state
+    let out = Object::new();
+    let _ = Reflect::set(&out, &"call".into(), call.as_ref());
+    call.forget();
+    let wire = web_sys::window()
+        .and_then(|w| Reflect::get(&w, &"tablescope".into()).ok())
+        .and_then(|n| Reflect::get(&n, &"wire".into()).ok())
+        .unwrap_or(JsValue::UNDEFINED);
+    let _ = Reflect::set(&out, &"wire".into(), &wire);
+    out
+}
+
+fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<JsValue, String> {
+    let text = |i: u32| args.get(i).as_string().ok_or("bad request");
+    let op = args.get(0).as_f64().unwrap_or(-1.0) as u32;
+    match op {
+        op::TABLES => Ok(state
             .describe_tables()
             .iter()
             .map(|t| {
@@ -127,61 +148,37 @@ fn bridge(state: AppState, workspace: Workspace, section: RwSignal<Section>) -> 
                     &(t.entities as f64).into(),
                 ))
             })
-            .collect();
-        list.into()
-    });
-    set("tables", tables.as_ref());
-    tables.forget();
-    let create = Closure::<dyn Fn(String) -> Result<(), JsValue>>::new(move |name: String| {
-        state.create_table(&name).map_err(|e| e.to_string().into())
-    });
-    set("createTable", create.as_ref());
-    create.forget();
-    let delete = Closure::<dyn Fn(String) -> Result<(), JsValue>>::new(move |name: String| {
-        state.delete_table(&name).map_err(|e| e.to_string().into())
-    });
-    set("deleteTable", delete.as_ref());
-    delete.forget();
-    let insert = Closure::<dyn Fn(String, JsValue) -> Result<JsValue, JsValue>>::new(
-        move |table: String, chunks: JsValue| insert(state, &table, &chunks).map_err(JsValue::from),
-    );
-    set("insert", insert.as_ref());
-    insert.forget();
-    let save = Closure::<dyn Fn() -> Result<(), JsValue>>::new(move || {
-        state
+            .collect::<Array>()
+            .into()),
+        op::CREATE_TABLE => state
+            .create_table(&text(1)?)
+            .map(|()| JsValue::UNDEFINED)
+            .map_err(|e| e.to_string()),
+        op::DELETE_TABLE => state
+            .delete_table(&text(1)?)
+            .map(|()| JsValue::UNDEFINED)
+            .map_err(|e| e.to_string()),
+        op::INSERT => insert(state, &text(1)?, &args.get(2)),
+        op::SAVE => state
             .change(|_| Ok::<(), String>(()))
-            .map_err(JsValue::from)
-    });
-    set("save", save.as_ref());
-    save.forget();
-    let wire = web_sys::window()
-        .and_then(|w| Reflect::get(&w, &"tablescope".into()).ok())
-        .and_then(|n| Reflect::get(&n, &"wire".into()).ok())
-        .unwrap_or(JsValue::UNDEFINED);
-    set("wire", &wire);
-    let open = Closure::<dyn Fn(String)>::new(move |code: String| {
-        super::code_link::code_to_open().set(code);
-        section.set(Section::Code);
-    });
-    set("openCode", open.as_ref());
-    open.forget();
-    out
+            .map(|()| JsValue::UNDEFINED),
+        op::OPEN_CODE => {
+            super::code_link::code_to_open().set(text(1)?);
+            section.set(Section::Code);
+            Ok(JsValue::UNDEFINED)
+        }
+        _ => Err("bad request".into()),
+    }
 }
 
 /// Writes format-2 chunks of `table` without saving; the first entity refused stops it and
 /// is answered as `[PartitionKey, RowKey, message]`.
 fn insert(state: AppState, table: &str, chunks: &JsValue) -> Result<JsValue, String> {
-    if !Array::is_array(chunks) {
-        return Err("insert: expected a list of chunks".into());
-    }
     let mut names = crate::persist::codec::Names::default();
     let mut decoded = Vec::new();
     for chunk in Array::from(chunks).iter() {
-        if !chunk.is_instance_of::<Uint8Array>() {
-            return Err("insert: a chunk is not bytes".into());
-        }
-        decoded
-            .push(crate::persist::binary::decode(&Uint8Array::new(&chunk).to_vec(), &mut names)?.1);
+        let bytes = chunk.dyn_into::<Uint8Array>().map_err(|_| "bad request")?;
+        decoded.push(crate::persist::binary::decode(&bytes.to_vec(), &mut names)?.1);
     }
     state.write_unsaved(|account| {
         for entity in decoded.into_iter().flatten() {

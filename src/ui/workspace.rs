@@ -135,9 +135,6 @@ pub struct Workspace {
     /// Per table (by name): the grid's columns as arranged with the column chooser. A table
     /// without an entry shows the default arrangement (`super::columns::arrange`).
     pub columns: ColumnLayouts,
-    /// The Design section's document, price table and target as JSON text (empty until the
-    /// section is opened; `super::design` owns its format, `saved` only stores it).
-    pub design: RwSignal<String>,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,
 }
@@ -157,7 +154,6 @@ impl Workspace {
                 history: RwSignal::new(Vec::new()),
             },
             columns: ColumnLayouts::new(),
-            design: RwSignal::new(String::new()),
             next_id: StoredValue::new(0),
         };
         // A draft is written for the table it was started on: selecting another table starts

@@ -22,13 +22,13 @@ export async function put(locator, value) {
   await locator.dispatchEvent('change');
 }
 
-/** The design as the export would write it (read from the saved workspace). */
+/** The design as the export would write it (read from where the section keeps it). */
 export async function designJson(page) {
   // The workspace is written 300 ms after a change.
   await page.waitForTimeout(400);
   return page.evaluate(() => {
-    const saved = JSON.parse(localStorage.getItem('tablescope.workspace') ?? '{}');
-    return saved.design?.design ?? null;
+    const saved = JSON.parse(localStorage.getItem('tablescope.design') ?? '{}');
+    return saved.design ?? null;
   });
 }
 

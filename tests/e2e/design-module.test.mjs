@@ -2,8 +2,8 @@
 // loaded the first time the section is shown (src/ui/design_host.rs):
 //
 // - the page downloads the module only when Design is opened, never with the playground;
-// - the section follows the playground's language without a reload, and its design (saved
-//   with the workspace through the bridge) survives a reload in the chosen language.
+// - the section follows the playground's language without a reload, and its design (kept by
+//   the section under tablescope.design) survives a reload in the chosen language.
 // Screenshots: /tmp/shots-design/module-*.png.
 
 import { after, before, test } from 'node:test';
@@ -67,11 +67,9 @@ test('the section follows a language switch, and its design survives a reload', 
   assert.equal(await page.locator('#nav-design').textContent(), 'Entwurf');
   assert.equal(await page.locator('input.design-name').inputValue(), 'The log tail');
 
-  // Kept with the workspace (localStorage is written 300 ms after a change).
-  await page.waitForTimeout(500);
-  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('tablescope.workspace')));
-  assert.equal(saved.version, 2);
-  assert.equal(saved.design.design.name, 'The log tail');
+  // Kept beside the workspace, by the section itself.
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('tablescope.design')));
+  assert.equal(saved.design.name, 'The log tail');
 
   await page.reload();
   await ready(page);

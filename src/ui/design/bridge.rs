@@ -4,17 +4,12 @@
 //! file wraps it in typed calls.
 //!
 //! ```text
-//! designText() -> string                 the workspace's design document ("" when none)
-//! setDesignText(text)                    keeps it with the workspace (saved across reloads)
-//! tables() -> [[name, entities], …]      the sandbox's tables
-//! createTable(name), deleteTable(name)   saved like any table change; throw when refused
-//! insert(table, [chunk, …]) -> undefined | [PartitionKey, RowKey, message]
-//!                                        chunks in the persistence's format 2; written
-//!                                        without saving; the first refusal stops it
-//! save()                                 saves what `insert` wrote since, views re-read
-//! wire(request) -> response              `window.tablescope.wire`: reads the sandbox
-//! openCode(text)                         "Open in Code section"
+//! call([op, a, b]) -> answer    op: a number of `ui::design_host::op`, which documents each
+//! wire(request) -> response     `window.tablescope.wire`: reads the sandbox
 //! ```
+//!
+//! `call` has the signature of `window.tablescope.wire`, and its operations are numbers, so
+//! the playground's wasm gains no JS glue and no text for it.
 //!
 //! Invariant: everything that crosses is checked; a missing function, a throw or an answer of
 //! the wrong shape is an `Err` with the reason, which the section shows. Nothing here panics.
@@ -28,18 +23,10 @@ thread_local! {
     static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
 }
 
+use crate::ui::design_host::op;
+
 /// The functions the bridge must have.
-const FUNCTIONS: [&str; 9] = [
-    "designText",
-    "setDesignText",
-    "tables",
-    "createTable",
-    "deleteTable",
-    "insert",
-    "save",
-    "wire",
-    "openCode",
-];
+const FUNCTIONS: [&str; 2] = ["call", "wire"];
 
 #[derive(Clone)]
 pub struct Bridge(JsValue);
@@ -75,32 +62,28 @@ impl Bridge {
             .ok_or_else(|| "the Design section has no bridge to the playground".into())
     }
 
-    fn call(&self, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
-        let f: Function = Reflect::get(&self.0, &name.into())
+    fn function(&self, name: &str) -> Result<Function, String> {
+        Reflect::get(&self.0, &name.into())
             .ok()
             .and_then(|f| f.dyn_into().ok())
-            .ok_or_else(|| format!("the bridge has no function {name}"))?;
-        let args: Array = args.iter().collect();
-        f.apply(&self.0, &args)
+            .ok_or_else(|| format!("the bridge has no function {name}"))
+    }
+
+    /// `call([op, …args])`; a throw is the `Err`, in words.
+    fn call(&self, op: u32, args: &[JsValue]) -> Result<JsValue, String> {
+        let list: Array = std::iter::once(JsValue::from(op))
+            .chain(args.iter().cloned())
+            .collect();
+        self.function("call")?
+            .call1(&self.0, &list)
             .map_err(|e| crate::ui::dynamic::describe(&e))
-    }
-
-    pub fn design_text(&self) -> String {
-        self.call("designText", &[])
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    }
-
-    pub fn set_design_text(&self, text: &str) {
-        let _ = self.call("setDesignText", &[text.into()]);
     }
 
     /// Every table with its entity count.
     pub fn tables(&self) -> Result<Vec<(String, u64)>, String> {
-        let list = self.call("tables", &[])?;
+        let list = self.call(op::TABLES, &[])?;
         if !Array::is_array(&list) {
-            return Err("the bridge's tables() is not a list".into());
+            return Err("the bridge's table list is not a list".into());
         }
         Array::from(&list)
             .iter()
@@ -108,18 +91,18 @@ impl Bridge {
                 let pair = Array::from(&pair);
                 match (pair.get(0).as_string(), pair.get(1).as_f64()) {
                     (Some(name), Some(n)) if n >= 0.0 => Ok((name, n as u64)),
-                    _ => Err("the bridge's tables() holds a bad entry".to_string()),
+                    _ => Err("the bridge's table list holds a bad entry".to_string()),
                 }
             })
             .collect()
     }
 
     pub fn create_table(&self, name: &str) -> Result<(), String> {
-        self.call("createTable", &[name.into()]).map(|_| ())
+        self.call(op::CREATE_TABLE, &[name.into()]).map(|_| ())
     }
 
     pub fn delete_table(&self, name: &str) -> Result<(), String> {
-        self.call("deleteTable", &[name.into()]).map(|_| ())
+        self.call(op::DELETE_TABLE, &[name.into()]).map(|_| ())
     }
 
     /// Writes chunks of `table` without saving; the first entity refused stops it.
@@ -128,7 +111,7 @@ impl Bridge {
             .iter()
             .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
             .collect();
-        let answer = self.call("insert", &[table.into(), list.into()])?;
+        let answer = self.call(op::INSERT, &[table.into(), list.into()])?;
         if answer.is_undefined() || answer.is_null() {
             return Ok(None);
         }
@@ -143,26 +126,29 @@ impl Bridge {
                 row_key,
                 message,
             })),
-            _ => Err("the bridge's insert() answered in an unknown form".into()),
+            _ => Err("the bridge answered an insert in an unknown form".into()),
         }
     }
 
     /// Saves everything written since the last save.
     pub fn save(&self) -> Result<(), String> {
-        self.call("save", &[]).map(|_| ())
+        self.call(op::SAVE, &[]).map(|_| ())
     }
 
     /// One request to the sandbox, as `window.tablescope.wire` takes it.
     pub fn wire(&self, request: &JsValue) -> Result<JsValue, String> {
-        let response = self.call("wire", std::slice::from_ref(request))?;
+        let response = self
+            .function("wire")?
+            .call1(&JsValue::NULL, request)
+            .map_err(|e| crate::ui::dynamic::describe(&e))?;
         if response.is_object() {
             Ok(response)
         } else {
-            Err("the bridge's wire() did not answer".into())
+            Err("the bridge's wire did not answer".into())
         }
     }
 
     pub fn open_code(&self, text: &str) -> Result<(), String> {
-        self.call("openCode", &[text.into()]).map(|_| ())
+        self.call(op::OPEN_CODE, &[text.into()]).map(|_| ())
     }
 }

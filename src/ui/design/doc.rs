@@ -1,19 +1,22 @@
 //! The section's state, shared by its panels through context, and how it is kept: the
-//! design, the price table and the target size are written (as one JSON text) into the
-//! playground's `Workspace::design` on every change (through the bridge: the section is its
-//! own wasm), which `ui::workspace::saved` stores in `localStorage` with the rest of the
-//! workspace.
+//! design, the price table and the target size are written (as one JSON text) to
+//! `localStorage` under [`SAVED_KEY`] on every change, beside the workspace
+//! (`tablescope.workspace`), as the Code section keeps its code. The section keeps it itself
+//! (it is its own wasm): the playground's start then reads and writes nothing for a section
+//! that may never be opened, and its first download carries none of it.
 //!
 //! Invariant: what is saved is what the editor shows, valid or not; a design is read back
 //! by its structure only (the editor lists what is wrong with it), so half-finished work is
 //! never lost to validation.
 
-use super::bridge::Bridge;
 use crate::engine::design::{
     project, review, Design, DesignError, Evaluation, Finding, Prices, Projection, Target, VERSION,
 };
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// The `localStorage` key of the section's document.
+pub const SAVED_KEY: &str = "tablescope.design";
 
 /// The projection's default size: 10⁹ entities.
 pub const DEFAULT_TARGET: &str = "1000000000";
@@ -34,7 +37,7 @@ pub struct Ctx {
     pub notice: RwSignal<Option<String>>,
 }
 
-/// The saved form (also `Workspace::design`'s text).
+/// The saved form (the text under [`SAVED_KEY`]).
 #[derive(Serialize, Deserialize)]
 struct Saved {
     design: Design,
@@ -44,14 +47,17 @@ struct Saved {
 
 impl Ctx {
     /// Restores the saved design (or starts an empty one), provides the context, and keeps
-    /// the workspace's copy up to date.
+    /// the saved copy up to date.
     pub fn install() -> Ctx {
-        let bridge = Bridge::get().ok();
-        let saved = bridge
+        let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
+        let text = storage
             .as_ref()
-            .and_then(|b| serde_json::from_str::<Saved>(&b.design_text()).ok());
-        // The text last handed to the playground, so an unchanged design is not sent again.
-        let kept = StoredValue::new(String::new());
+            .and_then(|s| s.get_item(SAVED_KEY).ok().flatten());
+        let saved = text
+            .as_deref()
+            .and_then(|t| serde_json::from_str::<Saved>(t).ok());
+        // The text last stored, so an unchanged design is not written again.
+        let kept = StoredValue::new(text.unwrap_or_default());
         let (design, prices, target) = match saved {
             Some(s) => (s.design, s.prices, s.target),
             None => (empty(), Prices::default(), DEFAULT_TARGET.to_string()),
@@ -85,9 +91,10 @@ impl Ctx {
                 prices: prices.get(),
                 target: target.get(),
             };
-            if let (Ok(text), Some(bridge)) = (serde_json::to_string(&saved), &bridge) {
+            if let (Ok(text), Some(storage)) = (serde_json::to_string(&saved), &storage) {
                 if kept.with_value(|k| *k != text) {
-                    bridge.set_design_text(&text);
+                    // A full or refused storage only means the design is not kept.
+                    let _ = storage.set_item(SAVED_KEY, &text);
                     kept.set_value(text);
                 }
             }

@@ -130,8 +130,8 @@ async fn generate(
     // Entities per generation slice, and per save (see `AppState::write_unsaved`): each
     // adapts so that its task takes about SLICE_MS.
     let (mut per_slice, mut per_save, mut unsaved): (u64, u64, u64) = (2_000, 5_000, 0);
-    // Where the time goes (for the benchmark, `?perf=1`): the engine's generation, the
-    // saves' planning, and the slices.
+    // Where the time goes (for the benchmark, `?perf=1`): the generation with its hand-over
+    // to the playground (`engineMs`), the saves' planning, and the slices.
     let (mut engine_ms, mut save_ms, mut slices) = (0.0, 0.0, 0u32);
     loop {
         let done = generator.progress().done;

@@ -21,10 +21,6 @@
 //! "columns": [["Table", [["Name", true], ["Timestamp", false], …]], …]}` (operation names as
 //! the service spells them; `columns` is optional, see `crate::ui::columns::layouts_js`).
 //!
-//! Version 2 adds `"design": {"design": {…}, "prices": {…}, "target": "…"}`, the Design
-//! section's document (`crate::ui::design`, which owns its format: here it is only stored and
-//! given back as text). Version 1 data reads as before, without a design.
-//!
 //! Size: start runs [`keep`] and, on a return visit, [`restore`], so they are in the page's
 //! first download (scripts/split.mjs). They use the browser's JSON (`JSON.parse`,
 //! `JSON.stringify`, property access), not serde_json's `Value`, whose reader, writer and maps
@@ -45,10 +41,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// The `localStorage` key.
 pub const KEY: &str = "tablescope.workspace";
-/// The format written; data of [`READS`] versions is read, of any other ignored.
-const VERSION: f64 = 2.0;
-/// The versions read: 1 has no design.
-const READS: [f64; 2] = [1.0, 2.0];
+/// The format written; data of any other version is ignored.
+const VERSION: f64 = 1.0;
 /// Runs kept across a reload (the newest).
 const MAX_RUNS: usize = 50;
 
@@ -84,7 +78,6 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
         workspace.filter.track();
         workspace.batch.track();
         workspace.columns.with(|_| ());
-        workspace.design.track();
         q.select.track();
         q.top.track();
         q.budget.track();
@@ -157,11 +150,6 @@ fn snapshot(w: Workspace, section: RwSignal<Section>) -> Object {
     set(&out, "history", q.history.with(|h| encode_runs(h)));
     set(&out, "batch", w.batch.with(|b| encode_batch(b)));
     set(&out, "columns", crate::ui::columns::layouts_js(w));
-    w.design.with(|d| {
-        if !d.is_empty() {
-            set(&out, "design", JSON::parse(d).unwrap_or(JsValue::NULL));
-        }
-    });
     out
 }
 
@@ -170,17 +158,8 @@ pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppS
     let Ok(saved) = JSON::parse(text) else {
         return;
     };
-    if !get(&saved, "version")
-        .as_f64()
-        .is_some_and(|v| READS.contains(&v))
-    {
+    if get(&saved, "version").as_f64() != Some(VERSION) {
         return;
-    }
-    let design = get(&saved, "design");
-    if design.is_object() {
-        if let Some(text) = JSON::stringify(&design).ok().and_then(|t| t.as_string()) {
-            w.design.set(text);
-        }
     }
     if let Some(table) = str_at(&saved, "table") {
         if state.describe_tables().iter().any(|t| t.name == table) {
