@@ -109,3 +109,33 @@ for (const [lang, viewport, name] of [
     await page.close();
   });
 }
+
+test('"Open in Code section" of a pattern crosses the bridge: the playground shows the code in its editor', async () => {
+  const page = await openPage(env.browser, env.url);
+  await ready(page);
+  await page.locator('#nav-design').click();
+  await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+  await page.locator('.design-generate button.generate').click();
+  await page.locator('button.generate:not([disabled])').waitFor({ timeout: 60_000 });
+  await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 60_000 });
+  await page.locator('button.evaluate').click();
+  const show = page.locator('.design-code li').first().locator('.show-code');
+  await show.waitFor({ timeout: 60_000 });
+  await show.locator('.show-code-toggle').click();
+  const form = show.locator('.code-form[data-form="js"]');
+  await form.waitFor({ timeout: 30_000 });
+  const js = await form.textContent();
+  await show.locator('.open-in-code').click();
+  await page.locator('#section-code:not([hidden])').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('#section-design').getAttribute('hidden'), '');
+  await page.waitForFunction(
+    (first) => document.querySelector('.code-editor .cm-line')?.textContent === first,
+    js.split('\n')[0],
+    { timeout: 30_000 },
+  );
+  // Back in Design, the section is as it was (mounted once).
+  await page.locator('#nav-design').click();
+  assert.equal(await page.locator('.design-code li').count() > 0, true);
+  assertClean(page);
+  await page.close();
+});
