@@ -19,6 +19,9 @@ use wasm_bindgen::{JsCast, JsValue};
 /// The development account's table endpoint, as `window.tablescope.wire` serves it.
 const BASE: &str = "http://127.0.0.1:10002/devstoreaccount1/";
 
+/// A PartitionKey and its entities waiting in one flush.
+type Partition = (String, Vec<Entity>);
+
 /// The generator's side: tables known at the start of a run, entities waiting for a flush.
 pub struct Writer {
     bridge: Bridge,
@@ -41,7 +44,7 @@ impl Writer {
     pub fn flush(&mut self) -> Result<(), String> {
         let waiting = std::mem::take(&mut self.waiting);
         // Per table, per partition in order of first appearance: one chunk each.
-        let mut order: Vec<(String, Vec<(String, Vec<Entity>)>)> = Vec::new();
+        let mut order: Vec<(String, Vec<Partition>)> = Vec::new();
         let mut at: HashMap<(String, String), (usize, usize)> = HashMap::new();
         for (table, entity) in waiting {
             let key = (table, entity.partition_key.clone());
