@@ -139,3 +139,19 @@ test('"Open in Code section" of a pattern crosses the bridge: the playground sho
   assertClean(page);
   await page.close();
 });
+
+test('a bridge the module cannot use is a shown error with a retry, not a panic', async () => {
+  const page = await openPage(env.browser, env.url);
+  await ready(page);
+  // The evaluator's reads go through window.tablescope.wire: without it the module refuses
+  // the bridge, and the host says so.
+  await page.evaluate(() => { delete window.tablescope.wire; });
+  await page.locator('#nav-design').click();
+  const failed = page.locator('#section-design .lessons-failed[role="alert"]');
+  await failed.waitFor({ timeout: 30_000 });
+  assert.equal(await failed.locator('p').textContent(), 'Design could not be loaded: the bridge has no function wire.');
+  assert.equal(await failed.locator('button.retry-lessons').textContent(), 'Try again');
+  assert.equal(await page.locator('#design-heading').count(), 0);
+  assertClean(page);
+  await page.close();
+});
