@@ -10,7 +10,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { PHONE, DESKTOP, assertClean, openPage, start } from './lib.mjs';
-import { ready } from './design-lib.mjs';
+import { evaluate, generate, ready } from './design-lib.mjs';
+
+/** Opens the employees gallery design and waits until the editor shows it (it is fetched). */
+async function openEmployees(page) {
+  await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
+}
 
 const SHOTS = '/tmp/shots-design';
 let env;
@@ -92,11 +98,9 @@ for (const [lang, viewport, name] of [
     await ready(page);
     await page.locator('#nav-design').click();
     await page.locator('#design-heading').waitFor({ timeout: 30_000 });
-    await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
-    await page.locator('.design-generate button.generate').click();
-    await page.locator('.generate-status:not(:empty)').waitFor({ timeout: 60_000 });
-    await page.locator('button.generate:not([disabled])').waitFor({ timeout: 60_000 });
-    await page.locator('button.evaluate').click();
+    await openEmployees(page);
+    await generate(page);
+    await evaluate(page);
     await page.locator('table.versus').waitFor({ timeout: 60_000 });
     if (lang === 'ar') {
       assert.deepEqual(await page.evaluate(() => document.documentElement.dir), 'rtl');
@@ -114,11 +118,9 @@ test('"Open in Code section" of a pattern crosses the bridge: the playground sho
   const page = await openPage(env.browser, env.url);
   await ready(page);
   await page.locator('#nav-design').click();
-  await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
-  await page.locator('.design-generate button.generate').click();
-  await page.locator('button.generate:not([disabled])').waitFor({ timeout: 60_000 });
-  await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 60_000 });
-  await page.locator('button.evaluate').click();
+  await openEmployees(page);
+  assert.match(await generate(page), /^Generated 10,000 entities/);
+  await evaluate(page);
   const show = page.locator('.design-code li').first().locator('.show-code');
   await show.waitFor({ timeout: 60_000 });
   await show.locator('.show-code-toggle').click();
