@@ -19,6 +19,9 @@
 #   worker (code/tablescope-code[-worker]-<hash>.js, scripts/bundle-code.mjs); with the SDK,
 #   what opening the Code section and running code adds.
 #
+# - Design section on first use: the section's own wasm (design.js, design_bg.wasm,
+#   src/design.rs), imported when the section is first shown (src/ui/design_host.rs).
+#
 # - show as code on first use: the code generators' own wasm (codegen.js, codegen_bg.wasm,
 #   src/codegen.rs), imported when a show-as-code panel first opens.
 # - Connect section on first use: its own wasm (connect.js, connect_bg.wasm, src/connect.rs),
@@ -58,6 +61,10 @@ sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 code=("$DIST"/code/tablescope-code-*.js)
 codegen=("$DIST"/codegen_bg.wasm "$DIST"/codegen.js)
 connect=("$DIST"/connect_bg.wasm "$DIST"/connect.js)
+design=()
+for f in "$DIST"/design_bg.wasm "$DIST"/design.js; do
+  if [ -f "$f" ]; then design+=("$f"); fi
+done
 if [ "${#playground[@]}" -lt 3 ] || [ "${#lessons[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the playground or the lessons module (run trunk build index.html --release)" >&2
   exit 1
@@ -103,6 +110,9 @@ embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
 table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
+if [ "${#design[@]}" -eq 2 ]; then
+  table "Design section on first use: its own wasm" "${design[@]}"
+fi
 if [ "${#codegen[@]}" -eq 2 ]; then
   table "show as code: the code generators' wasm (on first use)" "${codegen[@]}"
 fi

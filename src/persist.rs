@@ -15,8 +15,8 @@
 //! The namespace `sandbox` holds the user's own data; documentation embeds and scenarios use
 //! other namespaces, so they never touch it.
 
-mod binary;
-mod codec;
+pub(crate) mod binary;
+pub(crate) mod codec;
 mod error;
 mod issue;
 pub mod layout;

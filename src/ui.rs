@@ -9,6 +9,7 @@
 //! - `confirm`: focus for inline confirmations (the safe choice, then back to the opener).
 //! - `query_panel`, `results`: the query builder and raw `$filter`, the scan meter, history.
 //! - `batch_panel`: the batch stager.
+//! - `design`: the design studio (issue #13), its own wasm; `design_host` loads and mounts it.
 //! - [`model`]: the pure logic behind the forms (typed values, builder, batch checks).
 //! - `error_notice`: the service's error, shown inline where the request was made.
 //! - `perf`: the `?perf=1` test hook.
@@ -29,6 +30,8 @@ mod columns;
 mod confirm;
 pub mod connect;
 mod data_panel;
+pub mod design;
+pub(crate) mod design_host;
 mod dynamic;
 mod editor;
 mod entity_grid;

@@ -6,7 +6,8 @@
 // - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
 //   (Trunk writes new hashes on every build, so they are read from the page itself), the
 //   lessons module (learn.js, learn_bg.wasm) included: the start script names it; the modules
-//   the app loads on first use (ON_FIRST_USE: show-as-code's generators, the Connect section); and every
+//   the app loads on first use (ON_FIRST_USE: show-as-code's generators, the Connect and
+//   Design sections); and every
 //   lesson listed in scenarios/index.json, so a lesson never opened before opens offline.
 //   Hashed files are immutable, so they are taken from the HTTP cache when the page already
 //   downloaded them (`force-cache`): a first visit downloads each file once, not once for the
@@ -32,7 +33,7 @@ const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
  * The app's own modules that load on first use and that no page names, unhashed (so never
  * deleted as stale): precached, so that they work offline without ever having been opened.
  */
-const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm'];
+const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm'];
 
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
@@ -44,7 +45,8 @@ function assetsOf(html) {
     if (url.origin === self.location.origin) assets.add(url.href);
   }
   assets.add(new URL('scenarios/index.json', self.registration.scope).href);
-  // Loaded on first use, by the app, not named by the page: show-as-code's generators.
+  // Loaded on first use, by the app, not named by the page: show-as-code's generators and the
+  // Connect and Design sections.
   for (const name of ON_FIRST_USE) assets.add(new URL(name, self.registration.scope).href);
   return assets;
 }

@@ -28,17 +28,20 @@ pub enum Section {
     Code,
     /// A real account beside the sandbox (`super::connect`).
     Connect,
+    /// The design studio (`super::design`, its own wasm: `super::design_host`).
+    Design,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Data,
         Section::Query,
         Section::Batch,
         Section::Code,
         Section::Connect,
+        Section::Design,
         Section::Learn,
     ];
 
@@ -50,6 +53,7 @@ impl Section {
             Section::Batch => msg::nav_batch(),
             Section::Code => msg::nav_code(),
             Section::Connect => msg::nav_connect(),
+            Section::Design => msg::nav_design(),
             Section::Learn => msg::nav_learn(),
         }
     }
@@ -62,6 +66,7 @@ impl Section {
             Section::Batch => "batch",
             Section::Code => "code",
             Section::Connect => "connect",
+            Section::Design => "design",
             Section::Learn => "learn",
         }
     }
@@ -116,8 +121,12 @@ pub fn App() -> impl IntoView {
 
 /// The section a page starts on: Learn when it was opened for it, by a share link
 /// (`#share=…`: a scenario for the player, or a workspace for the share panel) or a built-in
-/// scenario (`?scenario=…`, the embed's "open in the full playground"); else the entities.
+/// scenario (`?scenario=…`, the embed's "open in the full playground"); Design for a design
+/// link (`#design=…`); else the entities.
 fn first_section() -> Section {
+    if super::teach::share::page_fragment().starts_with("#design=") {
+        return Section::Design;
+    }
     let for_learn = super::teach::share::page_fragment().starts_with("#share=")
         || super::teach::embed::query_param("scenario").is_some();
     if for_learn {
@@ -227,6 +236,7 @@ fn panel(section: Section) -> AnyView {
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
         Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
         Section::Connect => std::hint::black_box(super::connect::host as fn() -> AnyView)(),
+        Section::Design => std::hint::black_box(super::design_host::panel as fn() -> AnyView)(),
         Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
     }
 }

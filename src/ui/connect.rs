@@ -55,7 +55,7 @@ pub fn host() -> AnyView {
         js: CONNECT_JS,
         wasm: CONNECT_WASM,
         mount: "mount_connect",
-        class: "connect-module",
+        class: "connect",
         loading: msg::connect_loading,
         failed: |reason| msg::connect_load_failed(reason),
         retry: msg::learn_retry,

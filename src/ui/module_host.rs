@@ -1,5 +1,6 @@
 //! A section (or part of one) built by a wasm module of its own, loaded the first time it
-//! shows: the lessons (`teach::lazy`) and the Connect section (`connect::host`).
+//! shows: the lessons (`teach::lazy`), the Connect section (`connect::host`) and the Design
+//! section (`design_host`).
 //!
 //! Such a module is a `[[bin]]` of this crate that Trunk builds without a hash and without a
 //! script tag (`data-type="worker"`, `data-bindgen-target="web"` in index.html), exporting a
@@ -24,8 +25,9 @@ pub struct Module {
     pub wasm: &'static str,
     /// The export that mounts the module's views: `(host, bridge)`.
     pub mount: &'static str,
-    /// The prefix of the host's classes: `{class}-host`, `{class}-loading`, `{class}-failed`
-    /// and the retry button's `retry-{class}`.
+    /// The prefix of the host's own classes: `{class}-host`, `{class}-loading`,
+    /// `{class}-failed` and the retry button's `retry-{class}` (beside the shared
+    /// `module-host` and `module-failed`, which playground.css styles).
     pub class: &'static str,
     /// "Loading …" while the module downloads.
     pub loading: fn() -> String,
@@ -89,7 +91,7 @@ pub fn ModuleHost(
             ),
             Load::Failed(e) => Some(
                 view! {
-                    <div class=format!("panel error-notice {class}-failed") role="alert">
+                    <div class=format!("panel error-notice module-failed {class}-failed") role="alert">
                         <p>{(module.failed)(&e)}</p>
                         <button type="button" class=format!("retry-{class}") on:click=move |_| start()>
                             {t(module.retry)}
@@ -99,7 +101,7 @@ pub fn ModuleHost(
                 .into_any(),
             ),
         }}
-        <div class=format!("{class}-host") node_ref=host></div>
+        <div class=format!("module-host {class}-host") node_ref=host></div>
     }
 }
 

@@ -302,6 +302,20 @@ impl AppState {
             .flatten()
     }
 
+    /// Runs `f`, which may write, without saving its changes or making views re-read yet:
+    /// for a long generated write (the Design section's generator) that writes in many short
+    /// slices and calls [`AppState::change`] every so often, which saves everything written
+    /// since (persistence plans per partition chunk touched, so fewer, larger saves cost less)
+    /// and makes views re-read. Refused in a read-only tab.
+    pub fn write_unsaved<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Result<R, String> {
+        if Storage::get().read_only.get_untracked() {
+            return Err(READ_ONLY.into());
+        }
+        self.account
+            .try_update_value(f)
+            .ok_or_else(|| "The page is closing.".to_string())
+    }
+
     /// Runs a whole-account change (import, reset, loading a shared workspace) unless this
     /// tab is read-only; `Err` holds the message to show. Like [`AppState::write`], what it
     /// changed is persisted and views re-read.

@@ -1,6 +1,7 @@
 // Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
 // a table and an opened entity, Query with results, Batch with a staged operation, Code after a
-// run (console and wire log), Connect with the CORS guidance, Learn with a
+// run (console and wire log), Connect with the CORS guidance, Design with a generated and
+// evaluated design, Learn with a
 // lesson open, and the Tables sidebar beside each — in light and dark, at 1280x800 and
 // 360x740: no serious or critical violation.
 
@@ -85,6 +86,16 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator('.connect-cors').waitFor();
       found.push(...(await audit(page, 'Connect')));
       page.problems = page.problems.filter((p) => !p.includes('127.0.0.1:47/') && !p.includes('net::ERR_CONNECTION_REFUSED'));
+
+      // Design: a gallery design generated and evaluated (every panel of the section shown).
+      await page.locator('#nav-design').click();
+      await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+      await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
+      await page.locator('.design-generate button.generate').click();
+      await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 60_000 });
+      await page.locator('button.evaluate').click();
+      await page.locator('table.versus').waitFor({ timeout: 60_000 });
+      found.push(...(await audit(page, 'Design')));
 
       await page.locator('#nav-learn').click();
       await page.locator('.scenario-load').first().waitFor({ timeout: 20_000 });

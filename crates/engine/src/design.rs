@@ -34,9 +34,9 @@ mod validate;
 
 pub use checklist::{review, Finding, Grade, Rule};
 pub use compare::{compare, Comparison, Side};
-pub use evaluate::{evaluate, evaluate_pattern, Evaluation};
+pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
-pub use generate::{Generator, Progress};
+pub use generate::{Generator, Progress, Sink};
 pub use model::{
     Condition, ConditionOp, Design, Distribution, EntityType, Pattern, PropertyDef, PropertyType,
     ReadPattern, WriteOp, WritePattern, VERSION,

@@ -43,6 +43,7 @@ pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
 /// The service's continuation token for a key (what `x-ms-continuation-NextPartitionKey`,
 /// `NextRowKey` and `NextTableName` carry), for clients that write requests themselves.
+pub use token::decode as continuation_key;
 pub use token::encode as continuation_token;
 
 use super::api::Request;

@@ -8,8 +8,8 @@ use super::model::{Design, Pattern, ReadPattern, WriteOp, WritePattern};
 use super::query::{requests, select};
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::query::{execute_page, plan, QueryOptions, MAX_PAGE};
-use crate::{filter, Account};
+use crate::query::{execute_page, plan, Continuation, QueryOptions, QueryStats, MAX_PAGE};
+use crate::{filter, Account, Entity};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 
@@ -22,10 +22,54 @@ pub struct Evaluation {
     pub patterns: Vec<Figures>,
 }
 
+/// What the evaluator reads: the generated data, in an [`Account`] (natively) or behind the
+/// browser's bridge to the playground's account (the Design section's own wasm).
+pub trait Data {
+    /// Whether the account has `table`.
+    fn has_table(&self, table: &str) -> bool;
+    /// One page of a query on `table` (`options.filter` is always set).
+    fn page(&self, table: &str, options: &QueryOptions) -> Result<DataPage, String>;
+    /// Whether `table` holds the entity with these keys.
+    fn contains(&self, table: &str, partition_key: &str, row_key: &str) -> bool;
+}
+
+/// What the evaluator needs of a query page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPage {
+    pub entities: Vec<Entity>,
+    pub continuation: Option<Continuation>,
+    pub stats: QueryStats,
+}
+
+impl Data for Account {
+    fn has_table(&self, table: &str) -> bool {
+        self.table(table).is_ok()
+    }
+
+    fn page(&self, table: &str, options: &QueryOptions) -> Result<DataPage, String> {
+        let table = self.table(table).map_err(|e| e.to_string())?;
+        let expr = filter::parse(options.filter.as_deref().unwrap_or_default())
+            .map_err(|e| e.to_string())?;
+        let page = execute_page(table, plan(expr), options, false).map_err(|e| e.to_string())?;
+        Ok(DataPage {
+            entities: page.entities,
+            continuation: page.continuation,
+            stats: page.stats,
+        })
+    }
+
+    fn contains(&self, table: &str, partition_key: &str, row_key: &str) -> bool {
+        self.table(table)
+            .ok()
+            .and_then(|t| t.get(partition_key, row_key))
+            .is_some()
+    }
+}
+
 /// Runs every pattern of `design` against `account`, which holds the design's generated data.
-pub fn evaluate(
+pub fn evaluate<D: Data + ?Sized>(
     design: &Design,
-    account: &Account,
+    account: &D,
     options: &EvalOptions,
 ) -> Result<Evaluation, DesignError> {
     super::validate::design(design)?;
@@ -44,9 +88,9 @@ pub fn evaluate(
 
 /// Runs pattern `index` only: a caller that must stay responsive (the browser) evaluates
 /// one pattern per turn and can stop between them.
-pub fn evaluate_pattern(
+pub fn evaluate_pattern<D: Data + ?Sized>(
     design: &Design,
-    account: &Account,
+    account: &D,
     index: usize,
     options: &EvalOptions,
 ) -> Result<Figures, DesignError> {
@@ -54,9 +98,9 @@ pub fn evaluate_pattern(
     pattern(design, account, index, options)
 }
 
-fn pattern(
+fn pattern<D: Data + ?Sized>(
     design: &Design,
-    account: &Account,
+    account: &D,
     i: usize,
     options: &EvalOptions,
 ) -> Result<Figures, DesignError> {
@@ -91,9 +135,9 @@ struct Call {
     bytes_selected: f64,
 }
 
-fn read(
+fn read<D: Data + ?Sized>(
     design: &Design,
-    account: &Account,
+    account: &D,
     r: &ReadPattern,
     options: &EvalOptions,
 ) -> Result<Figures, String> {
@@ -106,12 +150,13 @@ fn read(
             ty.name
         ));
     }
-    let table = account.table(&ty.table).map_err(|_| {
-        format!(
+    if !account.has_table(&ty.table) {
+        return Err(format!(
             "table {:?} does not exist: generate the data first",
             ty.table
-        )
-    })?;
+        ));
+    }
+    let table = ty.table.as_str();
     let model = TypeModel::new(design, ty, ty.count)?;
     let needs = r.needs.clone();
     let sent_select = select(r);
@@ -131,6 +176,7 @@ fn read(
                 Some(done) => done.clone(),
                 None => {
                     let done = request(
+                        account,
                         table,
                         &planned.filter,
                         r,
@@ -163,8 +209,9 @@ impl Call {
 }
 
 /// Sends one request of a read, page after page until it has what the pattern needs.
-fn request(
-    table: &crate::Table,
+fn request<D: Data + ?Sized>(
+    account: &D,
+    table: &str,
     filter_text: &str,
     r: &ReadPattern,
     needs: Option<&[String]>,
@@ -189,8 +236,7 @@ fn request(
             continuation: continuation.take(),
             page_budget: None,
         };
-        let expr = filter::parse(filter_text).map_err(|e| e.to_string())?;
-        let page = execute_page(table, plan(expr), &opts, false).map_err(|e| e.to_string())?;
+        let page = account.page(table, &opts)?;
         if call.requests == 0.0 {
             kind = page.stats.kind.into();
         }
@@ -269,9 +315,9 @@ pub fn write_requests(w: &WritePattern, batchable: bool) -> f64 {
     writes + if w.read_first { 1.0 } else { 0.0 }
 }
 
-fn write(
+fn write<D: Data + ?Sized>(
     design: &Design,
-    account: &Account,
+    account: &D,
     w: &WritePattern,
     options: &EvalOptions,
 ) -> Result<Figures, String> {
@@ -295,11 +341,7 @@ fn write(
                 m.fresh(j as u64, pos.min(n.saturating_sub(1)))
             } else {
                 let d = m.at_position(pos);
-                let exists = account
-                    .table(&m.ty.table)
-                    .ok()
-                    .and_then(|t| t.get(&d.partition_key, &d.row_key))
-                    .is_some();
+                let exists = account.contains(&m.ty.table, &d.partition_key, &d.row_key);
                 if !exists && matches!(w.op, WriteOp::Update | WriteOp::Delete) {
                     return Err(format!(
                         "the entity ({:?}, {:?}) of {:?} to change is not in the data: generate it first",

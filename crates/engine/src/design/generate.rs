@@ -5,7 +5,7 @@
 use super::model::Design;
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::Account;
+use crate::{Account, Entity};
 use serde::{Deserialize, Serialize};
 
 /// Entities written so far, of how many.
@@ -18,6 +18,34 @@ pub struct Progress {
 impl Progress {
     pub fn is_complete(&self) -> bool {
         self.done >= self.total
+    }
+}
+
+/// Where the generator writes: an [`Account`] (natively), or the browser's bridge to the
+/// playground's account (the Design section's own wasm).
+pub trait Sink {
+    /// The entities `table` holds, or `None` when there is no such table.
+    fn entities_in(&self, table: &str) -> Option<u64>;
+    fn create_table(&mut self, table: &str) -> Result<(), String>;
+    /// Inserts one entity; a refusal (duplicate keys) is the service's message.
+    fn insert(&mut self, table: &str, entity: Entity) -> Result<(), String>;
+}
+
+impl Sink for Account {
+    fn entities_in(&self, table: &str) -> Option<u64> {
+        self.table(table).ok().map(|t| t.entity_count() as u64)
+    }
+
+    fn create_table(&mut self, table: &str) -> Result<(), String> {
+        Account::create_table(self, table)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn insert(&mut self, table: &str, entity: Entity) -> Result<(), String> {
+        Account::insert(self, table, entity)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -69,7 +97,11 @@ impl<'d> Generator<'d> {
     /// Writes up to `max` more entities. The first step creates the design's tables, and
     /// refuses a table that already holds entities (generated data is never mixed in).
     /// An insert the service refuses (duplicate keys) stops generation with its error.
-    pub fn step(&mut self, account: &mut Account, max: u64) -> Result<Progress, DesignError> {
+    pub fn step<S: Sink + ?Sized>(
+        &mut self,
+        account: &mut S,
+        max: u64,
+    ) -> Result<Progress, DesignError> {
         if !self.started {
             self.prepare(account)?;
             self.started = true;
@@ -106,25 +138,25 @@ impl<'d> Generator<'d> {
     }
 
     /// Writes everything; returns the number of entities.
-    pub fn run(mut self, account: &mut Account) -> Result<u64, DesignError> {
+    pub fn run<S: Sink + ?Sized>(mut self, account: &mut S) -> Result<u64, DesignError> {
         while !self.step(account, 65_536)?.is_complete() {}
         Ok(self.done)
     }
 
-    fn prepare(&self, account: &mut Account) -> Result<(), DesignError> {
+    fn prepare<S: Sink + ?Sized>(&self, account: &mut S) -> Result<(), DesignError> {
         for (i, table) in self.design.tables.iter().enumerate() {
-            match account.table(table) {
-                Ok(t) if t.entity_count() > 0 => {
+            match account.entities_in(table) {
+                Some(n) if n > 0 => {
                     return Err(DesignError::new(
                         format!("tables[{i}]"),
-                        format!("table {table:?} already holds {} entities: empty it or choose another name", t.entity_count()),
+                        format!("table {table:?} already holds {n} entities: empty it or choose another name"),
                     ))
                 }
-                Ok(_) => {}
-                Err(_) => {
+                Some(_) => {}
+                None => {
                     account
                         .create_table(table)
-                        .map_err(|e| DesignError::new(format!("tables[{i}]"), e.to_string()))?;
+                        .map_err(|e| DesignError::new(format!("tables[{i}]"), e))?;
                 }
             }
         }

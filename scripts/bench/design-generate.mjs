@@ -1,0 +1,63 @@
+// The Design section's generator in the browser (issue #13's benchmark): a release build in
+// headless Chromium opens the employees gallery design, sets its count, generates, and reports
+// the generation's time (the Design module generates, the playground's account stores: see
+// src/ui/design/run.rs; the `tablescope-design-generate` User Timing measure, from the first
+// slice to the last), the longest task meanwhile, the time until the last save committed,
+// and the evaluation of every pattern.
+//
+//   node scripts/bench/design-generate.mjs [--count N]
+//   (after `trunk build index.html --release && node scripts/split.mjs dist`)
+
+import { loadavg } from 'node:os';
+import { start } from '../../tests/e2e/lib.mjs';
+
+const at = process.argv.indexOf('--count');
+const COUNT = at === -1 ? 1_000_000 : Number(process.argv[at + 1]);
+
+function watchLongTasks() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+const env = await start();
+try {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(watchLongTasks);
+  const page = await context.newPage();
+  await page.goto(`${env.url}?perf=1`);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 30_000 });
+  await page.locator('#nav-design').click();
+  await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
+  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
+  const count = page.locator('fieldset.design-type[data-index="0"] input.type-count');
+  await count.fill(String(COUNT));
+  await count.dispatchEvent('change');
+  const before = loadavg()[0];
+  await page.evaluate(() => { window.__longTasks.length = 0; });
+  const t0 = Date.now();
+  await page.locator('.design-generate button.generate').click();
+  await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 600_000 });
+  const wall = Date.now() - t0;
+  const measured = await page.evaluate(() => performance.getEntriesByName('tablescope-design-generate').at(-1)?.duration);
+  const during = await page.evaluate(() => window.__longTasks.map((t) => t.duration));
+  const split = await page.evaluate(() => window.__tablescopeDesignGenerate);
+  console.log(`generation and hand-over to the playground (the Design module's engine, the bridge, the playground's inserts) ${Math.round(split.engineMs)} ms in ${split.slices} slices, the saves' planning ${Math.round(split.saveMs)} ms, the rest (rendering, timers) ${Math.round(measured - split.engineMs - split.saveMs)} ms`);
+  const s0 = Date.now();
+  await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, { timeout: 600_000, polling: 50 });
+  const save = Date.now() - s0;
+  await page.evaluate(() => { window.__longTasks.length = 0; });
+  const e0 = Date.now();
+  await page.locator('button.evaluate').click();
+  await page.locator('table.measured tbody tr').first().waitFor({ timeout: 600_000 });
+  const evaluation = Date.now() - e0;
+  const evalTasks = await page.evaluate(() => window.__longTasks.map((t) => t.duration));
+  const max = (xs) => Math.round(Math.max(0, ...xs));
+  console.log(`| entities | generate (measure) | generate (click to status) | longest task while generating | tasks over 100 ms | saves settled after | evaluate 6 patterns | longest task evaluating | load avg |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|`);
+  console.log(`| ${COUNT.toLocaleString('en')} | ${Math.round(measured)} ms | ${wall} ms | ${max(during)} ms | ${during.filter((d) => d > 100).length} | ${save} ms | ${evaluation} ms | ${max(evalTasks)} ms | ${before.toFixed(1)}→${loadavg()[0].toFixed(1)} |`);
+  await context.close();
+} finally {
+  await env.close();
+}

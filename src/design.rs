@@ -1,0 +1,29 @@
+//! The Design section's module (issue #13): the design editor, the data generator, the
+//! evaluation, the projection, the checklist and the comparison, built as their own wasm so
+//! the playground's first download does not carry them.
+//!
+//! Nothing runs at start; the playground calls [`mount_design`] the first time the section is
+//! shown (`ui::design_host`), with a bridge to its sandbox account and workspace (the two
+//! modules share no memory; the contract is in `ui::design::bridge`).
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use wasm_bindgen::prelude::wasm_bindgen;
+    use wasm_bindgen::JsValue;
+
+    /// Mounts the section into `host`; throws (with the reason) when `bridge` lacks a function.
+    #[wasm_bindgen]
+    pub fn mount_design(host: web_sys::HtmlElement, bridge: JsValue) -> Result<(), JsValue> {
+        tablescope::ui::design::mount_design(host, bridge).map_err(|e| JsValue::from_str(&e))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("The Design module runs in the browser: use `trunk serve` (see README.md).");
+}

@@ -1,0 +1,121 @@
+//! The Design section (issue #13): a design document (tables, entity types with key
+//! templates and value distributions, access patterns with rates) edited here, its data
+//! generated into the sandbox tables, every pattern evaluated on that data and projected to
+//! production scale, the design reviewed against the guide's performance checklist, and two
+//! designs compared. The model is the engine's (`crate::engine::design`); these files only
+//! edit it and render what it computes.
+//!
+//! - `bridge`, `remote`: the way into the playground's account and workspace;
+//! - `form`, `fmt`: form pieces and number formats;
+//! - `doc`: the section's state ([`doc::Ctx`]) and how it is saved with the workspace;
+//! - `edit_types`, `edit_props`, `edit_patterns`: the document editor;
+//! - `io`: export, import and share link;
+//! - `run`: the data generator (time-sliced, with progress and cancel);
+//! - `figures`, `project`: measured and projected figures, projected vs measured, prices;
+//! - `review`: the checklist;
+//! - `compare`: two designs side by side, and the starter gallery.
+//!
+//! All of it is its own wasm (the `design` bin, `src/design.rs`), which the playground loads
+//! the first time the section is shown (`ui::design_host`) and mounts with a bridge: none of
+//! its code, view templates or text is in the playground's wasm.
+
+pub mod bridge;
+mod compare;
+mod doc;
+mod edit_patterns;
+mod edit_props;
+mod edit_types;
+mod figures;
+mod fmt;
+mod form;
+mod io;
+mod project;
+mod remote;
+mod review;
+mod run;
+
+use crate::i18n::{msg, t};
+use crate::ui::app::Section;
+use leptos::prelude::*;
+
+/// The module's view (see `src/design.rs`): checks the playground's bridge, then mounts the
+/// section into `host` for the page's lifetime, in the playground's language (this module
+/// has its own copy of the catalogues, and follows the playground's switches).
+pub fn mount_design(
+    host: web_sys::HtmlElement,
+    bridge: wasm_bindgen::JsValue,
+) -> Result<(), String> {
+    bridge::Bridge::install(bridge)?;
+    add_style();
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::i18n::start_as_page().await;
+        leptos::mount::mount_to(host, || view! { <DesignSection /> }).forget();
+    });
+    Ok(())
+}
+
+/// The section's own CSS, which the playground's stylesheets do not carry (they are part of
+/// its first download): figures on one line, failed grades marked.
+const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
+#section-design .design-comparison td{white-space:normal}\
+.grade-fail .grade{color:var(--danger)}";
+
+/// Adds [`STYLE`] to the page once (`<style data-css="design">`).
+fn add_style() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if document
+        .query_selector("style[data-css=design]")
+        .ok()
+        .flatten()
+        .is_some()
+    {
+        return;
+    }
+    if let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) {
+        let _ = style.set_attribute("data-css", "design");
+        style.set_text_content(Some(STYLE));
+        let _ = head.append_child(&style);
+    }
+}
+
+/// "Open in Code section" of a pattern's code (`ui::show_code`) sets the section to Code
+/// with the code waiting: here that is handed to the playground, which shows it.
+fn hand_code_over() {
+    let section = RwSignal::new(Section::Design);
+    provide_context(section);
+    Effect::new(move |_| {
+        if section.get() != Section::Code {
+            return;
+        }
+        let code = crate::ui::code_link::code_to_open();
+        let text = code.get_untracked();
+        code.set(String::new());
+        section.set(Section::Design);
+        if let Ok(bridge) = bridge::Bridge::get() {
+            let _ = bridge.open_code(&text);
+        }
+    });
+}
+
+#[component]
+fn DesignSection() -> impl IntoView {
+    hand_code_over();
+    let ctx = doc::Ctx::install();
+    io::open_link(ctx);
+    view! {
+        <section class="panel design-panel" aria-labelledby="design-heading">
+            <h2 id="design-heading">{t(msg::design_heading)}</h2>
+            <p class="hint">{t(msg::design_intro)}</p>
+            <compare::Gallery />
+            <io::Files />
+        </section>
+        <edit_types::TypesEditor />
+        <edit_patterns::PatternsEditor />
+        <run::GeneratorPanel />
+        <figures::FiguresPanel />
+        <review::ChecklistPanel />
+        <compare::ComparePanel />
+    }
+}

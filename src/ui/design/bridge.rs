@@ -1,0 +1,154 @@
+//! The Design section's way into the playground. The section is its own wasm (the `design`
+//! bin, `src/design.rs`), so it shares no memory with the playground: the playground passes a
+//! JavaScript object of functions when it mounts the section (`ui::design_host`), and this
+//! file wraps it in typed calls.
+//!
+//! ```text
+//! call([op, a, b]) -> answer    op: a number of `ui::design_host::op`, which documents each
+//! wire(request) -> response     `window.tablescope.wire`: reads the sandbox
+//! ```
+//!
+//! `call` has the signature of `window.tablescope.wire`, and its operations are numbers, so
+//! the playground's wasm gains no JS glue and no text for it.
+//!
+//! Invariant: everything that crosses is checked; a missing function, a throw or an answer of
+//! the wrong shape is an `Err` with the reason, which the section shows. Nothing here panics.
+
+use js_sys::{Array, Function, Reflect, Uint8Array};
+use std::cell::RefCell;
+use wasm_bindgen::{JsCast, JsValue};
+
+thread_local! {
+    /// The bridge the playground mounted the section with (one per page).
+    static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
+}
+
+use crate::ui::design_host::op;
+
+/// The functions the bridge must have.
+const FUNCTIONS: [&str; 2] = ["call", "wire"];
+
+#[derive(Clone)]
+pub struct Bridge(JsValue);
+
+/// An entity the playground refused, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    pub partition_key: String,
+    pub row_key: String,
+    pub message: String,
+}
+
+impl Bridge {
+    /// Checks `object` and keeps it for [`Bridge::get`].
+    pub fn install(object: JsValue) -> Result<(), String> {
+        if !object.is_object() {
+            return Err("the Design section was mounted without a bridge".into());
+        }
+        for name in FUNCTIONS {
+            let f = Reflect::get(&object, &name.into()).unwrap_or(JsValue::UNDEFINED);
+            if !f.is_function() {
+                return Err(format!("the bridge has no function {name}"));
+            }
+        }
+        BRIDGE.with(|b| *b.borrow_mut() = Some(Bridge(object)));
+        Ok(())
+    }
+
+    /// The installed bridge; `Err` when the section was not mounted through one.
+    pub fn get() -> Result<Bridge, String> {
+        BRIDGE
+            .with(|b| b.borrow().clone())
+            .ok_or_else(|| "the Design section has no bridge to the playground".into())
+    }
+
+    fn function(&self, name: &str) -> Result<Function, String> {
+        Reflect::get(&self.0, &name.into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| format!("the bridge has no function {name}"))
+    }
+
+    /// `call([op, …args])`; a throw is the `Err`, in words.
+    fn call(&self, op: u32, args: &[JsValue]) -> Result<JsValue, String> {
+        let list: Array = std::iter::once(JsValue::from(op))
+            .chain(args.iter().cloned())
+            .collect();
+        self.function("call")?
+            .call1(&self.0, &list)
+            .map_err(|e| crate::ui::dynamic::describe(&e))
+    }
+
+    /// Every table with its entity count.
+    pub fn tables(&self) -> Result<Vec<(String, u64)>, String> {
+        let list = self.call(op::TABLES, &[])?;
+        if !Array::is_array(&list) {
+            return Err("the bridge's table list is not a list".into());
+        }
+        Array::from(&list)
+            .iter()
+            .map(|pair| {
+                let pair = Array::from(&pair);
+                match (pair.get(0).as_string(), pair.get(1).as_f64()) {
+                    (Some(name), Some(n)) if n >= 0.0 => Ok((name, n as u64)),
+                    _ => Err("the bridge's table list holds a bad entry".to_string()),
+                }
+            })
+            .collect()
+    }
+
+    pub fn create_table(&self, name: &str) -> Result<(), String> {
+        self.call(op::CREATE_TABLE, &[name.into()]).map(|_| ())
+    }
+
+    pub fn delete_table(&self, name: &str) -> Result<(), String> {
+        self.call(op::DELETE_TABLE, &[name.into()]).map(|_| ())
+    }
+
+    /// Writes chunks of `table` without saving; the first entity refused stops it.
+    pub fn insert(&self, table: &str, chunks: &[Vec<u8>]) -> Result<Option<Refused>, String> {
+        let list: Array = chunks
+            .iter()
+            .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
+            .collect();
+        let answer = self.call(op::INSERT, &[table.into(), list.into()])?;
+        if answer.is_undefined() || answer.is_null() {
+            return Ok(None);
+        }
+        let a = Array::from(&answer);
+        match (
+            a.get(0).as_string(),
+            a.get(1).as_string(),
+            a.get(2).as_string(),
+        ) {
+            (Some(partition_key), Some(row_key), Some(message)) => Ok(Some(Refused {
+                partition_key,
+                row_key,
+                message,
+            })),
+            _ => Err("the bridge answered an insert in an unknown form".into()),
+        }
+    }
+
+    /// Saves everything written since the last save.
+    pub fn save(&self) -> Result<(), String> {
+        self.call(op::SAVE, &[]).map(|_| ())
+    }
+
+    /// One request to the sandbox, as `window.tablescope.wire` takes it.
+    pub fn wire(&self, request: &JsValue) -> Result<JsValue, String> {
+        let response = self
+            .function("wire")?
+            .call1(&JsValue::NULL, request)
+            .map_err(|e| crate::ui::dynamic::describe(&e))?;
+        if response.is_object() {
+            Ok(response)
+        } else {
+            Err("the bridge's wire did not answer".into())
+        }
+    }
+
+    pub fn open_code(&self, text: &str) -> Result<(), String> {
+        self.call(op::OPEN_CODE, &[text.into()]).map(|_| ())
+    }
+}

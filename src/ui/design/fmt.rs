@@ -1,0 +1,50 @@
+//! Figures as the section shows them: numbers in the page's language (`i18n::number`),
+//! rounded to what the model can claim.
+
+use crate::engine::design::{Kind, Spread};
+use crate::i18n::{self, msg};
+
+/// A figure: whole numbers from 100 on, else one decimal (`0.4`, `12.5`, `88,012`).
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let rounded = if x.abs() >= 100.0 {
+        x.round()
+    } else {
+        (x * 10.0).round() / 10.0
+    };
+    i18n::number(rounded)
+}
+
+/// A share as a percentage with one decimal (`45.5 %` in German, `45.5%` in English).
+pub fn percent(share: f64) -> String {
+    msg::design_percent(num(share * 100.0))
+}
+
+/// Mean and worst (`12.5 / 40`); one figure when they are equal.
+pub fn spread(s: &Spread) -> String {
+    if (s.mean - s.worst).abs() < 1e-9 {
+        num(s.mean)
+    } else {
+        format!("{} / {}", num(s.mean), num(s.worst))
+    }
+}
+
+/// Money with two decimals, or four under one unit (prices per transaction are tiny).
+pub fn money(x: f64, currency: &str) -> String {
+    let digits = if x.abs() >= 1.0 { 100.0 } else { 10_000.0 };
+    let v = (x * digits).round() / digits;
+    format!("{} {currency}", i18n::number(v))
+}
+
+pub fn kind(k: Kind) -> String {
+    match k {
+        Kind::Point => msg::design_kind_point(),
+        Kind::PartitionRange => msg::design_kind_partition_range(),
+        Kind::PartitionScan => msg::design_kind_partition_scan(),
+        Kind::TableRange => msg::design_kind_table_range(),
+        Kind::TableScan => msg::design_kind_table_scan(),
+        Kind::Write => msg::design_kind_write(),
+    }
+}

@@ -1,0 +1,121 @@
+//! The projection to production scale: every pattern's figures at the target size, the load
+//! on its hottest partition against 2,000 entities/s, the account's load against 20,000/s,
+//! the hottest partition overall and its share, and a monthly cost from the price table
+//! (dated, naming its source, editable).
+
+use super::doc::Ctx;
+use super::figures::{header, row};
+use super::fmt;
+use crate::engine::design::{Prices, Projection};
+use crate::i18n::{msg, t};
+use leptos::prelude::*;
+
+/// The design's problems (paths and messages from the engine's validation), if any.
+#[component]
+pub fn Problems() -> impl IntoView {
+    let ctx = Ctx::expect();
+    let problems = move || match ctx.projection.get() {
+        Ok(_) => Vec::new(),
+        Err(e) => e.problems,
+    };
+    view! {
+        <ul class="form-problems design-problems" role="alert" hidden=move || problems().is_empty()>
+            {move || problems().into_iter().map(|p| view! {
+                <li><bdi dir="ltr">{p.path}</bdi>" "{p.message}</li>
+            }).collect_view()}
+        </ul>
+    }
+}
+
+#[component]
+pub fn ProjectionPanel() -> impl IntoView {
+    let ctx = Ctx::expect();
+    let projection = move || ctx.projection.get().ok();
+    view! {
+        <section class="panel design-project" aria-labelledby="design-project-heading">
+            <h2 id="design-project-heading">{t(msg::design_project_heading)}</h2>
+            <div class="field-row">
+                {super::form::text(msg::design_target, "design-target", move || ctx.target.get(), move |v| ctx.target.set(v))}
+            </div>
+            <p class="field-error target-problem">
+                {move || ctx.target_total().is_none().then(msg::design_target_invalid)}
+            </p>
+            {move || projection().map(summary)}
+            {move || projection().map(|p| view! {
+                <div class="compare-scroll" tabindex="0">
+                    <table class="compare projected">
+                        <caption>{msg::design_projected_at(fmt::num(p.counts.iter().map(|c| c.1 as f64).sum()))}</caption>
+                        {header(true)}
+                        <tbody>
+                            {p.patterns.iter().enumerate().map(|(i, x)| {
+                                let hot = x.hottest.as_ref().map(|h| format!("{} ({})", fmt::num(h.entities_per_sec), fmt::percent(h.of_target))).unwrap_or_default();
+                                let extra = view! {
+                                    <td class="f-load">{fmt::num(x.entities_per_sec)}</td>
+                                    <td class="f-hot">{hot}</td>
+                                    <td class="f-tx">{fmt::num(x.transactions_per_month)}</td>
+                                }.into_any();
+                                row(i, &x.figures, Some(extra))
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            })}
+            <PriceTable />
+        </section>
+    }
+}
+
+/// The account's load, the hottest partition, the stored size and the monthly cost.
+fn summary(p: Projection) -> impl IntoView {
+    let hot = p.hottest.as_ref().map(|h| {
+        msg::design_hottest(
+            &h.partition_key,
+            fmt::num(h.entities_per_sec),
+            fmt::percent(p.hottest_share),
+            &h.table,
+            fmt::percent(h.of_target),
+        )
+    });
+    let c = &p.cost;
+    view! {
+        <dl class="figures design-summary">
+            <div><dt>{t(msg::design_account_load)}</dt>
+                <dd class="s-account">{format!("{} ({})", fmt::num(p.account_entities_per_sec), fmt::percent(p.account_of_target))}</dd></div>
+            <div><dt>{t(msg::design_stored)}</dt><dd class="s-stored">{format!("{} GB", fmt::num(c.stored_gb))}</dd></div>
+            <div><dt>{t(msg::design_cost_tx)}</dt><dd class="s-cost-tx">{fmt::money(c.transactions, &c.currency)}</dd></div>
+            <div><dt>{t(msg::design_cost_storage)}</dt><dd class="s-cost-storage">{fmt::money(c.storage, &c.currency)}</dd></div>
+            <div><dt>{t(msg::design_cost_total)}</dt><dd class="s-cost">{fmt::money(c.total, &c.currency)}</dd></div>
+        </dl>
+        <p class="design-hottest">{hot.unwrap_or_else(msg::design_no_writes)}</p>
+    }
+}
+
+/// The price table, each field editable; its date and source are shown with it.
+#[component]
+fn PriceTable() -> impl IntoView {
+    let ctx = Ctx::expect();
+    let p = ctx.prices;
+    let text = move |f: fn(&Prices) -> String| move || p.with(f);
+    let num = |v: &str| {
+        v.trim()
+            .replace(',', ".")
+            .parse::<f64>()
+            .ok()
+            .filter(|x| *x >= 0.0)
+    };
+    view! {
+        <details class="design-prices">
+            <summary>{move || msg::design_prices_summary(p.with(|p| p.as_of.clone()), p.with(|p| p.source.clone()))}</summary>
+            <div class="field-row">
+                {super::form::text(msg::design_price_tx, "price-tx", text(|p| p.per_10k_transactions.to_string()), move |v| if let Some(x) = num(&v) { p.update(|p| p.per_10k_transactions = x) })}
+                {super::form::text(msg::design_price_gb, "price-gb", text(|p| p.per_gb_month.to_string()), move |v| if let Some(x) = num(&v) { p.update(|p| p.per_gb_month = x) })}
+                {super::form::text(msg::design_price_currency, "price-currency", text(|p| p.currency.clone()), move |v| p.update(|p| p.currency = v))}
+                {super::form::text(msg::design_price_as_of, "price-as-of", text(|p| p.as_of.clone()), move |v| p.update(|p| p.as_of = v))}
+                {super::form::text(msg::design_price_source, "price-source", text(|p| p.source.clone()), move |v| p.update(|p| p.source = v))}
+                {super::form::text(msg::design_price_offer, "price-offer", text(|p| p.offer.clone()), move |v| p.update(|p| p.offer = v))}
+            </div>
+            <p class="field-note">{text(|p| p.note.clone())}</p>
+            <button type="button" class="price-reset" on:click=move |_| p.set(Prices::default())>{t(msg::design_price_reset)}</button>
+        </details>
+    }
+}

@@ -1,0 +1,251 @@
+//! The data generator: writes the design's entities into the sandbox tables (ordinary data,
+//! saved like any other write) in slices of about [`SLICE_MS`], so the page stays responsive,
+//! with progress and cancel. Same design and seed, same entities.
+//!
+//! The section is its own wasm: the engine's generator runs here, and each slice's entities
+//! cross to the playground's account through the bridge (`super::remote::Writer`), written
+//! there without saving (a read-only tab refuses them).
+//!
+//! Invariant: every entity written is saved: the slices write without saving, and a save
+//! follows every few slices, at the end, and on cancel or failure.
+
+use super::bridge::Bridge;
+use super::doc::Ctx;
+use super::fmt;
+use super::remote::Writer;
+use crate::engine::design::{Design, Generator};
+use crate::i18n::{msg, t};
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+/// What one task may take, in milliseconds (a generation slice, or a save's planning).
+const SLICE_MS: f64 = 40.0;
+
+/// How a run ended.
+#[derive(Clone, PartialEq)]
+enum Outcome {
+    Done { entities: u64, ms: f64 },
+    Cancelled { entities: u64 },
+    Failed(String),
+}
+
+#[component]
+pub fn GeneratorPanel() -> impl IntoView {
+    let ctx = Ctx::expect();
+    let running = RwSignal::new(false);
+    let cancel = StoredValue::new(false);
+    let progress = RwSignal::new((0u64, 0u64));
+    let outcome = RwSignal::new(None::<Outcome>);
+    let replace = RwSignal::new(false);
+    let total = Memo::new(move |_| {
+        ctx.design
+            .with(|d| d.entity_types.iter().map(|t| t.count).sum::<u64>())
+    });
+    let start = move |_| {
+        if running.get_untracked() {
+            return;
+        }
+        let design = ctx.design.get_untracked();
+        running.set(true);
+        cancel.set_value(false);
+        outcome.set(None);
+        ctx.evaluation.set(None);
+        leptos::task::spawn_local(async move {
+            let ended = match Bridge::get() {
+                Ok(bridge) => {
+                    generate(bridge, &design, replace.get_untracked(), cancel, progress).await
+                }
+                Err(e) => Outcome::Failed(e),
+            };
+            outcome.set(Some(ended));
+            running.set(false);
+        });
+    };
+    view! {
+        <section class="panel design-generate" aria-labelledby="design-generate-heading">
+            <h2 id="design-generate-heading">{t(msg::design_generate_heading)}</h2>
+            <p class="hint">{t(msg::design_generate_hint)}</p>
+            <p class="generate-total">{move || msg::design_generate_total(fmt::num(total.get() as f64))}</p>
+            <div class="editor-actions">
+                {super::form::check(msg::design_generate_replace, "generate-replace", move || replace.get(), move |v| replace.set(v))}
+                <button type="button" class="primary generate" prop:disabled=move || running.get() on:click=start>
+                    {t(msg::design_generate)}
+                </button>
+                <button type="button" class="cancel-generate" hidden=move || !running.get() on:click=move |_| cancel.set_value(true)>
+                    {t(msg::design_cancel)}
+                </button>
+            </div>
+            <progress class="generate-progress" hidden=move || !running.get()
+                max=move || progress.get().1.max(1).to_string() value=move || progress.get().0.to_string()
+                aria-label=t(msg::design_generate_heading)></progress>
+            <p class="status generate-status" role="status">
+                {move || match outcome.get() {
+                    None if running.get() => msg::design_generate_progress(fmt::num(progress.get().0 as f64), fmt::num(progress.get().1 as f64)),
+                    None => String::new(),
+                    Some(Outcome::Done { entities, ms }) => msg::design_generate_done(fmt::num(entities as f64), fmt::num(ms / 1000.0)),
+                    Some(Outcome::Cancelled { entities }) => msg::design_generate_cancelled(fmt::num(entities as f64)),
+                    Some(Outcome::Failed(e)) => e,
+                }}
+            </p>
+        </section>
+    }
+}
+
+/// Generates `design` into the account, a slice per task, until done, cancelled or refused.
+/// With `replace`, the design's tables are deleted first (the generator never mixes its
+/// data into a table that holds entities).
+async fn generate(
+    bridge: Bridge,
+    design: &Design,
+    replace: bool,
+    cancel: StoredValue<bool>,
+    progress: RwSignal<(u64, u64)>,
+) -> Outcome {
+    if replace {
+        let existing = match bridge.tables() {
+            Ok(t) => t,
+            Err(e) => return Outcome::Failed(e),
+        };
+        for table in &design.tables {
+            if existing
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(table))
+            {
+                if let Err(e) = bridge.delete_table(table) {
+                    return Outcome::Failed(e);
+                }
+            }
+        }
+    }
+    let mut writer = match Writer::new(bridge.clone()) {
+        Ok(w) => w,
+        Err(e) => return Outcome::Failed(e),
+    };
+    let mut generator = match Generator::new(design) {
+        Ok(g) => g,
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    mark(START_MARK);
+    let started = now();
+    // Entities per generation slice, and per save (see `AppState::write_unsaved`): each
+    // adapts so that its task takes about SLICE_MS.
+    let (mut per_slice, mut per_save, mut unsaved): (u64, u64, u64) = (2_000, 5_000, 0);
+    // Where the time goes (for the benchmark, `?perf=1`): the generation with its hand-over
+    // to the playground (`engineMs`), the saves' planning, and the slices.
+    let (mut engine_ms, mut save_ms, mut slices) = (0.0, 0.0, 0u32);
+    loop {
+        let done = generator.progress().done;
+        if cancel.get_value() {
+            return match save(&bridge) {
+                Ok(()) => Outcome::Cancelled { entities: done },
+                Err(e) => Outcome::Failed(e),
+            };
+        }
+        let t0 = now();
+        let stepped = generator
+            .step(&mut writer, per_slice)
+            .map_err(|e| e.to_string())
+            .and_then(|p| writer.flush().map(|()| p));
+        let took = now() - t0;
+        engine_ms += took;
+        slices += 1;
+        let p = match stepped {
+            Ok(p) => p,
+            Err(e) => {
+                // What was written before the refusal is kept, and saved.
+                let _ = save(&bridge);
+                return Outcome::Failed(e);
+            }
+        };
+        per_slice = adapt(per_slice, took);
+        unsaved += p.done - done;
+        progress.set((p.done, p.total));
+        if unsaved >= per_save || p.is_complete() {
+            pause().await;
+            let t0 = now();
+            if let Err(e) = save(&bridge) {
+                return Outcome::Failed(e);
+            }
+            let took = now() - t0;
+            save_ms += took;
+            per_save = adapt(per_save, took);
+            unsaved = 0;
+        }
+        if p.is_complete() {
+            measure();
+            expose_times(engine_ms, save_ms, slices);
+            return Outcome::Done {
+                entities: p.done,
+                ms: now() - started,
+            };
+        }
+        pause().await;
+    }
+}
+
+/// Saves what was written since the last save, and lets views re-read.
+fn save(bridge: &Bridge) -> Result<(), String> {
+    bridge.save()
+}
+
+/// The next amount of work for a task that took `took` ms for `n`: aiming at SLICE_MS,
+/// growing at most twofold at a time.
+fn adapt(n: u64, took: f64) -> u64 {
+    let scaled = n as f64 * SLICE_MS / took.max(1.0);
+    (scaled.min(n as f64 * 2.0) as u64).clamp(200, 200_000)
+}
+
+fn now() -> f64 {
+    crate::ui::data_panel::now()
+}
+
+const START_MARK: &str = "tablescope-design-generate-start";
+
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.clear_marks_with_mark_name(name);
+        let _ = p.mark(name);
+    }
+}
+
+/// `tablescope-design-generate`: the run's time, for the benchmark.
+fn measure() {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.measure_with_start_mark("tablescope-design-generate", START_MARK);
+    }
+}
+
+/// With `?perf=1`: `window.__tablescopeDesignGenerate = {engineMs, saveMs, slices}`.
+fn expose_times(engine_ms: f64, save_ms: f64, slices: u32) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    if !search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| p == "perf=1")
+    {
+        return;
+    }
+    let times = js_sys::Object::new();
+    for (name, v) in [
+        ("engineMs", engine_ms),
+        ("saveMs", save_ms),
+        ("slices", f64::from(slices)),
+    ] {
+        let _ = js_sys::Reflect::set(&times, &name.into(), &v.into());
+    }
+    let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignGenerate".into(), &times);
+}
+
+/// Lets the browser paint and handle input before the next slice.
+pub async fn pause() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let queued = web_sys::window().map(|w| w.set_timeout_with_callback(&resolve));
+        if !matches!(queued, Some(Ok(_))) {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

@@ -1,0 +1,134 @@
+//! The Design section as a module loaded on first use (issue #13).
+//!
+//! The section (`ui::design`) is built as its own wasm (the `design` bin, `src/design.rs`;
+//! Trunk writes `design.js` and `design_bg.wasm` without a hash and does not load them), so
+//! none of its code, view templates or text is in the playground's wasm. The first time the
+//! section is shown, this host loads the module and mounts it with a bridge: a JavaScript
+//! object of functions on the user's sandbox account (the two wasm modules share no memory).
+//! The section keeps its document itself (`localStorage`, `ui::design::doc`). The module's side and the bridge's contract: `ui::design::bridge`.
+//!
+//! Invariants kept on this side: the generator's entities are written without saving and
+//! saved by `save` (`AppState::write_unsaved`, `AppState::change`); a read-only tab refuses
+//! every write (a throw the section shows); reads go through `window.tablescope.wire`, which
+//! changes nothing.
+
+use super::app::Section;
+use super::module_host::{Module, ModuleHost};
+use super::state::AppState;
+use crate::i18n::msg;
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// The module's files, relative to the page.
+pub const DESIGN_JS: &str = "design.js";
+pub const DESIGN_WASM: &str = "design_bg.wasm";
+/// The module's export that mounts the section (`src/design.rs`).
+const MOUNT: &str = "mount_design";
+
+/// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so that
+/// none of this is inlined into the start.
+pub fn panel() -> AnyView {
+    let module = Module {
+        js: DESIGN_JS,
+        wasm: DESIGN_WASM,
+        mount: MOUNT,
+        class: "design",
+        loading: msg::design_loading,
+        failed: |reason| msg::lang_load_failed(msg::nav_design(), reason),
+        retry: msg::learn_retry,
+    };
+    let bridge = bridge(AppState::expect(), expect_context::<RwSignal<Section>>());
+    view! { <ModuleHost module=module bridge=bridge.into() /> }.into_any()
+}
+
+/// The operations of the bridge's `call([op, a, b])`, by number (names would be text in the
+/// playground's wasm, where the split cannot defer data). `ui::design::bridge` calls them.
+pub mod op {
+    /// `() -> [[name, entities], …]`.
+    pub const TABLES: u32 = 0;
+    /// `(name)`, saved; throws when refused.
+    pub const CREATE_TABLE: u32 = 1;
+    /// `(name)`, saved; throws when refused.
+    pub const DELETE_TABLE: u32 = 2;
+    /// `(table, [chunk, …]) -> undefined | [PartitionKey, RowKey, message]`: written, not saved.
+    pub const INSERT: u32 = 3;
+    /// `()`: saves what was written since, views re-read.
+    pub const SAVE: u32 = 4;
+    /// `(code)`: "Open in Code section".
+    pub const OPEN_CODE: u32 = 5;
+}
+
+/// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
+/// new JS glue), and lives as long as the page; `wire` is that function.
+fn bridge(state: AppState, section: RwSignal<Section>) -> Object {
+    let call = Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(move |args: JsValue| {
+        answer(state, section, &Array::from(&args)).map_err(JsValue::from)
+    });
+    let out = Object::new();
+    let _ = Reflect::set(&out, &"call".into(), call.as_ref());
+    call.forget();
+    let wire = web_sys::window()
+        .and_then(|w| Reflect::get(&w, &"tablescope".into()).ok())
+        .and_then(|n| Reflect::get(&n, &"wire".into()).ok())
+        .unwrap_or(JsValue::UNDEFINED);
+    let _ = Reflect::set(&out, &"wire".into(), &wire);
+    out
+}
+
+fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<JsValue, String> {
+    let text = |i: u32| args.get(i).as_string().ok_or("bad request");
+    let op = args.get(0).as_f64().unwrap_or(-1.0) as u32;
+    match op {
+        op::TABLES => Ok(state
+            .describe_tables()
+            .iter()
+            .map(|t| {
+                JsValue::from(Array::of2(
+                    &t.name.as_str().into(),
+                    &(t.entities as f64).into(),
+                ))
+            })
+            .collect::<Array>()
+            .into()),
+        op::CREATE_TABLE => state
+            .create_table(&text(1)?)
+            .map(|()| JsValue::UNDEFINED)
+            .map_err(|e| e.to_string()),
+        op::DELETE_TABLE => state
+            .delete_table(&text(1)?)
+            .map(|()| JsValue::UNDEFINED)
+            .map_err(|e| e.to_string()),
+        op::INSERT => insert(state, &text(1)?, &args.get(2)),
+        op::SAVE => state
+            .change(|_| Ok::<(), String>(()))
+            .map(|()| JsValue::UNDEFINED),
+        op::OPEN_CODE => {
+            super::code_link::code_to_open().set(text(1)?);
+            section.set(Section::Code);
+            Ok(JsValue::UNDEFINED)
+        }
+        _ => Err("bad request".into()),
+    }
+}
+
+/// Writes format-2 chunks of `table` without saving; the first entity refused stops it and
+/// is answered as `[PartitionKey, RowKey, message]`.
+fn insert(state: AppState, table: &str, chunks: &JsValue) -> Result<JsValue, String> {
+    let mut names = crate::persist::codec::Names::default();
+    let mut decoded = Vec::new();
+    for chunk in Array::from(chunks).iter() {
+        let bytes = chunk.dyn_into::<Uint8Array>().map_err(|_| "bad request")?;
+        decoded.push(crate::persist::binary::decode(&bytes.to_vec(), &mut names)?.1);
+    }
+    state.write_unsaved(|account| {
+        for entity in decoded.into_iter().flatten() {
+            let keys = (entity.partition_key.clone(), entity.row_key.clone());
+            if let Err(e) = account.insert(table, entity) {
+                let refused = Array::of3(&keys.0.into(), &keys.1.into(), &e.to_string().into());
+                return refused.into();
+            }
+        }
+        JsValue::UNDEFINED
+    })
+}
