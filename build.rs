@@ -312,17 +312,7 @@ fn generate(catalogues: &[Map<String, Value>]) -> String {
     src
 }
 
-/// FNV-1a 64 of each key's UTF-8 and a `\n`, in order (`i18n::catalogue::keys_hash`).
-fn keys_hash<'a>(keys: impl Iterator<Item = &'a String>) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for key in keys {
-        for &b in key.as_bytes().iter().chain(b"\n") {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
+include!("src/i18n/keys_hash.rs");
 
 fn capitalised(word: &str) -> String {
     let mut chars = word.chars();

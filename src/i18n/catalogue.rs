@@ -134,17 +134,7 @@ pub fn parse(text: &str) -> Result<Array, String> {
     Ok(Object::values(&root))
 }
 
-/// FNV-1a 64 of each key's UTF-8 and a `\n`, in order (as build.rs computes `KEYS_HASH`).
-pub fn keys_hash(keys: impl Iterator<Item = String>) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for key in keys {
-        for &b in key.as_bytes().iter().chain(b"\n") {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
+include!("keys_hash.rs");
 
 /// Message number `index` of a downloaded catalogue: its text, or of a plural message the
 /// form of `category`, else `other` (build.rs makes sure every category of the language is

@@ -55,3 +55,16 @@ pub fn TextField(
         </div>
     }
 }
+
+/// The file an `<input type="file">` change event chose (its first), and the input emptied, so
+/// choosing the same file again fires again. `None` when nothing was chosen.
+pub fn take_chosen_file(ev: &leptos::ev::Event) -> Option<wasm_bindgen::JsValue> {
+    use js_sys::Reflect;
+    let input = event_target::<web_sys::HtmlInputElement>(ev);
+    let file = Reflect::get(&input, &"files".into())
+        .and_then(|files| Reflect::get(&files, &0.into()))
+        .ok()
+        .filter(wasm_bindgen::JsValue::is_object);
+    input.set_value("");
+    file
+}

@@ -15,12 +15,7 @@ pub fn install(state: AppState) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let search = window.location().search().unwrap_or_default();
-    if !search
-        .trim_start_matches('?')
-        .split('&')
-        .any(|p| p == "perf=1")
-    {
+    if !requested(&window) {
         return;
     }
     let fill = Closure::<dyn Fn(String, u32, u32) -> u32>::new(
@@ -76,4 +71,13 @@ fn fill(state: AppState, table: &str, partitions: u32, rows: u32) -> u32 {
         }
     }
     written
+}
+
+/// Whether the page's URL asks for the test hooks (`?perf=1`).
+pub fn requested(window: &web_sys::Window) -> bool {
+    let search = window.location().search().unwrap_or_default();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| p == "perf=1")
 }

@@ -63,12 +63,7 @@ pub fn Files() -> impl IntoView {
         }
     };
     let choose = move |ev: leptos::ev::Event| {
-        let input = event_target::<web_sys::HtmlInputElement>(&ev);
-        let file = Reflect::get(&input, &"files".into())
-            .and_then(|files| Reflect::get(&files, &0.into()))
-            .ok()
-            .filter(JsValue::is_object);
-        input.set_value("");
+        let file = crate::ui::fields::take_chosen_file(&ev);
         let Some(file) = file else { return };
         spawn_local(async move {
             let text = match call_text(&file) {

@@ -220,12 +220,7 @@ fn expose_times(engine_ms: f64, save_ms: f64, slices: u32) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let search = window.location().search().unwrap_or_default();
-    if !search
-        .trim_start_matches('?')
-        .split('&')
-        .any(|p| p == "perf=1")
-    {
+    if !crate::ui::perf::requested(&window) {
         return;
     }
     let times = js_sys::Object::new();
