@@ -8,7 +8,7 @@
 //! The section keeps its document itself (`localStorage`, `ui::design::doc`). The module's side and the bridge's contract: `ui::design::bridge`.
 //!
 //! Invariants kept on this side: the generator's entities are written without saving and
-//! saved by `save` (`AppState::write_unsaved`, `AppState::change`); a read-only tab refuses
+//! saved by `save` (`AppState::write_unsaved`, `AppState::save_now`); a read-only tab refuses
 //! every write (a throw the section shows); reads go through `window.tablescope.wire`, which
 //! changes nothing.
 
@@ -100,9 +100,8 @@ fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<J
             .map(|()| JsValue::UNDEFINED)
             .map_err(|e| e.to_string()),
         op::INSERT => insert(state, &text(1)?, &args.get(2)),
-        op::SAVE => state
-            .change(|_| Ok::<(), String>(()))
-            .map(|()| JsValue::UNDEFINED),
+        // Saved in this call, so the generator's clock sees what a save costs.
+        op::SAVE => state.save_now().map(|()| JsValue::UNDEFINED),
         op::OPEN_CODE => {
             super::code_link::code_to_open().set(text(1)?);
             section.set(Section::Code);

@@ -304,7 +304,7 @@ impl AppState {
 
     /// Runs `f`, which may write, without saving its changes or making views re-read yet:
     /// for a long generated write (the Design section's generator) that writes in many short
-    /// slices and calls [`AppState::change`] every so often, which saves everything written
+    /// slices and calls [`AppState::save_now`] every so often, which saves everything written
     /// since (persistence plans per partition chunk touched, so fewer, larger saves cost less)
     /// and makes views re-read. Refused in a read-only tab.
     pub fn write_unsaved<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Result<R, String> {
@@ -334,6 +334,16 @@ impl AppState {
             Some(result) => result.map_err(|e| e.to_string()),
             None => Err("The page is closing.".into()),
         }
+    }
+
+    /// Hands every change not yet saved to persistence now, in this task (not at the end of
+    /// it, as [`AppState::write`] does), and makes views re-read: for a caller that sizes its
+    /// saves by what they cost (the Design section's generator, after
+    /// [`AppState::write_unsaved`]). Refused in a read-only tab.
+    pub fn save_now(&self) -> Result<(), String> {
+        self.change(|_| Ok::<(), String>(()))?;
+        super::save_queue::flush();
+        Ok(())
     }
 
     /// Like [`AppState::change`] for one of a stream of requests (the in-page SDK transport:
