@@ -27,6 +27,10 @@ const CACHE = 'tablescope-v1';
 // leading zeros (so 1 to 16 digits).
 const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 
+/** The code cell's module (src/cell.rs): the start script names it, but only a docs embed,
+ * which registers no service worker, loads it; the playground never needs it offline. */
+const EMBED_ONLY = /\/cell(?:_bg)?\.(?:js|wasm)$/;
+
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
   const assets = new Set();
@@ -34,7 +38,7 @@ function assetsOf(html) {
   // minified) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
   for (const m of html.matchAll(/(?:\s[\w-]+=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
     const url = new URL(m[1], self.registration.scope);
-    if (url.origin === self.location.origin) assets.add(url.href);
+    if (url.origin === self.location.origin && !EMBED_ONLY.test(url.pathname)) assets.add(url.href);
   }
   assets.add(new URL('scenarios/index.json', self.registration.scope).href);
   return assets;
