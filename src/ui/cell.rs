@@ -6,7 +6,7 @@
 //! loads it instead of the lessons module when the embed asks for code). A docs embed may
 //! download 300 KB gzip in all, and the sandbox worker and the SDK take 68 KB of it, so the
 //! cell carries no Leptos and no editor: the engine with `engine::wire`, the lesson loader,
-//! and a few DOM nodes (`view`). It reuses the Code section's runner protocol
+//! and a few DOM nodes (`view`); the lesson's data goes in through the wire too (`code::lesson_account`). It reuses the Code section's runner protocol
 //! (`code_panel::runtime`, www/code/runner.js: the same sandbox worker, time limit and errors
 //! with their line), its run outcome and wire log model (`code_panel::{Outcome, output}`) and
 //! the SDK transport's JavaScript request and response (`wire_js`).
@@ -164,17 +164,9 @@ struct Running {
     _wire: Closure<dyn Fn(JsValue) -> Result<JsValue, JsValue>>,
 }
 
-/// A fresh account with the lesson's data: every step of the lesson run on it, so the code
-/// sees the tables as the lesson ends.
+/// A fresh account with the lesson's data (an empty one without a lesson).
 fn lesson_account(lesson: Option<&Scenario>) -> Account {
-    match lesson {
-        Some(s) => {
-            let mut runner = scenario::Runner::new(s.clone());
-            while runner.step().is_some() {}
-            runner.account
-        }
-        None => Account::default(),
-    }
+    lesson.map(crate::code::lesson_account).unwrap_or_default()
 }
 
 fn run(cell: Rc<Cell>) {
