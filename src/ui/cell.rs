@@ -126,7 +126,11 @@ async fn start(frame: Rc<view::Frame>, request: CellRequest) {
         }
     };
     let data = match &lesson {
-        Some(s) => msg::cell_on_lesson(s.name_for(lang.code())),
+        Some(s) => format!(
+            "{} {}",
+            msg::cell_on_lesson(s.name_for(lang.code())),
+            msg::cell_fresh_each_run()
+        ),
         None => msg::cell_on_empty(),
     };
     let cell = Rc::new(Cell {

@@ -233,6 +233,20 @@ test('an embed in a sandboxed iframe (no allow-same-origin) works and needs no s
   await host.close();
 });
 
+test('a code cell in a sandboxed iframe (no allow-same-origin) starts its sandbox worker and runs', async () => {
+  const code = 'const t = tableClient("Employees");\nconsole.log((await t.getEntity("Sales", "00011")).FirstName);';
+  const src = `${env.url}?embed=1&scenario=employees.json&code=${encodeURIComponent(code)}`;
+  const { page, context, host } = await hostPage(src);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('.cell-embed .run-code:not([disabled])').click({ timeout: 20_000 });
+  await frame.locator('.cell-embed .code-done').waitFor({ timeout: 30_000 });
+  assert.deepEqual(await frame.locator('.console-line').allTextContents(), ['Mia']);
+  assert.equal(await page.frames()[1].evaluate(() => self.origin), 'null', 'the frame is sandboxed');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+  await host.close();
+});
+
 test('a sandboxed embed from a host without CORS headers says why instead of staying blank', async () => {
   const strict = await serve(DIST, 0, { cors: false });
   const { page, context, host } = await hostPage(`${strict.url}?embed=1&scenario=query-kinds.json`);

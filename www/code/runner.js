@@ -28,8 +28,9 @@ function bodyText(body) {
 
 /**
  * The sandbox worker. A page with an opaque origin (a docs embed in an iframe sandboxed without
- * allow-same-origin) may not start a worker from any URL but its own blob: URLs, so there the
- * worker is a one-line module that imports the real one (by CORS, as the page's own modules).
+ * allow-same-origin) may not start a worker from a URL of a real origin (SecurityError), nor, in
+ * Chromium, from its own blob: URLs; there the worker is a one-line data: module (opaque too)
+ * that imports the real one, by CORS, as the page's own modules are fetched.
  */
 function startWorker(url) {
   const options = { type: 'module', name: 'tablescope-code' };
@@ -37,8 +38,7 @@ function startWorker(url) {
     return new Worker(url, options);
   } catch (e) {
     if (e?.name !== 'SecurityError') throw e;
-    const shim = new Blob([`import ${JSON.stringify(url)};`], { type: 'text/javascript' });
-    return new Worker(URL.createObjectURL(shim), options);
+    return new Worker(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(url)};`)}`, options);
   }
 }
 

@@ -170,10 +170,7 @@ impl Frame {
     /// Shows the code and what it runs on, and makes Run (and Ctrl/Cmd+Enter) call `on_run`.
     pub fn ready(&self, code: &str, data: &str, limit_s: f64, on_run: impl Fn() + 'static) {
         self.status.remove();
-        text(
-            &self.data,
-            &format!("{data} {}", msg::cell_fresh_each_run()),
-        );
+        text(&self.data, data);
         text(
             &self.limit,
             &format!(
