@@ -317,7 +317,7 @@ impl Frame {
             text(
                 &figures,
                 &msg::code_wire_figures(
-                    &q.kind,
+                    &crate::ui::explain_text::kind_name(&q.kind),
                     &i18n::number(q.returned as f64),
                     &i18n::number(q.scanned as f64),
                 ),
