@@ -284,7 +284,10 @@ impl Frame {
     pub fn exchange(&self, v: &serde_json::Value) {
         let x = Exchange::from_json(self.next_id(), v);
         let d = &self.document;
+        // A request is data, read left to right in every language; the figures' sentence
+        // keeps the page's direction in its own isolate.
         let li = element(d, "li", "wire-entry");
+        attr(&li, "dir", "ltr");
         attr(&li, "data-method", &x.method);
         attr(&li, "data-status", &x.status.to_string());
         attr(&li, "data-url", &x.url);
@@ -310,7 +313,8 @@ impl Frame {
             append(&li, e);
         }
         if let Some(q) = &x.query {
-            let figures = element(d, "span", "wire-query");
+            let figures = element(d, "bdi", "wire-query");
+            attr(&figures, "dir", i18n::lang().dir());
             attr(&figures, "data-kind", &q.kind);
             attr(&figures, "data-scanned", &q.scanned.to_string());
             attr(&figures, "data-returned", &q.returned.to_string());
