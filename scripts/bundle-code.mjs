@@ -6,6 +6,10 @@
 //                                          runner (www/code/code.js)
 //   code/tablescope-code-worker-<hash>.js  the sandbox worker (www/code/worker.js, with acorn
 //                                          for syntax errors with their line)
+//   code/tablescope-cell-<hash>.js         a docs embed's code cell: the same runner
+//                                          (www/code/runner.js) without the editor, and the
+//                                          cell's CSS (www/code/cell.js); an embed's budget
+//                                          has no room for CodeMirror
 //
 // Why: CodeMirror and acorn are npm packages of many ES modules; the browser needs files it
 // can import() the first time the Code section opens. They load on first use only, so the
@@ -55,16 +59,26 @@ const worker = await bundle('worker.js');
 // The page side is built twice: its text names the worker's file, whose name holds the hash of
 // both. A first build with a placeholder gives the hash; the second writes the real name.
 const placeholder = await bundle('code.js', { __TABLESCOPE_CODE_WORKER__: '"./worker.js"' });
+const cellPlaceholder = await bundle('cell.js', { __TABLESCOPE_CODE_WORKER__: '"./worker.js"' });
 // 16 hex digits, the shape of Trunk's own hashes (www/sw.js recognises hashed files by it).
-const hash = createHash('sha256').update(worker).update(placeholder).digest('hex').slice(0, 16);
+const hash = createHash('sha256')
+  .update(worker)
+  .update(placeholder)
+  .update(cellPlaceholder)
+  .digest('hex')
+  .slice(0, 16);
 const workerName = `tablescope-code-worker-${hash}.js`;
-const page = await bundle('code.js', { __TABLESCOPE_CODE_WORKER__: JSON.stringify(`./${workerName}`) });
+const workerDefine = { __TABLESCOPE_CODE_WORKER__: JSON.stringify(`./${workerName}`) };
+const page = await bundle('code.js', workerDefine);
 const pageName = `tablescope-code-${hash}.js`;
+const cell = await bundle('cell.js', workerDefine);
+const cellName = `tablescope-cell-${hash}.js`;
 
 await rm(join(dir, 'code'), { recursive: true, force: true });
 await mkdir(join(dir, 'code'), { recursive: true });
 await writeFile(join(dir, 'code', workerName), worker);
 await writeFile(join(dir, 'code', pageName), page);
+await writeFile(join(dir, 'code', cellName), cell);
 
 const htmlPath = join(dir, 'index.html');
 const html = await readFile(htmlPath, 'utf8');
@@ -77,5 +91,6 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(
   `bundle-code: code/${pageName} ${kb(page.length)} (${kb(gz(page))} gzip), ` +
-    `code/${workerName} ${kb(worker.length)} (${kb(gz(worker))} gzip)`,
+    `code/${workerName} ${kb(worker.length)} (${kb(gz(worker))} gzip), ` +
+    `code/${cellName} ${kb(cell.length)} (${kb(gz(cell))} gzip)`,
 );

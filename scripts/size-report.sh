@@ -11,6 +11,12 @@
 #   lessons module (learn.js, learn_bg.wasm), the CSS but playground.css, and its lesson in its
 #   language (the largest one-language scenario file counts). An embed registers no service worker, so nothing follows
 #   in the background (tests/e2e/first-visit.test.mjs counts it in a real browser);
+# - code cell embed (`?embed=1&snippet=…` or `&code=…`, issue #12 item 3): everything a code cell
+#   downloads with a run: the page, its icon, the start guard, the cell module (cell.js,
+#   cell_bg.wasm), the runner with the cell's CSS (code/tablescope-cell-<hash>.js), the sandbox
+#   worker and the SDK (a run loads both), the CSS but playground.css and teach.css, the largest
+#   lesson in one language and the largest snippet (tests/e2e/first-visit.test.mjs counts it in
+#   a real browser);
 # - lessons on first use: what opening the Learn section adds to the playground.
 # - SDK on first use: the official @azure/data-tables SDK with the in-page transport
 #   (sdk/tablescope-sdk-<hash>.js, scripts/bundle-sdk.mjs), imported when SDK code first runs;
@@ -59,6 +65,8 @@ deferred=("$DIST"/tablescope-deferred-*.wasm)
 lessons=("$DIST"/learn_bg.wasm "$DIST"/learn.js)
 sdk=("$DIST"/sdk/tablescope-sdk-*.js)
 code=("$DIST"/code/tablescope-code-*.js)
+cell=("$DIST"/cell_bg.wasm "$DIST"/cell.js "$DIST"/code/tablescope-cell-*.js "$DIST"/code/tablescope-code-worker-*.js)
+snippet=$(ls -S "$DIST"/snippets/*.js | head -n 1)
 codegen=("$DIST"/codegen_bg.wasm "$DIST"/codegen.js)
 connect=("$DIST"/connect_bg.wasm "$DIST"/connect.js)
 design=()
@@ -75,6 +83,10 @@ if [ "${#sdk[@]}" -ne 1 ]; then
 fi
 if [ "${#code[@]}" -ne 2 ]; then
   echo "size-report: $DIST lacks the Code section's bundles code/tablescope-code[-worker]-<hash>.js (Trunk's post_build hook runs scripts/bundle-code.mjs)" >&2
+  exit 1
+fi
+if [ "${#cell[@]}" -ne 4 ]; then
+  echo "size-report: $DIST lacks the code cell's module (cell.js, cell_bg.wasm) or its runner code/tablescope-cell-<hash>.js" >&2
   exit 1
 fi
 if [ "${#deferred[@]}" -ne 1 ]; then
@@ -107,6 +119,12 @@ app=$TOTAL
 table "deferred: fetched once the playground has started" "${deferred[@]}"
 table "embed (?embed=1): everything the docs embed downloads" "${page[@]}" "$DIST"/start-guard.js "${lessons[@]}" "${embed_css[@]}" "$lesson"
 embed=$TOTAL
+cell_css=()
+for f in "${embed_css[@]}"; do
+  [ "$(basename "$f")" = teach.css ] || cell_css+=("$f")
+done
+table "code cell embed (?embed=1&snippet=…): everything it downloads, a run included" "${page[@]}" "$DIST"/start-guard.js "${cell[@]}" "${sdk[@]}" "${cell_css[@]}" "$lesson" "$snippet"
+cell_embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
 table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
@@ -127,6 +145,12 @@ if [ "$embed" -gt "$BUDGET" ]; then
   status=1
 else
   echo "size-report: the embed's load $(kb "$embed") is within the budget of $BUDGET_KB KB"
+fi
+if [ "$cell_embed" -gt "$BUDGET" ]; then
+  echo "size-report: the code cell embed's load $(kb "$cell_embed") is over the budget of $BUDGET_KB KB" >&2
+  status=1
+else
+  echo "size-report: the code cell embed's load $(kb "$cell_embed") is within the budget of $BUDGET_KB KB"
 fi
 if [ "$app" -gt "$BUDGET" ]; then
   echo "size-report: the playground's load $(kb "$app") is over the budget of $BUDGET_KB KB" >&2

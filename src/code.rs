@@ -29,11 +29,14 @@
 //! ```
 
 mod csharp;
-mod http;
+pub(crate) mod http;
 mod java;
 mod javascript;
+mod lesson;
 mod literal;
 mod python;
+
+pub use lesson::lesson_account;
 
 use crate::engine::{json, BatchRequest, Continuation, Entity, RawEntity, Request};
 

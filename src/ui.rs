@@ -16,7 +16,9 @@
 //! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
 //! - `welcome`: the first visit's start (what Tablescope is, the first lesson, sample data).
 //! - `connect`: a real account beside the sandbox (list, query, compare, copy in and out).
-//! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine.
+//! - [`cell`]: a docs embed's code cell (its own wasm, `src/cell.rs`; plain DOM, no Leptos).
+//! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine;
+//!   `wire_js`: its request and response as JavaScript values.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
 //! User text is always rendered as text nodes, never as HTML.
@@ -24,6 +26,7 @@
 mod app;
 mod banner;
 mod batch_panel;
+pub mod cell;
 mod code_link;
 mod code_panel;
 mod columns;
@@ -55,6 +58,7 @@ mod tables_panel;
 pub mod teach;
 mod welcome;
 mod wire_bridge;
+pub mod wire_js;
 mod workspace;
 
 pub use app::{App, Section};

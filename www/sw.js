@@ -35,6 +35,10 @@ const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
  */
 const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm'];
 
+/** The code cell's module (src/cell.rs): the start script names it, but only a docs embed,
+ * which registers no service worker, loads it; the playground never needs it offline. */
+const EMBED_ONLY = /\/cell(?:_bg)?\.(?:js|wasm)$/;
+
 /** The same-origin files an app shell's HTML names, as absolute URLs. */
 function assetsOf(html) {
   const assets = new Set();
@@ -42,7 +46,7 @@ function assetsOf(html) {
   // minified) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
   for (const m of html.matchAll(/(?:\s[\w-]+=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
     const url = new URL(m[1], self.registration.scope);
-    if (url.origin === self.location.origin) assets.add(url.href);
+    if (url.origin === self.location.origin && !EMBED_ONLY.test(url.pathname)) assets.add(url.href);
   }
   assets.add(new URL('scenarios/index.json', self.registration.scope).href);
   // Loaded on first use, by the app, not named by the page: show-as-code's generators and the

@@ -7,7 +7,7 @@
 //! are percent-encoded; continuation keys travel as the service's tokens.
 
 use super::{Op, Write, PLAYGROUND_URL};
-use crate::engine::wire::continuation_token;
+use crate::engine::wire::{continuation_token, HttpRequest};
 use crate::engine::{Entity, RawEntity};
 
 const VERSION: &str = "2019-02-02";
@@ -64,11 +64,34 @@ impl Message {
 
 pub fn show(op: &Op) -> String {
     let mut out = String::new();
-    match op {
-        Op::Batch { table, writes } => batch(table, writes, &mut out),
-        other => message(other).write(&mut out, true),
-    }
+    top_level(op).write(&mut out, true);
     out
+}
+
+/// The same request as the engine's wire layer takes it (a docs embed's code cell loads a
+/// lesson's data this way, `ui::cell::lesson`): the headers `show` writes, the same body.
+pub fn wire_request(op: &Op) -> HttpRequest {
+    let m = top_level(op);
+    let mut request = HttpRequest::new(m.method, &m.url);
+    for (name, value) in &m.headers {
+        request.headers.push((name.to_string(), value.clone()));
+    }
+    request
+        .headers
+        .push(("DataServiceVersion".into(), "3.0".into()));
+    request
+        .headers
+        .push(("x-ms-version".into(), VERSION.into()));
+    request.body = m.body.map(String::into_bytes).unwrap_or_default();
+    request
+}
+
+/// The request `op` is on its own (a batch: its envelope).
+fn top_level(op: &Op) -> Message {
+    match op {
+        Op::Batch { table, writes } => batch(table, writes),
+        other => message(other),
+    }
 }
 
 fn message(op: &Op) -> Message {
@@ -168,7 +191,7 @@ fn write_message(table: &str, write: &Write) -> Message {
 
 /// `POST /$batch`: one changeset with every write, or a point read on its own (the service
 /// reads one only as a batch's single operation, outside a changeset).
-fn batch(table: &str, writes: &[Write], out: &mut String) {
+fn batch(table: &str, writes: &[Write]) -> Message {
     let mut body = String::new();
     let reads_alone = matches!(writes, [Write::Get { .. }]);
     body.push_str(&format!("--{BATCH_BOUNDARY}\n"));
@@ -192,7 +215,7 @@ fn batch(table: &str, writes: &[Write], out: &mut String) {
         format!("multipart/mixed; boundary={BATCH_BOUNDARY}"),
     );
     envelope.body = Some(body);
-    envelope.write(out, true);
+    envelope
 }
 
 fn part(message: &Message, out: &mut String) {

@@ -122,13 +122,18 @@ pub fn App() -> impl IntoView {
 /// The section a page starts on: Learn when it was opened for it, by a share link
 /// (`#share=…`: a scenario for the player, or a workspace for the share panel) or a built-in
 /// scenario (`?scenario=…`, the embed's "open in the full playground"); Design for a design
-/// link (`#design=…`); else the entities.
+/// link (`#design=…`); Code for code to open (`#code=…`, a code cell's "open in the
+/// playground"); else the entities.
 fn first_section() -> Section {
-    if super::teach::share::page_fragment().starts_with("#design=") {
+    let fragment = super::teach::share::page_fragment();
+    if fragment.starts_with("#design=") {
         return Section::Design;
     }
-    let for_learn = super::teach::share::page_fragment().starts_with("#share=")
-        || super::teach::embed::query_param("scenario").is_some();
+    if fragment.starts_with(super::code_link::CODE_FRAGMENT) {
+        return Section::Code;
+    }
+    let for_learn =
+        fragment.starts_with("#share=") || super::teach::embed::query_param("scenario").is_some();
     if for_learn {
         Section::Learn
     } else {

@@ -19,6 +19,20 @@ thread_local! {
     static QUERY_FIELDS: Cell<Option<QueryFields>> = const { Cell::new(None) };
 }
 
+/// The address fragment that opens the Code section with its code (a docs embed's code cell
+/// links to `./#code=<the code, URI-encoded>`).
+pub const CODE_FRAGMENT: &str = "#code=";
+
+/// The code the address brings (`#code=…`), taken once: the fragment is dropped from the
+/// address, so a reload keeps the editor's own text.
+pub fn take_code_in_address() -> Option<String> {
+    let fragment = super::teach::share::page_fragment();
+    let encoded = fragment.strip_prefix(CODE_FRAGMENT)?;
+    let code = js_sys::decode_uri_component(encoded).ok()?.as_string()?;
+    super::teach::share::clear_fragment();
+    Some(code)
+}
+
 /// The code waiting for the Code section's editor (tracked where read reactively).
 pub fn code_to_open() -> ArcRwSignal<String> {
     TO_OPEN.with(Clone::clone)

@@ -10,9 +10,9 @@
 //! Invariants: one run at a time; a run's output is shown only while it is the latest run; a
 //! run never outlives its time limit (the runner terminates its worker).
 
-mod output;
-mod runtime;
-mod snippets;
+pub(crate) mod output;
+pub(crate) mod runtime;
+pub(crate) mod snippets;
 
 use super::app::Section;
 use super::code_link;
@@ -46,9 +46,9 @@ for await (const e of employees.listEntities({ queryOptions: { filter: odata`Par
 }
 "#;
 
-/// How a run ended.
+/// How a run ended (the docs embed's code cell shows it too, `ui::cell`).
 #[derive(Debug, Clone, PartialEq)]
-enum Outcome {
+pub(crate) enum Outcome {
     Done { ms: f64 },
     Failed { line: Option<u64>, text: String },
     TimedOut { limit_s: f64 },
@@ -56,7 +56,7 @@ enum Outcome {
 }
 
 impl Outcome {
-    fn from_json(v: &Value, limit_s: f64) -> Outcome {
+    pub(crate) fn from_json(v: &Value, limit_s: f64) -> Outcome {
         match v["status"].as_str() {
             Some("done") => Outcome::Done {
                 ms: v["ms"].as_f64().unwrap_or(0.0),
@@ -85,6 +85,30 @@ impl Outcome {
                     text,
                 }
             }
+        }
+    }
+
+    /// The outcome in words, in the current language.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Outcome::Done { ms } => msg::code_done(&i18n::number(ms.round())),
+            Outcome::TimedOut { limit_s } => msg::code_timeout(&i18n::number(*limit_s)),
+            Outcome::Stopped => msg::code_stopped(),
+            Outcome::Failed {
+                line: Some(n),
+                text,
+            } => msg::code_error_line(&n.to_string(), text),
+            Outcome::Failed { line: None, text } => text.clone(),
+        }
+    }
+
+    /// The class that styles it (`code-done`, `code-error`, …).
+    pub(crate) fn class(&self) -> &'static str {
+        match self {
+            Outcome::Done { .. } => "code-done",
+            Outcome::TimedOut { .. } => "code-timeout",
+            Outcome::Stopped => "code-stopped",
+            Outcome::Failed { .. } => "code-error",
         }
     }
 }
@@ -118,7 +142,7 @@ fn save_text(text: &str) {
 }
 
 /// The time limit in seconds, from the field (blank or not a positive number: the default).
-fn limit_seconds(text: &str) -> f64 {
+pub(crate) fn limit_seconds(text: &str) -> f64 {
     text.trim()
         .parse::<f64>()
         .ok()
@@ -220,7 +244,7 @@ pub fn CodePanel() -> impl IntoView {
                 schedule();
             }
         };
-        match b.run(&ed.text(), limit_s * 1000.0, on_log, on_exchange) {
+        match b.run(&ed.text(), limit_s * 1000.0, None, on_log, on_exchange) {
             Ok(r) => {
                 let r = Rc::new(r);
                 current.set_value(Some(r.clone()));
@@ -253,6 +277,7 @@ pub fn CodePanel() -> impl IntoView {
                 let element = host.get_untracked().ok_or("the page is closing")?;
                 let text = Some(std::mem::take(&mut *code_link::code_to_open().write()))
                     .filter(|t| !t.is_empty())
+                    .or_else(|| code_link::take_code_in_address().inspect(|t| save_text(t)))
                     .or_else(saved_text)
                     .unwrap_or_else(|| STARTER.to_string());
                 let ed = b.create_editor(
@@ -418,26 +443,13 @@ pub fn CodePanel() -> impl IntoView {
 }
 
 fn outcome_view(o: Outcome) -> AnyView {
-    match o {
-        Outcome::Done { ms } => {
-            view! { <span class="code-done">{move || msg::code_done(&i18n::number(ms.round()))}</span> }
-                .into_any()
-        }
-        Outcome::TimedOut { limit_s } => view! {
-            <span class="code-timeout" role="alert">{move || msg::code_timeout(&i18n::number(limit_s))}</span>
-        }
-        .into_any(),
-        Outcome::Stopped => view! { <span class="code-stopped">{t(msg::code_stopped)}</span> }.into_any(),
-        Outcome::Failed { line, text } => view! {
-            <span class="code-error" role="alert" data-line=line>
-                {move || match line {
-                    Some(n) => msg::code_error_line(&n.to_string(), &text),
-                    None => text.clone(),
-                }}
-            </span>
-        }
-        .into_any(),
-    }
+    let class = o.class();
+    let line = match &o {
+        Outcome::Failed { line, .. } => *line,
+        _ => None,
+    };
+    let alert = matches!(o, Outcome::Failed { .. } | Outcome::TimedOut { .. }).then_some("alert");
+    view! { <span class=class role=alert data-line=line>{move || o.message()}</span> }.into_any()
 }
 
 /// A query's table and options, read back from the URL the SDK sent.

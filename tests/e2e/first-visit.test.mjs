@@ -7,7 +7,8 @@
 //   page's downloads from the HTTP cache).
 // - After that one visit, every lesson opens offline, not only those opened before.
 // - An embed registers no service worker, downloads neither the playground nor anything in the
-//   background, and stays within 300 KB gzip.
+//   background, and stays within 300 KB gzip; so does a code cell embed (issue #12, item 3),
+//   counting the sandbox worker and the SDK its run loads, without the lessons or the editor.
 // - An embed in a sandboxed iframe (no allow-same-origin) works, and where the host sends no
 //   CORS header, the frame says why instead of staying blank.
 
@@ -171,6 +172,35 @@ test('a docs embed registers no service worker and downloads at most 300 KB gzip
   await context.close();
 });
 
+test('a code cell embed downloads at most 300 KB gzip with a run, and neither the lessons, the editor nor the playground', async () => {
+  const context = await env.browser.newContext({ viewport: PHONE });
+  contexts.push(context);
+  const page = watch(await context.newPage());
+  const mark = env.served.length;
+  await page.goto(`${env.url}?embed=1&scenario=employees.json&snippet=paging-with-continuation.js`);
+  const runButton = page.locator('.cell-embed .run-code:not([disabled])');
+  await runButton.waitFor({ timeout: 20_000 });
+  // A run loads the sandbox worker and the SDK: they count too.
+  await runButton.click();
+  await page.locator('.cell-embed .code-done').waitFor({ timeout: 30_000 });
+  await page.evaluate(() => new Promise((done) => requestIdleCallback(() => setTimeout(done, 2500))));
+  assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+  const fetched = env.served.slice(mark);
+  const paths = fetched.map((e) => e.path);
+  const wrong = paths.filter(
+    (p) => p.startsWith('/tablescope-') || p === '/sw.js' || p.startsWith('/learn') || p.includes('/tablescope-code-') && !p.includes('-worker-') || p === '/teach.css',
+  );
+  assert.deepEqual(wrong, [], `fetched what a cell does not need:\n  ${listing(fetched)}`);
+  for (const needed of [/^\/cell_bg\.wasm$/, /^\/code\/tablescope-cell-[0-9a-f]{16}\.js$/, /^\/code\/tablescope-code-worker-/, /^\/sdk\/tablescope-sdk-/, /^\/scenarios\/en\/employees\.json$/, /^\/snippets\/paging-with-continuation\.js$/]) {
+    assert.equal(paths.filter((p) => needed.test(p)).length, 1, `${needed} once:\n  ${listing(fetched)}`);
+  }
+  const total = gzipTotal(downloads(fetched));
+  console.log(`# a code cell embed with a run, everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
+  assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
 /** A host page on another origin embedding `src` in a sandboxed iframe, as the example page does. */
 async function hostPage(src) {
   const context = await env.browser.newContext({ viewport: DESKTOP });
@@ -199,6 +229,20 @@ test('an embed in a sandboxed iframe (no allow-same-origin) works and needs no s
   assert.equal(await page.frames()[1].evaluate(() => self.origin), 'null', 'the frame is sandboxed');
   assert.deepEqual(page.problems, []);
   await screenshot(page, 'embed-sandboxed-iframe');
+  await context.close();
+  await host.close();
+});
+
+test('a code cell in a sandboxed iframe (no allow-same-origin) starts its sandbox worker and runs', async () => {
+  const code = 'const t = tableClient("Employees");\nconsole.log((await t.getEntity("Sales", "00011")).FirstName);';
+  const src = `${env.url}?embed=1&scenario=employees.json&code=${encodeURIComponent(code)}`;
+  const { page, context, host } = await hostPage(src);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('.cell-embed .run-code:not([disabled])').click({ timeout: 20_000 });
+  await frame.locator('.cell-embed .code-done').waitFor({ timeout: 30_000 });
+  assert.deepEqual(await frame.locator('.console-line').allTextContents(), ['Mia']);
+  assert.equal(await page.frames()[1].evaluate(() => self.origin), 'null', 'the frame is sandboxed');
+  assert.deepEqual(page.problems, []);
   await context.close();
   await host.close();
 });

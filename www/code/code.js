@@ -10,6 +10,8 @@
 //   const editor = code.createEditor(parent, { doc: 'console.log(1)', onRun: () => … });
 //   const run = code.runCode({ code: editor.text(), limitMs: 5000, onLog, onExchange });
 //   const outcome = await run.settled;   // { status: 'done' | 'error' | 'timeout' | 'stopped', error? }
+//
+// The runner itself is www/code/runner.js, shared with the docs embed's code cell.
 
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
 import { EditorState, Prec } from '@codemirror/state';
@@ -17,7 +19,10 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import { javascript } from '@codemirror/lang-javascript';
-import STYLE from './code.css';
+import EDITOR_STYLE from './code.css';
+import OUTPUT_STYLE from './output.css';
+
+export { WORKER_URL, DEFAULT_LIMIT_MS, runCode, sdkUrl } from './runner.js';
 
 /**
  * The syntax colours, as the page's CSS variables (www/code/code.css defines them for light and
@@ -39,21 +44,10 @@ function addStyle(doc = globalThis.document) {
   if (!doc || doc.getElementById('tablescope-code-style')) return;
   const style = doc.createElement('style');
   style.id = 'tablescope-code-style';
-  style.textContent = STYLE;
+  style.textContent = EDITOR_STYLE + OUTPUT_STYLE;
   doc.head.append(style);
 }
 addStyle();
-
-/** The worker's file, next to this one (scripts/bundle-code.mjs defines it). */
-// eslint-disable-next-line no-undef
-export const WORKER_URL = new URL(__TABLESCOPE_CODE_WORKER__, import.meta.url).href;
-
-/** The SDK bundle the page names (scripts/bundle-sdk.mjs), as an absolute URL. */
-export function sdkUrl(doc = document) {
-  const hash = doc.querySelector('meta[name="tablescope-sdk"]')?.content;
-  if (!hash) throw new Error('this page names no SDK bundle (<meta name="tablescope-sdk">)');
-  return new URL(`sdk/tablescope-sdk-${hash}.js`, doc.baseURI).href;
-}
 
 /**
  * An editor in `parent`: JavaScript highlighting, line numbers, undo history, and
@@ -103,112 +97,4 @@ export function createEditor(parent, { doc = '', onRun = () => {}, onChange = ()
     focus: () => view.focus(),
     destroy: () => view.destroy(),
   };
-}
-
-const decoder = new TextDecoder();
-
-function bodyText(body) {
-  if (body === undefined || body === null) return '';
-  if (typeof body === 'string') return body;
-  return decoder.decode(body);
-}
-
-/** The default runaway limit, in milliseconds. */
-export const DEFAULT_LIMIT_MS = 5000;
-
-/** How long a sandbox may take to load the SDK and start the code. */
-const START_MS = 30_000;
-
-/**
- * Runs `code` in a fresh sandbox worker. `wire` answers its HTTP requests (default: the
- * page's `window.tablescope.wire`). `onLog({level, values})` hears console output;
- * `onExchange({request, response, stats, ms})` every request with its answer (bodies as text).
- * `limitMs` after the code starts, the worker is terminated, whatever it is doing.
- *
- * Returns `{ settled, stop() }`; `settled` resolves once with `{status, error?, ms}`:
- * `done`, `error` (`error`: `{name, message, line?, column?, status?, code?}`), `timeout`,
- * or `stopped` (by `stop()`). The worker never outlives its run.
- */
-export function runCode({
-  code,
-  limitMs = DEFAULT_LIMIT_MS,
-  wire = (request) => globalThis.tablescope.wire(request),
-  onLog = () => {},
-  onExchange = () => {},
-  sdk = sdkUrl(),
-  workerUrl = WORKER_URL,
-}) {
-  const started = performance.now();
-  const worker = new Worker(workerUrl, { type: 'module', name: 'tablescope-code' });
-  let finish;
-  let timer;
-  const settled = new Promise((resolve) => {
-    finish = (outcome) => {
-      clearTimeout(timer);
-      worker.terminate();
-      resolve({ ...outcome, ms: performance.now() - started });
-      finish = () => {};
-    };
-  });
-  // The limit counts from the moment the code starts, not while the worker loads the SDK
-  // (which a busy machine may take seconds to do); a worker that never starts fails too.
-  timer = setTimeout(
-    () => finish({ status: 'error', error: { name: 'Error', message: `the sandbox did not start within ${START_MS / 1000} s` } }),
-    START_MS,
-  );
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    finish({ status: 'error', error: { name: 'Error', message: event.message || 'the sandbox failed to start' } });
-  });
-  worker.addEventListener('message', (event) => {
-    const m = event.data;
-    switch (m?.type) {
-      case 'wire':
-        answer(m);
-        break;
-      case 'started':
-        clearTimeout(timer);
-        timer = setTimeout(() => finish({ status: 'timeout', limitMs }), limitMs);
-        break;
-      case 'log':
-        if (Array.isArray(m.values)) onLog({ level: String(m.level), values: m.values });
-        break;
-      case 'done':
-        finish({ status: 'done' });
-        break;
-      case 'error':
-        finish({ status: 'error', error: m.error });
-        break;
-      default:
-        break; // Anything else the code posts is ignored.
-    }
-  });
-  function answer(m) {
-    const began = performance.now();
-    let response;
-    try {
-      response = wire(m.request);
-    } catch (e) {
-      worker.postMessage({ type: 'wire', id: m.id, error: e?.message ?? String(e) });
-      return;
-    }
-    try {
-      onExchange({
-        request: {
-          method: m.request.method,
-          url: m.request.url,
-          headers: m.request.headers,
-          body: bodyText(m.request.body),
-        },
-        response: { status: response.status, headers: response.headers, body: bodyText(response.body) },
-        stats: response.stats,
-        ms: performance.now() - began,
-      });
-    } catch (e) {
-      console.warn('tablescope code: an exchange listener failed', e);
-    }
-    worker.postMessage({ type: 'wire', id: m.id, response });
-  }
-  worker.postMessage({ type: 'run', code, sdkUrl: sdk });
-  return { settled, stop: () => finish({ status: 'stopped' }) };
 }

@@ -16,8 +16,9 @@ pub struct Bundle(JsValue);
 pub use crate::ui::dynamic::describe;
 use crate::ui::dynamic::settle;
 
-/// The bundle's address: `code/tablescope-code-<hash>.js` next to the page.
-fn bundle_url() -> Result<String, String> {
+/// A bundle's address: `code/tablescope-{name}-<hash>.js` next to the page (`code`: the
+/// editor with the runner; `cell`: the runner alone, for a docs embed's code cell).
+fn bundle_url(name: &str) -> Result<String, String> {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
@@ -27,13 +28,23 @@ fn bundle_url() -> Result<String, String> {
         .flatten()
         .and_then(|m| m.get_attribute("content"))
         .ok_or("this page names no Code bundle (<meta name=\"tablescope-code\">)")?;
-    crate::ui::dynamic::page_url(&format!("code/tablescope-code-{hash}.js"))
+    crate::ui::dynamic::page_url(&format!("code/tablescope-{name}-{hash}.js"))
 }
 
 impl Bundle {
     /// Imports the bundle (the browser keeps one module per URL, so a second call is free).
     pub async fn load() -> Result<Bundle, String> {
-        let url = bundle_url()?;
+        Self::import("code").await
+    }
+
+    /// The runner without the editor (`code/tablescope-cell-<hash>.js`): only [`Bundle::run`]
+    /// works on it.
+    pub async fn load_cell() -> Result<Bundle, String> {
+        Self::import("cell").await
+    }
+
+    async fn import(name: &str) -> Result<Bundle, String> {
+        let url = bundle_url(name)?;
         Ok(Bundle(crate::ui::dynamic::import(&url).await?))
     }
 
@@ -74,11 +85,13 @@ impl Bundle {
     }
 
     /// `runCode(…)`: the code in a fresh sandbox worker. `on_log` and `on_exchange` hear
-    /// console output and wire exchanges as JSON; the returned run settles once.
+    /// console output and wire exchanges as JSON; the returned run settles once. `wire`
+    /// answers the SDK's requests (`None`: the page's `window.tablescope.wire`).
     pub fn run(
         &self,
         code: &str,
         limit_ms: f64,
+        wire: Option<&Function>,
         on_log: impl Fn(serde_json::Value) + 'static,
         on_exchange: impl Fn(serde_json::Value) + 'static,
     ) -> Result<Run, String> {
@@ -97,6 +110,9 @@ impl Bundle {
         set(&options, "limitMs", &JsValue::from_f64(limit_ms));
         set(&options, "onLog", on_log.as_ref());
         set(&options, "onExchange", on_exchange.as_ref());
+        if let Some(wire) = wire {
+            set(&options, "wire", wire);
+        }
         let run = self
             .function("runCode")?
             .call1(&JsValue::NULL, &options)

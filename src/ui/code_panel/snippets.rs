@@ -15,7 +15,7 @@ pub struct Snippet {
 
 /// A file name the index may name: a plain `.js` name, no path (the index is our own file,
 /// but a bad entry must not reach another URL).
-fn plain_file(name: &str) -> bool {
+pub(crate) fn plain_file(name: &str) -> bool {
     name.ends_with(".js")
         && !name.starts_with('.')
         && name
@@ -50,5 +50,13 @@ pub async fn index() -> Result<Vec<Snippet>, String> {
 }
 
 pub async fn text(snippet: &Snippet) -> Result<String, String> {
-    fetch::text(&format!("snippets/{}", snippet.file)).await
+    file_text(&snippet.file).await
+}
+
+/// The text of the snippet file `file`, which must be a [`plain_file`] name.
+pub async fn file_text(file: &str) -> Result<String, String> {
+    if !plain_file(file) {
+        return Err(format!("'{file}' is not a snippet file name"));
+    }
+    fetch::text(&format!("snippets/{file}")).await
 }
