@@ -4,8 +4,9 @@
 //
 //   code/tablescope-code-<hash>.js         the page side: the CodeMirror 6 editor and the
 //                                          runner (www/code/code.js)
-//   code/tablescope-code-worker-<hash>.js  the sandbox worker (www/code/worker.js, with acorn
-//                                          for syntax errors with their line)
+//   code/tablescope-code-worker-<hash>.js  the sandbox worker (www/code/worker.js)
+//   code/tablescope-code-acorn-<hash>.js   acorn, which the worker imports only when V8 refuses
+//                                          the code, for the syntax error's line
 //   code/tablescope-cell-<hash>.js         a docs embed's code cell: the same runner
 //                                          (www/code/runner.js) without the editor, and the
 //                                          cell's CSS (www/code/cell.js); an embed's budget
@@ -55,18 +56,22 @@ async function bundle(entry, define = {}) {
   return result.outputFiles[0].contents;
 }
 
-const worker = await bundle('worker.js');
-// The page side is built twice: its text names the worker's file, whose name holds the hash of
-// both. A first build with a placeholder gives the hash; the second writes the real name.
+const acorn = await bundle('acorn.js');
+// The worker and the page side are built twice: their text names the files whose names hold
+// the hash of all. A first build with placeholders gives the hash; the second writes the names.
+const workerPlaceholder = await bundle('worker.js', { __TABLESCOPE_CODE_ACORN__: '"./acorn.js"' });
 const placeholder = await bundle('code.js', { __TABLESCOPE_CODE_WORKER__: '"./worker.js"' });
 const cellPlaceholder = await bundle('cell.js', { __TABLESCOPE_CODE_WORKER__: '"./worker.js"' });
 // 16 hex digits, the shape of Trunk's own hashes (www/sw.js recognises hashed files by it).
 const hash = createHash('sha256')
-  .update(worker)
+  .update(acorn)
+  .update(workerPlaceholder)
   .update(placeholder)
   .update(cellPlaceholder)
   .digest('hex')
   .slice(0, 16);
+const acornName = `tablescope-code-acorn-${hash}.js`;
+const worker = await bundle('worker.js', { __TABLESCOPE_CODE_ACORN__: JSON.stringify(`./${acornName}`) });
 const workerName = `tablescope-code-worker-${hash}.js`;
 const workerDefine = { __TABLESCOPE_CODE_WORKER__: JSON.stringify(`./${workerName}`) };
 const page = await bundle('code.js', workerDefine);
@@ -77,6 +82,7 @@ const cellName = `tablescope-cell-${hash}.js`;
 await rm(join(dir, 'code'), { recursive: true, force: true });
 await mkdir(join(dir, 'code'), { recursive: true });
 await writeFile(join(dir, 'code', workerName), worker);
+await writeFile(join(dir, 'code', acornName), acorn);
 await writeFile(join(dir, 'code', pageName), page);
 await writeFile(join(dir, 'code', cellName), cell);
 
@@ -92,5 +98,6 @@ const gz = (b) => gzipSync(b, { level: 9 }).length;
 console.log(
   `bundle-code: code/${pageName} ${kb(page.length)} (${kb(gz(page))} gzip), ` +
     `code/${workerName} ${kb(worker.length)} (${kb(gz(worker))} gzip), ` +
+    `code/${acornName} ${kb(acorn.length)} (${kb(gz(acorn))} gzip), ` +
     `code/${cellName} ${kb(cell.length)} (${kb(gz(cell))} gzip)`,
 );

@@ -68,7 +68,7 @@ function onFirstUseOf(html) {
   if (sdk) kept.add(new URL(`sdk/tablescope-sdk-${sdk[1]}.js`, self.registration.scope).href);
   const code = html.match(/<meta name="tablescope-code" content="([0-9a-f]{1,16})"/);
   if (code) {
-    for (const name of ['tablescope-code', 'tablescope-code-worker']) {
+    for (const name of ['tablescope-code', 'tablescope-code-worker', 'tablescope-code-acorn']) {
       kept.add(new URL(`code/${name}-${code[1]}.js`, self.registration.scope).href);
     }
   }

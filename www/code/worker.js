@@ -17,13 +17,16 @@
 //   navigator.storage and navigator.serviceWorker. A worker has no DOM, window or
 //   localStorage to begin with. (A dynamic `import()` cannot be taken away from JavaScript;
 //   only a Content-Security-Policy could stop one.)
-// - Syntax errors are found with acorn before anything runs (V8 reports no position for code
-//   compiled with the Function constructor); runtime errors take their line from the stack,
-//   where the code is named CODE_FILE.
+// - Syntax errors: V8 reports no position for code compiled with the Function constructor,
+//   so when it refuses the code, acorn parses it again for the line and column. acorn is a
+//   file of its own (ACORN_FILE), imported only then: a run of code that parses (a docs
+//   embed's code cell, whose download has a budget) never downloads it. Runtime errors take
+//   their line from the stack, where the code is named CODE_FILE.
 // - Stopping runaway code is the page's job: it terminates this worker once the code has run
 //   for its limit (counted from 'started', so loading the SDK does not count).
 
-import { parse } from 'acorn';
+/** acorn's bundle, next to this file (scripts/bundle-code.mjs names it). */
+const ACORN_FILE = __TABLESCOPE_CODE_ACORN__;
 
 /** The name the user's code has in stack traces. */
 const CODE_FILE = 'tablescope-code.js';
@@ -189,19 +192,16 @@ async function run(code, sdkUrl) {
     return;
   }
   lockDown();
-  const syntax = syntaxError(code);
-  if (syntax) {
-    post({ type: 'error', error: syntax });
-    return;
-  }
   const scope = scopeOf(sdk, consoleLike);
   let body;
   try {
     const AsyncFunction = (async () => {}).constructor;
     body = new AsyncFunction(...Object.keys(scope), `${code}\n//# sourceURL=${CODE_FILE}`);
   } catch (e) {
-    // acorn accepted what V8 refuses (rare): the message without a position.
-    post({ type: 'error', error: { name: e?.name ?? 'SyntaxError', message: e?.message ?? String(e) } });
+    // Where: acorn's position, or (acorn accepts what V8 refuses, rare; or acorn did not
+    // load) V8's message without one.
+    const syntax = await syntaxError(code).catch(() => null);
+    post({ type: 'error', error: syntax ?? { name: e?.name ?? 'SyntaxError', message: e?.message ?? String(e) } });
     return;
   }
   post({ type: 'started' });
@@ -214,7 +214,8 @@ async function run(code, sdkUrl) {
 }
 
 /** `{ name, message, line, column }` of code that does not parse, or null. */
-function syntaxError(code) {
+async function syntaxError(code) {
+  const { parse } = await import(new URL(ACORN_FILE, import.meta.url).href);
   try {
     parse(code, {
       ecmaVersion: 'latest',
