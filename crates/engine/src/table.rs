@@ -6,20 +6,27 @@
 //! - `columns[name].counts[t]` is the number of stored entities whose property `name` has
 //!   type `t`, and a column with all counts zero is removed;
 //! - property names are interned through `columns`' keys, so equal names share one
-//!   allocation (a name is interned while some stored entity carries it).
+//!   allocation (a name is interned while some stored entity carries it);
+//! - `shapes` holds the [`Shape`]s of stored records, keyed by [`shape_key`]; a shape is
+//!   dropped from it when its last stored record goes, unless a clone of that record (or of
+//!   the table) is alive then, in which case it stays as an unused entry. Records never depend
+//!   on being in it: it only lets equal property lists share one shape.
 
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
+use super::record::{Record, Shape};
 use super::value::EdmType;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// A stored entity; its keys are the map keys that lead to it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stored {
     pub timestamp: DateTime,
-    pub properties: Box<[Property]>,
+    /// The user properties, compact (see [`Record`]).
+    pub properties: Record,
 }
 
 /// One partition: the rows that share a PartitionKey.
@@ -56,6 +63,7 @@ pub struct Table {
     partitions: BTreeMap<Key, Partition>,
     entity_count: usize,
     columns: BTreeMap<PropertyName, ColumnStats>,
+    shapes: HashMap<u64, Vec<Arc<Shape>>>,
 }
 
 impl Table {
@@ -65,6 +73,7 @@ impl Table {
             partitions: BTreeMap::new(),
             entity_count: 0,
             columns: BTreeMap::new(),
+            shapes: HashMap::new(),
         }
     }
 
@@ -116,14 +125,15 @@ impl Table {
 
     /// Stores an entity (insert or overwrite); returns the previous one.
     pub fn put(&mut self, entity: Entity, timestamp: DateTime) -> Option<Stored> {
-        let properties: Box<[Property]> = entity
+        let properties: Vec<Property> = entity
             .properties
             .into_iter()
             .map(|(n, v)| (self.intern_and_count(n, v.edm_type()), v))
             .collect();
+        let shape = self.shape_for(&properties);
         let stored = Stored {
             timestamp,
-            properties,
+            properties: Record::encode(shape, properties.iter().map(|(_, v)| v)),
         };
         let previous = self
             .partitions
@@ -132,7 +142,7 @@ impl Table {
             .rows
             .insert(Key::from(entity.row_key), stored);
         match &previous {
-            Some(old) => self.count_columns(&old.properties, -1),
+            Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
         }
         previous
@@ -147,7 +157,7 @@ impl Table {
             self.partitions.remove(&pk);
         }
         self.entity_count -= 1;
-        self.count_columns(&removed.properties, -1);
+        self.forget(&removed.properties);
         Some(removed)
     }
 
@@ -166,20 +176,59 @@ impl Table {
             .map_or(name, |(k, _)| k.clone())
     }
 
-    fn count_columns(&mut self, properties: &[Property], delta: i32) {
-        for (name, value) in properties {
-            let slot = value.edm_type() as usize;
-            if delta > 0 {
-                let stats = self.columns.entry(name.clone()).or_default();
-                stats.counts[slot] += 1;
-            } else if let Some(stats) = self.columns.get_mut(name) {
+    /// Uncounts a record that is leaving the table, and drops its shape if no other record
+    /// uses it (the map's reference and the leaving record's are the only two).
+    fn forget(&mut self, record: &Record) {
+        let shape = record.shape();
+        for (name, t) in shape.names().iter().zip(shape.types()) {
+            let slot = *t as usize;
+            if let Some(stats) = self.columns.get_mut(name) {
                 stats.counts[slot] = stats.counts[slot].saturating_sub(1);
                 if stats.total() == 0 {
                     self.columns.remove(name);
                 }
             }
         }
+        if Arc::strong_count(shape) <= 2 {
+            let key = shape_key(shape.names(), shape.types().iter().copied());
+            if let Some(list) = self.shapes.get_mut(&key) {
+                list.retain(|s| !Arc::ptr_eq(s, shape));
+                if list.is_empty() {
+                    self.shapes.remove(&key);
+                }
+            }
+        }
     }
+
+    /// The interned shape of these (interned) properties, made if new.
+    fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
+        let names = properties.iter().map(|(n, _)| n);
+        let key = shape_key(names, properties.iter().map(|(_, v)| v.edm_type()));
+        let list = self.shapes.entry(key).or_default();
+        if let Some(shape) = list.iter().find(|s| s.is(properties)) {
+            return shape.clone();
+        }
+        let shape = Arc::new(Shape::new(
+            properties.iter().map(|(n, _)| n.clone()).collect(),
+            properties.iter().map(|(_, v)| v.edm_type()).collect(),
+        ));
+        list.push(shape.clone());
+        shape
+    }
+}
+
+/// A hash of a shape's interned names (by address: a shape holds its names, so an address is
+/// not reused while the shape is in the table) and types.
+fn shape_key<'n>(
+    names: impl IntoIterator<Item = &'n PropertyName>,
+    types: impl Iterator<Item = EdmType>,
+) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (n, t) in names.into_iter().zip(types) {
+        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((t as u64) << 56);
+        h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    }
+    h
 }
 
 /// Builds an [`Entity`] from a stored row and its keys.
@@ -222,6 +271,24 @@ mod tests {
     }
 
     #[test]
+    fn a_shape_lives_as_long_as_its_records() {
+        let mut t = Table::new("T");
+        let a = || Entity::new("p", "1").with("A", Value::Int32(1));
+        t.put(a(), DateTime::MIN);
+        t.put(a().with("B", Value::Boolean(true)), DateTime::MIN);
+        assert_eq!(t.shapes.values().map(Vec::len).sum::<usize>(), 1);
+        t.put(
+            Entity::new("p", "2").with("A", Value::Int32(5)),
+            DateTime::MIN,
+        );
+        t.put(a(), DateTime::MIN);
+        assert_eq!(t.shapes.values().map(Vec::len).sum::<usize>(), 1);
+        t.remove("p", "1");
+        t.remove("p", "2");
+        assert!(t.shapes.is_empty());
+    }
+
+    #[test]
     fn names_are_interned() {
         let mut t = Table::new("T");
         t.put(
@@ -232,8 +299,13 @@ mod tests {
             Entity::new("p", "2").with("Name", Value::Int32(2)),
             DateTime::MIN,
         );
-        let a = &t.get("p", "1").unwrap().properties[0].0;
-        let b = &t.get("p", "2").unwrap().properties[0].0;
+        let a = &t.get("p", "1").unwrap().properties.shape().names()[0];
+        let b = &t.get("p", "2").unwrap().properties.shape().names()[0];
         assert!(std::sync::Arc::ptr_eq(a, b));
+        // One shape for both: the same names and types.
+        assert!(std::sync::Arc::ptr_eq(
+            t.get("p", "1").unwrap().properties.shape(),
+            t.get("p", "2").unwrap().properties.shape()
+        ));
     }
 }

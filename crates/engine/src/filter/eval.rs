@@ -6,18 +6,45 @@
 use super::ast::{CmpOp, Expr, Target};
 use crate::datetime::DateTime;
 use crate::key::cmp_utf16;
-use crate::value::{compare_same_type, EdmType, Value};
+use crate::record::{Record, ValueRef};
+use crate::value::{EdmType, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// The entity a filter is checked against, borrowed from wherever it is stored.
+/// The entity a filter is checked against, borrowed from wherever it is stored: its user
+/// properties are a list of (name, value) pairs ([`Row`]) or a stored [`Record`].
 #[derive(Debug, Clone, Copy)]
-pub struct Row<'a> {
+pub struct RowOf<'a, P: ?Sized> {
     pub partition_key: &'a str,
     pub row_key: &'a str,
     pub timestamp: DateTime,
     /// User properties only (no PartitionKey, RowKey or Timestamp).
-    pub properties: &'a [(Arc<str>, Value)],
+    pub properties: &'a P,
+}
+
+/// A row whose properties are (name, value) pairs.
+pub type Row<'a> = RowOf<'a, [(Arc<str>, Value)]>;
+
+/// Where a row's user properties are found by name.
+pub trait Properties {
+    /// The value of the named property: interned names usually match by pointer, else by text.
+    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>>;
+}
+
+impl Properties for [(Arc<str>, Value)] {
+    #[inline]
+    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>> {
+        self.iter()
+            .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+            .map(|(_, v)| ValueRef::from(v))
+    }
+}
+
+impl Properties for Record {
+    #[inline]
+    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>> {
+        self.find(name)
+    }
 }
 
 /// Whether `row` matches `expr`.
@@ -25,7 +52,7 @@ pub struct Row<'a> {
 /// Meant for a [`normalize`](super::normalize)d tree. A `Not` met here is evaluated the way
 /// `normalize` would rewrite it, never by negating the result, so a comparison on a missing
 /// property is false under `not` too.
-pub fn eval(expr: &Expr, row: &Row) -> bool {
+pub fn eval<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
     match expr {
         Expr::Or(a, b) => eval(a, row) || eval(b, row),
         Expr::And(a, b) => eval(a, row) && eval(b, row),
@@ -40,7 +67,7 @@ pub fn eval(expr: &Expr, row: &Row) -> bool {
 }
 
 /// `not expr`, by De Morgan: the same answer as `eval(&normalize(not expr))`.
-fn eval_negated(expr: &Expr, row: &Row) -> bool {
+fn eval_negated<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
     match expr {
         Expr::Or(a, b) => eval_negated(a, row) && eval_negated(b, row),
         Expr::And(a, b) => eval_negated(a, row) || eval_negated(b, row),
@@ -56,7 +83,12 @@ fn eval_negated(expr: &Expr, row: &Row) -> bool {
 }
 
 #[inline]
-fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> bool {
+fn compare_target<P: Properties + ?Sized>(
+    target: &Target,
+    op: CmpOp,
+    literal: &Value,
+    row: &RowOf<P>,
+) -> bool {
     match target {
         Target::PartitionKey => compare_str(row.partition_key, op, literal),
         Target::RowKey => compare_str(row.row_key, op, literal),
@@ -64,17 +96,8 @@ fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> boo
             Value::DateTime(l) => op.holds(row.timestamp.cmp(l)),
             _ => op == CmpOp::Ne,
         },
-        Target::Property(name) => compare(lookup(row.properties, name), op, literal),
+        Target::Property(name) => compare_ref(row.properties.property(name), op, literal),
     }
-}
-
-/// A user property's value: interned names usually match by pointer, else by text.
-#[inline]
-fn lookup<'r>(properties: &'r [(Arc<str>, Value)], name: &Arc<str>) -> Option<&'r Value> {
-    properties
-        .iter()
-        .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
-        .map(|(_, v)| v)
 }
 
 /// Compares a key (always a string) without building a [`Value`].
@@ -102,14 +125,20 @@ fn compare_strs(a: &str, op: CmpOp, b: &str) -> bool {
 /// - Any other pair of types: `ne` holds, every other operator is false.
 #[inline]
 pub fn compare(target_value: Option<&Value>, op: CmpOp, literal: &Value) -> bool {
+    compare_ref(target_value.map(ValueRef::from), op, literal)
+}
+
+/// [`compare`] on a borrowed value (a stored [`Record`]'s).
+#[inline]
+pub fn compare_ref(target_value: Option<ValueRef>, op: CmpOp, literal: &Value) -> bool {
     let Some(value) = target_value else {
         return false;
     };
     // The common same-type cases first, without going through an Ordering of any pair.
     match (value, literal) {
-        (Value::String(a), Value::String(b)) => return compare_strs(a, op, b),
-        (Value::Int32(a), Value::Int32(b)) => return op.holds(a.cmp(b)),
-        (Value::Int64(a), Value::Int64(b)) => return op.holds(a.cmp(b)),
+        (ValueRef::String(a), Value::String(b)) => return compare_strs(a, op, b),
+        (ValueRef::Int32(a), Value::Int32(b)) => return op.holds(a.cmp(b)),
+        (ValueRef::Int64(a), Value::Int64(b)) => return op.holds(a.cmp(b)),
         _ => {}
     }
     match ordering(value, literal) {
@@ -130,12 +159,27 @@ pub fn compatible(literal: EdmType, property: EdmType) -> bool {
 
 /// How the property's value orders against the literal; `None` if they do not compare
 /// (types not [`compatible`]) or a NaN makes them unordered.
-fn ordering(value: &Value, literal: &Value) -> Option<Ordering> {
+fn ordering(value: ValueRef, literal: &Value) -> Option<Ordering> {
     match (value, literal) {
-        (Value::Int64(v), Value::Int32(l)) => Some(v.cmp(&i64::from(*l))),
-        (Value::Double(v), Value::Int32(l)) => v.partial_cmp(&f64::from(*l)),
-        (Value::Double(v), Value::Int64(l)) => cmp_f64_i64(*v, *l),
-        _ => compare_same_type(value, literal),
+        (ValueRef::Int64(v), Value::Int32(l)) => Some(v.cmp(&i64::from(*l))),
+        (ValueRef::Double(v), Value::Int32(l)) => v.partial_cmp(&f64::from(*l)),
+        (ValueRef::Double(v), Value::Int64(l)) => cmp_f64_i64(v, *l),
+        (value, literal) => compare_same_type_ref(value, ValueRef::from(literal)),
+    }
+}
+
+/// [`compare_same_type`](crate::value::compare_same_type) on borrowed values.
+fn compare_same_type_ref(a: ValueRef, b: ValueRef) -> Option<Ordering> {
+    match (a, b) {
+        (ValueRef::String(a), ValueRef::String(b)) => Some(cmp_utf16(a, b)),
+        (ValueRef::Int32(a), ValueRef::Int32(b)) => Some(a.cmp(&b)),
+        (ValueRef::Int64(a), ValueRef::Int64(b)) => Some(a.cmp(&b)),
+        (ValueRef::Double(a), ValueRef::Double(b)) => a.partial_cmp(&b),
+        (ValueRef::Boolean(a), ValueRef::Boolean(b)) => Some(a.cmp(&b)),
+        (ValueRef::DateTime(a), ValueRef::DateTime(b)) => Some(a.cmp(&b)),
+        (ValueRef::Guid(a), ValueRef::Guid(b)) => Some(a.cmp(&b)),
+        (ValueRef::Binary(a), ValueRef::Binary(b)) => Some(a.cmp(b)),
+        _ => None,
     }
 }
 

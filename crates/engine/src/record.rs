@@ -1,0 +1,379 @@
+//! A stored entity's user properties in a compact form: a shared [`Shape`] (the property names
+//! and types, in the order they were written) plus one byte buffer holding the values.
+//!
+//! A table holds millions of entities that mostly have the same few properties, so the names
+//! and types are kept once per distinct shape, and each entity keeps only its values: fixed
+//! width ones inline (Int32 4 bytes, Int64/Double/DateTime 8, Boolean 1, Guid 16), strings and
+//! binaries as a 4-byte offset and 4-byte length into the buffer's tail. A scan reads a value
+//! at an offset the shape gives, with no search and no pointer but the buffer's.
+//!
+//! Invariants:
+//! - `data[..shape.fixed_len]` holds each value at `shape.offsets[i]`, little-endian;
+//! - a String's bytes (at the offset and length its slot names) are valid UTF-8, written from
+//!   a `&str`;
+//! - a Double is kept as its bits, so a value reads back exactly (NaN payloads, -0.0);
+//! - a DateTime is kept as its ticks, always within the service's range.
+
+use crate::datetime::DateTime;
+use crate::entity::{Property, PropertyName};
+use crate::value::{EdmType, Guid, Value};
+use std::sync::Arc;
+
+/// The names and types of an entity's properties, in order, shared by every entity that has
+/// exactly those (a table interns shapes).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Shape {
+    names: Box<[PropertyName]>,
+    types: Box<[EdmType]>,
+    offsets: Box<[u32]>,
+    fixed_len: u32,
+}
+
+impl Shape {
+    pub fn new(names: Vec<PropertyName>, types: Vec<EdmType>) -> Shape {
+        let mut offsets = Vec::with_capacity(types.len());
+        let mut at = 0u32;
+        for t in &types {
+            offsets.push(at);
+            at += width(*t);
+        }
+        Shape {
+            names: names.into(),
+            types: types.into(),
+            offsets: offsets.into(),
+            fixed_len: at,
+        }
+    }
+
+    pub fn names(&self) -> &[PropertyName] {
+        &self.names
+    }
+
+    pub fn types(&self) -> &[EdmType] {
+        &self.types
+    }
+
+    /// The byte offset of property `i`'s value in a record's fixed part.
+    pub fn offset(&self, i: usize) -> usize {
+        self.offsets.get(i).map_or(0, |o| *o as usize)
+    }
+
+    /// The position of a property, by an interned name (pointer) or by text.
+    #[inline]
+    pub fn position(&self, name: &Arc<str>) -> Option<usize> {
+        self.names
+            .iter()
+            .position(|n| Arc::ptr_eq(n, name))
+            .or_else(|| self.names.iter().position(|n| **n == **name))
+    }
+
+    /// Whether the names (by pointer) and types are exactly these.
+    pub fn is(&self, properties: &[Property]) -> bool {
+        self.names.len() == properties.len()
+            && self
+                .names
+                .iter()
+                .zip(&self.types)
+                .zip(properties)
+                .all(|((n, t), (pn, v))| Arc::ptr_eq(n, pn) && *t == v.edm_type())
+    }
+}
+
+/// Bytes a value of type `t` takes in the fixed part.
+fn width(t: EdmType) -> u32 {
+    match t {
+        EdmType::Boolean => 1,
+        EdmType::Int32 => 4,
+        EdmType::Int64 | EdmType::Double | EdmType::DateTime => 8,
+        EdmType::String | EdmType::Binary => 8,
+        EdmType::Guid => 16,
+    }
+}
+
+/// A borrowed property value: what a filter compares without building a [`Value`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ValueRef<'a> {
+    String(&'a str),
+    Int32(i32),
+    Int64(i64),
+    Double(f64),
+    Boolean(bool),
+    DateTime(DateTime),
+    Guid(Guid),
+    Binary(&'a [u8]),
+}
+
+impl<'a> From<&'a Value> for ValueRef<'a> {
+    #[inline]
+    fn from(v: &'a Value) -> ValueRef<'a> {
+        match v {
+            Value::String(s) => ValueRef::String(s),
+            Value::Int32(v) => ValueRef::Int32(*v),
+            Value::Int64(v) => ValueRef::Int64(*v),
+            Value::Double(v) => ValueRef::Double(*v),
+            Value::Boolean(v) => ValueRef::Boolean(*v),
+            Value::DateTime(v) => ValueRef::DateTime(*v),
+            Value::Guid(v) => ValueRef::Guid(*v),
+            Value::Binary(v) => ValueRef::Binary(v),
+        }
+    }
+}
+
+impl ValueRef<'_> {
+    pub fn to_value(self) -> Value {
+        match self {
+            ValueRef::String(s) => Value::String(s.into()),
+            ValueRef::Int32(v) => Value::Int32(v),
+            ValueRef::Int64(v) => Value::Int64(v),
+            ValueRef::Double(v) => Value::Double(v),
+            ValueRef::Boolean(v) => Value::Boolean(v),
+            ValueRef::DateTime(v) => Value::DateTime(v),
+            ValueRef::Guid(v) => Value::Guid(v),
+            ValueRef::Binary(v) => Value::Binary(v.into()),
+        }
+    }
+}
+
+/// An entity's user properties: its shape and its values' bytes.
+#[derive(Clone)]
+pub struct Record {
+    shape: Arc<Shape>,
+    data: Box<[u8]>,
+}
+
+impl Record {
+    /// Encodes `values` (in the shape's order and of its types).
+    /// One allocation of the exact size: no growth, no shrinking (which would leave the
+    /// allocator small free fragments between a table's records).
+    pub fn encode<'v>(
+        shape: Arc<Shape>,
+        values: impl Iterator<Item = &'v Value> + Clone,
+    ) -> Record {
+        let tail: usize = values
+            .clone()
+            .map(|v| match v {
+                Value::String(s) => s.len(),
+                Value::Binary(b) => b.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut data = Vec::with_capacity(shape.fixed_len as usize + tail);
+        data.resize(shape.fixed_len as usize, 0);
+        for (i, v) in values.enumerate() {
+            let at = shape.offsets[i] as usize;
+            let data = &mut data;
+            match v {
+                Value::Int32(v) => put(data, at, &v.to_le_bytes()),
+                Value::Int64(v) => put(data, at, &v.to_le_bytes()),
+                Value::Double(v) => put(data, at, &v.to_bits().to_le_bytes()),
+                Value::Boolean(v) => put(data, at, &[u8::from(*v)]),
+                Value::DateTime(v) => put(data, at, &v.ticks().to_le_bytes()),
+                Value::Guid(v) => put(data, at, &v.0),
+                Value::String(s) => append(data, at, s.as_bytes()),
+                Value::Binary(b) => append(data, at, b),
+            }
+        }
+        Record {
+            shape,
+            data: data.into_boxed_slice(),
+        }
+    }
+
+    pub fn shape(&self) -> &Arc<Shape> {
+        &self.shape
+    }
+
+    pub fn len(&self) -> usize {
+        self.shape.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shape.names.is_empty()
+    }
+
+    /// The value at position `i` of the shape.
+    #[inline]
+    pub fn value_at(&self, i: usize) -> ValueRef<'_> {
+        match (self.shape.types.get(i), self.shape.offsets.get(i)) {
+            (Some(t), Some(at)) => self.decode(*t, *at as usize),
+            _ => ValueRef::Boolean(false),
+        }
+    }
+
+    /// The value of type `t` at byte offset `at` of the fixed part.
+    #[inline(always)]
+    fn decode(&self, t: EdmType, at: usize) -> ValueRef<'_> {
+        match t {
+            EdmType::Int32 => ValueRef::Int32(i32::from_le_bytes(self.bytes(at))),
+            EdmType::Int64 => ValueRef::Int64(i64::from_le_bytes(self.bytes(at))),
+            EdmType::Double => ValueRef::Double(f64::from_bits(u64::from_le_bytes(self.bytes(at)))),
+            EdmType::Boolean => ValueRef::Boolean(self.data.get(at).is_some_and(|b| *b != 0)),
+            EdmType::DateTime => ValueRef::DateTime(
+                DateTime::from_ticks(i64::from_le_bytes(self.bytes(at))).unwrap_or(DateTime::MIN),
+            ),
+            EdmType::Guid => ValueRef::Guid(Guid(self.bytes(at))),
+            EdmType::String => ValueRef::String(std::str::from_utf8(self.tail(at)).unwrap_or("")),
+            EdmType::Binary => ValueRef::Binary(self.tail(at)),
+        }
+    }
+
+    /// [`decode`](Record::decode) straight to an owned value (one branch on the type).
+    #[inline(always)]
+    fn decode_owned(&self, t: EdmType, at: usize) -> Value {
+        match t {
+            EdmType::Int32 => Value::Int32(i32::from_le_bytes(self.bytes(at))),
+            EdmType::Int64 => Value::Int64(i64::from_le_bytes(self.bytes(at))),
+            EdmType::Double => Value::Double(f64::from_bits(u64::from_le_bytes(self.bytes(at)))),
+            EdmType::Boolean => Value::Boolean(self.data.get(at).is_some_and(|b| *b != 0)),
+            EdmType::DateTime => Value::DateTime(
+                DateTime::from_ticks(i64::from_le_bytes(self.bytes(at))).unwrap_or(DateTime::MIN),
+            ),
+            EdmType::Guid => Value::Guid(Guid(self.bytes(at))),
+            EdmType::String => {
+                Value::String(std::str::from_utf8(self.tail(at)).unwrap_or("").into())
+            }
+            EdmType::Binary => Value::Binary(self.tail(at).into()),
+        }
+    }
+
+    /// The Int32 at byte offset `at` of the fixed part (the caller knows the shape).
+    #[inline(always)]
+    pub fn int32_at(&self, at: usize) -> i32 {
+        i32::from_le_bytes(self.bytes(at))
+    }
+
+    /// A user property's value, by an interned name (pointer) or by text.
+    #[inline]
+    pub fn find(&self, name: &Arc<str>) -> Option<ValueRef<'_>> {
+        self.shape.position(name).map(|i| self.value_at(i))
+    }
+
+    /// A user property's value, by name.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        let i = self.shape.names.iter().position(|n| &**n == name)?;
+        Some(self.value_at(i).to_value())
+    }
+
+    /// The properties in order, borrowed.
+    pub fn iter(&self) -> impl Iterator<Item = (&PropertyName, ValueRef<'_>)> {
+        (0..self.len()).map(|i| (&self.shape.names[i], self.value_at(i)))
+    }
+
+    /// The first property, owned.
+    pub fn first(&self) -> Option<Property> {
+        self.iter().next().map(|(n, v)| (n.clone(), v.to_value()))
+    }
+
+    /// The properties as owned values, in order.
+    pub fn to_vec(&self) -> Vec<Property> {
+        let shape = &*self.shape;
+        let mut out = Vec::with_capacity(shape.names.len());
+        for ((name, t), at) in shape.names.iter().zip(&shape.types).zip(&shape.offsets) {
+            out.push((name.clone(), self.decode_owned(*t, *at as usize)));
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn bytes<const N: usize>(&self, at: usize) -> [u8; N] {
+        self.data
+            .get(at..at + N)
+            .and_then(|b| b.try_into().ok())
+            .unwrap_or([0; N])
+    }
+
+    /// The bytes a String or Binary slot at `at` points to.
+    fn tail(&self, at: usize) -> &[u8] {
+        let start = u32::from_le_bytes(self.bytes(at)) as usize;
+        let len = u32::from_le_bytes(self.bytes(at + 4)) as usize;
+        self.data.get(start..start + len).unwrap_or(&[])
+    }
+}
+
+/// Writes fixed-width bytes at `at`.
+fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
+    if let Some(slot) = data.get_mut(at..at + bytes.len()) {
+        slot.copy_from_slice(bytes);
+    }
+}
+
+/// Appends variable-length bytes and writes their (offset, length) into the slot at `at`.
+fn append(data: &mut Vec<u8>, at: usize, bytes: &[u8]) {
+    let start = data.len() as u32;
+    put(data, at, &start.to_le_bytes());
+    put(data, at + 4, &(bytes.len() as u32).to_le_bytes());
+    data.extend_from_slice(bytes);
+}
+
+/// Equal when the properties are: the same names (by text) and types in the same order, and
+/// the same value bytes (the encoding is deterministic, Doubles by bits as [`Value`]'s `==`).
+impl PartialEq for Record {
+    fn eq(&self, other: &Record) -> bool {
+        (Arc::ptr_eq(&self.shape, &other.shape) || *self.shape == *other.shape)
+            && self.data == other.data
+    }
+}
+
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape_of(properties: &[Property]) -> Arc<Shape> {
+        Arc::new(Shape::new(
+            properties.iter().map(|(n, _)| n.clone()).collect(),
+            properties.iter().map(|(_, v)| v.edm_type()).collect(),
+        ))
+    }
+
+    #[test]
+    fn every_type_reads_back_exactly() {
+        let guid = Guid::parse("c9da6455-213d-42c9-9a79-3e9149a57833").unwrap();
+        let properties: Vec<Property> = vec![
+            ("S".into(), Value::string("Grüße, 世界")),
+            ("E".into(), Value::string("")),
+            ("I".into(), Value::Int32(i32::MIN)),
+            ("L".into(), Value::Int64(-42)),
+            (
+                "N".into(),
+                Value::Double(f64::from_bits(0x7ff8_0000_0000_0001)),
+            ),
+            ("Z".into(), Value::Double(-0.0)),
+            ("B".into(), Value::Boolean(true)),
+            ("D".into(), Value::DateTime(DateTime::MAX)),
+            ("G".into(), Value::Guid(guid)),
+            ("X".into(), Value::Binary(vec![0, 255, 7].into())),
+            ("Y".into(), Value::Binary(Vec::new().into())),
+        ];
+        let record = Record::encode(shape_of(&properties), properties.iter().map(|(_, v)| v));
+        // `Value`'s == compares Doubles by bits: the NaN payload and -0.0 survive.
+        assert_eq!(record.to_vec(), properties);
+        assert_eq!(record.first(), Some(properties[0].clone()));
+        assert_eq!(record.get("L"), Some(Value::Int64(-42)));
+        assert_eq!(record.get("missing"), None);
+        assert_eq!(
+            record.find(&"X".into()),
+            Some(ValueRef::Binary(&[0, 255, 7]))
+        );
+        // Fixed part: 2 strings + 2 binaries (8 each), Int32 4, Int64 8, 2 Doubles 8,
+        // Boolean 1, DateTime 8, Guid 16; then the text's bytes.
+        assert_eq!(record.shape().fixed_len, 32 + 4 + 8 + 16 + 1 + 8 + 16);
+        assert_eq!(record.data.len(), 85 + "Grüße, 世界".len() + 3);
+    }
+
+    #[test]
+    fn equality_is_by_content() {
+        let a: Vec<Property> = vec![("A".into(), Value::Int32(1))];
+        let b: Vec<Property> = vec![("A".into(), Value::Int32(2))];
+        let c: Vec<Property> = vec![("A".into(), Value::Int64(1))];
+        let enc = |p: &[Property]| Record::encode(shape_of(p), p.iter().map(|(_, v)| v));
+        assert_eq!(enc(&a), enc(&a));
+        assert_ne!(enc(&a), enc(&b));
+        assert_ne!(enc(&a), enc(&c));
+    }
+}
