@@ -27,10 +27,13 @@ pub struct Shape {
     types: Box<[EdmType]>,
     offsets: Box<[u32]>,
     fixed_len: u32,
+    /// [`shape_key`] of the names and types.
+    key: u64,
 }
 
 impl Shape {
     pub fn new(names: Vec<PropertyName>, types: Vec<EdmType>) -> Shape {
+        let key = shape_key(names.iter().zip(types.iter().copied()));
         let mut offsets = Vec::with_capacity(types.len());
         let mut at = 0u32;
         for t in &types {
@@ -42,7 +45,13 @@ impl Shape {
             types: types.into(),
             offsets: offsets.into(),
             fixed_len: at,
+            key,
         }
+    }
+
+    /// A hash of the names (by address) and types: equal for equal shapes of one table.
+    pub fn key(&self) -> u64 {
+        self.key
     }
 
     pub fn names(&self) -> &[PropertyName] {
@@ -77,6 +86,17 @@ impl Shape {
                 .zip(properties)
                 .all(|((n, t), (pn, v))| Arc::ptr_eq(n, pn) && *t == v.edm_type())
     }
+}
+
+/// A hash of a shape's interned names (by address: a shape holds its names, so an address is
+/// not reused while the shape lives) and types.
+pub fn shape_key<'n>(properties: impl Iterator<Item = (&'n PropertyName, EdmType)>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (n, t) in properties {
+        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((t as u64) << 56);
+        h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    }
+    h
 }
 
 /// Bytes a value of type `t` takes in the fixed part.
@@ -201,7 +221,7 @@ impl Record {
     }
 
     /// The value of type `t` at byte offset `at` of the fixed part.
-    #[inline(always)]
+    #[inline]
     fn decode(&self, t: EdmType, at: usize) -> ValueRef<'_> {
         match t {
             EdmType::Int32 => ValueRef::Int32(i32::from_le_bytes(self.bytes(at))),
@@ -214,25 +234,6 @@ impl Record {
             EdmType::Guid => ValueRef::Guid(Guid(self.bytes(at))),
             EdmType::String => ValueRef::String(std::str::from_utf8(self.tail(at)).unwrap_or("")),
             EdmType::Binary => ValueRef::Binary(self.tail(at)),
-        }
-    }
-
-    /// [`decode`](Record::decode) straight to an owned value (one branch on the type).
-    #[inline(always)]
-    fn decode_owned(&self, t: EdmType, at: usize) -> Value {
-        match t {
-            EdmType::Int32 => Value::Int32(i32::from_le_bytes(self.bytes(at))),
-            EdmType::Int64 => Value::Int64(i64::from_le_bytes(self.bytes(at))),
-            EdmType::Double => Value::Double(f64::from_bits(u64::from_le_bytes(self.bytes(at)))),
-            EdmType::Boolean => Value::Boolean(self.data.get(at).is_some_and(|b| *b != 0)),
-            EdmType::DateTime => Value::DateTime(
-                DateTime::from_ticks(i64::from_le_bytes(self.bytes(at))).unwrap_or(DateTime::MIN),
-            ),
-            EdmType::Guid => Value::Guid(Guid(self.bytes(at))),
-            EdmType::String => {
-                Value::String(std::str::from_utf8(self.tail(at)).unwrap_or("").into())
-            }
-            EdmType::Binary => Value::Binary(self.tail(at).into()),
         }
     }
 
@@ -266,10 +267,10 @@ impl Record {
 
     /// The properties as owned values, in order.
     pub fn to_vec(&self) -> Vec<Property> {
-        let shape = &*self.shape;
-        let mut out = Vec::with_capacity(shape.names.len());
-        for ((name, t), at) in shape.names.iter().zip(&shape.types).zip(&shape.offsets) {
-            out.push((name.clone(), self.decode_owned(*t, *at as usize)));
+        let names = self.shape.names();
+        let mut out = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            out.push((name.clone(), self.value_at(i).to_value()));
         }
         out
     }

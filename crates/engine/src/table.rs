@@ -7,17 +7,19 @@
 //!   type `t`, and a column with all counts zero is removed;
 //! - property names are interned through `columns`' keys, so equal names share one
 //!   allocation (a name is interned while some stored entity carries it);
-//! - `shapes` holds the [`Shape`]s of stored records, keyed by [`shape_key`]; a shape is
-//!   dropped from it when its last stored record goes, unless a clone of that record (or of
-//!   the table) is alive then, in which case it stays as an unused entry. Records never depend
-//!   on being in it: it only lets equal property lists share one shape.
+//! - `shapes` holds [`Shape`]s of stored records, sorted by [`Shape::key`], at most
+//!   [`MAX_SHARED_SHAPES`] of them; a shape is dropped from it when its last stored record
+//!   goes, unless a clone of that record (or of the table) is alive then, in which case it
+//!   stays as an unused entry. Records never depend on being in it: it only lets equal
+//!   property lists share one shape (once it is full, a new property list gets a shape of its
+//!   own, which costs memory, never correctness).
 
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
-use super::record::{Record, Shape};
+use super::record::{shape_key, Record, Shape};
 use super::value::EdmType;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -63,7 +65,7 @@ pub struct Table {
     partitions: BTreeMap<Key, Partition>,
     entity_count: usize,
     columns: BTreeMap<PropertyName, ColumnStats>,
-    shapes: HashMap<u64, Vec<Arc<Shape>>>,
+    shapes: Vec<Arc<Shape>>,
 }
 
 impl Table {
@@ -73,7 +75,7 @@ impl Table {
             partitions: BTreeMap::new(),
             entity_count: 0,
             columns: BTreeMap::new(),
-            shapes: HashMap::new(),
+            shapes: Vec::new(),
         }
     }
 
@@ -190,46 +192,44 @@ impl Table {
             }
         }
         if Arc::strong_count(shape) <= 2 {
-            let key = shape_key(shape.names(), shape.types().iter().copied());
-            if let Some(list) = self.shapes.get_mut(&key) {
-                list.retain(|s| !Arc::ptr_eq(s, shape));
-                if list.is_empty() {
-                    self.shapes.remove(&key);
-                }
+            let at = self.shape_position(shape.key());
+            let mut same_key = self.shapes[at..]
+                .iter()
+                .take_while(|s| s.key() == shape.key());
+            if let Some(i) = same_key.position(|s| Arc::ptr_eq(s, shape)) {
+                self.shapes.remove(at + i);
             }
         }
     }
 
-    /// The interned shape of these (interned) properties, made if new.
+    /// Where shapes with this key start in `shapes` (or where one would go).
+    fn shape_position(&self, key: u64) -> usize {
+        self.shapes.partition_point(|s| s.key() < key)
+    }
+
+    /// The interned shape of these (interned) properties, made if new. A sorted list rather
+    /// than a hash map: tables have few shapes, and a map's code costs the wasm kilobytes.
     fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
-        let names = properties.iter().map(|(n, _)| n);
-        let key = shape_key(names, properties.iter().map(|(_, v)| v.edm_type()));
-        let list = self.shapes.entry(key).or_default();
-        if let Some(shape) = list.iter().find(|s| s.is(properties)) {
+        let key = shape_key(properties.iter().map(|(n, v)| (n, v.edm_type())));
+        let at = self.shape_position(key);
+        let mut same_key = self.shapes[at..].iter().take_while(|s| s.key() == key);
+        if let Some(shape) = same_key.find(|s| s.is(properties)) {
             return shape.clone();
         }
         let shape = Arc::new(Shape::new(
             properties.iter().map(|(n, _)| n.clone()).collect(),
             properties.iter().map(|(_, v)| v.edm_type()).collect(),
         ));
-        list.push(shape.clone());
+        if self.shapes.len() < MAX_SHARED_SHAPES {
+            self.shapes.insert(at, shape.clone());
+        }
         shape
     }
 }
 
-/// A hash of a shape's interned names (by address: a shape holds its names, so an address is
-/// not reused while the shape is in the table) and types.
-fn shape_key<'n>(
-    names: impl IntoIterator<Item = &'n PropertyName>,
-    types: impl Iterator<Item = EdmType>,
-) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (n, t) in names.into_iter().zip(types) {
-        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((t as u64) << 56);
-        h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-    }
-    h
-}
+/// At most this many shapes are shared per table, so that adding one (an insertion into a
+/// sorted list) stays cheap however many distinct property lists a table's entities have.
+pub const MAX_SHARED_SHAPES: usize = 4096;
 
 /// Builds an [`Entity`] from a stored row and its keys.
 pub fn to_entity(partition_key: &str, row_key: &str, stored: &Stored) -> Entity {
@@ -276,15 +276,45 @@ mod tests {
         let a = || Entity::new("p", "1").with("A", Value::Int32(1));
         t.put(a(), DateTime::MIN);
         t.put(a().with("B", Value::Boolean(true)), DateTime::MIN);
-        assert_eq!(t.shapes.values().map(Vec::len).sum::<usize>(), 1);
+        assert_eq!(t.shapes.len(), 1);
         t.put(
             Entity::new("p", "2").with("A", Value::Int32(5)),
             DateTime::MIN,
         );
         t.put(a(), DateTime::MIN);
-        assert_eq!(t.shapes.values().map(Vec::len).sum::<usize>(), 1);
+        assert_eq!(t.shapes.len(), 1);
         t.remove("p", "1");
         t.remove("p", "2");
+        assert!(t.shapes.is_empty());
+    }
+
+    /// Past the shared shapes' limit, entities still store and read back exactly, each new
+    /// property list with a shape of its own, and removing them all empties the list.
+    #[test]
+    fn more_property_lists_than_shared_shapes() {
+        let mut t = Table::new("T");
+        let n = MAX_SHARED_SHAPES + 10;
+        let entity = |i: usize| {
+            Entity::new("p", format!("{i:05}")).with(&format!("P{i}"), Value::Int64(i as i64))
+        };
+        for i in 0..n {
+            t.put(entity(i), DateTime::MIN);
+        }
+        assert_eq!(t.shapes.len(), MAX_SHARED_SHAPES);
+        for i in [0, MAX_SHARED_SHAPES - 1, MAX_SHARED_SHAPES, n - 1] {
+            let got = t.entity("p", &format!("{i:05}")).unwrap();
+            assert_eq!(got.properties, entity(i).properties);
+        }
+        // The same list again shares the stored shape.
+        let mut again = entity(7);
+        again.row_key = "again".into();
+        t.put(again, DateTime::MIN);
+        assert_eq!(t.shapes.len(), MAX_SHARED_SHAPES);
+        for i in 0..n {
+            t.remove("p", &format!("{i:05}"));
+        }
+        assert_eq!(t.shapes.len(), 1);
+        t.remove("p", "again");
         assert!(t.shapes.is_empty());
     }
 

@@ -11,40 +11,46 @@ use crate::value::{EdmType, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// The entity a filter is checked against, borrowed from wherever it is stored: its user
-/// properties are a list of (name, value) pairs ([`Row`]) or a stored [`Record`].
+/// The entity a filter is checked against, its user properties a list of (name, value) pairs.
 #[derive(Debug, Clone, Copy)]
-pub struct RowOf<'a, P: ?Sized> {
+pub struct Row<'a> {
     pub partition_key: &'a str,
     pub row_key: &'a str,
     pub timestamp: DateTime,
     /// User properties only (no PartitionKey, RowKey or Timestamp).
-    pub properties: &'a P,
+    pub properties: &'a [(Arc<str>, Value)],
 }
 
-/// A row whose properties are (name, value) pairs.
-pub type Row<'a> = RowOf<'a, [(Arc<str>, Value)]>;
+/// Where a row's user properties are: a list of pairs, or a stored [`Record`]. An enum, not
+/// a trait: the evaluator is compiled once (a generic one was instantiated per form, which
+/// the wasm's size pays for), and a scan's hot filters never reach it (see `query::execute`).
+#[derive(Debug, Clone, Copy)]
+pub enum Properties<'a> {
+    List(&'a [(Arc<str>, Value)]),
+    Record(&'a Record),
+}
 
-/// Where a row's user properties are found by name.
-pub trait Properties {
+impl<'a> Properties<'a> {
     /// The value of the named property: interned names usually match by pointer, else by text.
-    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>>;
-}
-
-impl Properties for [(Arc<str>, Value)] {
     #[inline]
-    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>> {
-        self.iter()
-            .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
-            .map(|(_, v)| ValueRef::from(v))
+    fn property(self, name: &Arc<str>) -> Option<ValueRef<'a>> {
+        match self {
+            Properties::List(list) => list
+                .iter()
+                .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+                .map(|(_, v)| ValueRef::from(v)),
+            Properties::Record(record) => record.find(name),
+        }
     }
 }
 
-impl Properties for Record {
-    #[inline]
-    fn property(&self, name: &Arc<str>) -> Option<ValueRef<'_>> {
-        self.find(name)
-    }
+/// A row as [`eval_row`] takes it: keys, Timestamp and the user properties in either form.
+#[derive(Debug, Clone, Copy)]
+pub struct RowOf<'a> {
+    pub partition_key: &'a str,
+    pub row_key: &'a str,
+    pub timestamp: DateTime,
+    pub properties: Properties<'a>,
 }
 
 /// Whether `row` matches `expr`.
@@ -52,10 +58,23 @@ impl Properties for Record {
 /// Meant for a [`normalize`](super::normalize)d tree. A `Not` met here is evaluated the way
 /// `normalize` would rewrite it, never by negating the result, so a comparison on a missing
 /// property is false under `not` too.
-pub fn eval<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
+pub fn eval(expr: &Expr, row: &Row) -> bool {
+    eval_row(
+        expr,
+        &RowOf {
+            partition_key: row.partition_key,
+            row_key: row.row_key,
+            timestamp: row.timestamp,
+            properties: Properties::List(row.properties),
+        },
+    )
+}
+
+/// [`eval`] on a row whose properties are in either form.
+pub fn eval_row(expr: &Expr, row: &RowOf) -> bool {
     match expr {
-        Expr::Or(a, b) => eval(a, row) || eval(b, row),
-        Expr::And(a, b) => eval(a, row) && eval(b, row),
+        Expr::Or(a, b) => eval_row(a, row) || eval_row(b, row),
+        Expr::And(a, b) => eval_row(a, row) && eval_row(b, row),
         Expr::Not(inner) => eval_negated(inner, row),
         Expr::Compare {
             target,
@@ -67,11 +86,11 @@ pub fn eval<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
 }
 
 /// `not expr`, by De Morgan: the same answer as `eval(&normalize(not expr))`.
-fn eval_negated<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
+fn eval_negated(expr: &Expr, row: &RowOf) -> bool {
     match expr {
         Expr::Or(a, b) => eval_negated(a, row) && eval_negated(b, row),
         Expr::And(a, b) => eval_negated(a, row) || eval_negated(b, row),
-        Expr::Not(inner) => eval(inner, row),
+        Expr::Not(inner) => eval_row(inner, row),
         Expr::Compare {
             target,
             op,
@@ -83,12 +102,7 @@ fn eval_negated<P: Properties + ?Sized>(expr: &Expr, row: &RowOf<P>) -> bool {
 }
 
 #[inline]
-fn compare_target<P: Properties + ?Sized>(
-    target: &Target,
-    op: CmpOp,
-    literal: &Value,
-    row: &RowOf<P>,
-) -> bool {
+fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &RowOf) -> bool {
     match target {
         Target::PartitionKey => compare_str(row.partition_key, op, literal),
         Target::RowKey => compare_str(row.row_key, op, literal),

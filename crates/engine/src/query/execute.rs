@@ -306,9 +306,9 @@ impl<'p> Check<'p> {
                     partition_key: pk,
                     row_key: rk.as_str(),
                     timestamp: stored.timestamp,
-                    properties: &stored.properties,
+                    properties: filter::Properties::Record(&stored.properties),
                 };
-                filter::eval(expr, &row)
+                filter::eval_row(expr, &row)
             }
         }
     }
