@@ -32,20 +32,26 @@ pub struct Shape {
 }
 
 impl Shape {
-    pub fn new(names: Vec<PropertyName>, types: Vec<EdmType>) -> Shape {
-        let key = shape_key(names.iter().zip(types.iter().copied()));
-        let mut offsets = Vec::with_capacity(types.len());
+    /// The shape of these properties (names and types, in order). One loop and no
+    /// iterator adapters: each adapter chain would be its own code in the wasm.
+    pub fn of(properties: &[Property]) -> Shape {
+        let mut names = Vec::with_capacity(properties.len());
+        let mut types = Vec::with_capacity(properties.len());
+        let mut offsets = Vec::with_capacity(properties.len());
         let mut at = 0u32;
-        for t in &types {
+        for (name, value) in properties {
+            let t = value.edm_type();
+            names.push(name.clone());
+            types.push(t);
             offsets.push(at);
-            at += width(*t);
+            at += width(t);
         }
         Shape {
+            key: shape_key(properties),
             names: names.into(),
             types: types.into(),
             offsets: offsets.into(),
             fixed_len: at,
-            key,
         }
     }
 
@@ -90,10 +96,10 @@ impl Shape {
 
 /// A hash of a shape's interned names (by address: a shape holds its names, so an address is
 /// not reused while the shape lives) and types.
-pub fn shape_key<'n>(properties: impl Iterator<Item = (&'n PropertyName, EdmType)>) -> u64 {
+pub fn shape_key(properties: &[Property]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (n, t) in properties {
-        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((t as u64) << 56);
+    for (n, v) in properties {
+        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((v.edm_type() as u64) << 56);
         h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
     }
     h
@@ -162,25 +168,22 @@ pub struct Record {
 }
 
 impl Record {
-    /// Encodes `values` (in the shape's order and of its types).
-    /// One allocation of the exact size: no growth, no shrinking (which would leave the
-    /// allocator small free fragments between a table's records).
-    pub fn encode<'v>(
-        shape: Arc<Shape>,
-        values: impl Iterator<Item = &'v Value> + Clone,
-    ) -> Record {
-        let tail: usize = values
-            .clone()
-            .map(|v| match v {
-                Value::String(s) => s.len(),
-                Value::Binary(b) => b.len(),
-                _ => 0,
-            })
-            .sum();
+    /// Encodes the values of `properties` (whose shape `shape` is: the same names and types
+    /// in the same order). One allocation of the exact size: no growth, no shrinking (which
+    /// would leave the allocator small free fragments between a table's records).
+    pub fn encode(shape: Arc<Shape>, properties: &[Property]) -> Record {
+        let mut tail = 0;
+        for (_, v) in properties {
+            if let Value::String(s) = v {
+                tail += s.len();
+            } else if let Value::Binary(b) = v {
+                tail += b.len();
+            }
+        }
         let mut data = Vec::with_capacity(shape.fixed_len as usize + tail);
         data.resize(shape.fixed_len as usize, 0);
-        for (i, v) in values.enumerate() {
-            let at = shape.offsets[i] as usize;
+        for ((_, v), at) in properties.iter().zip(shape.offsets.iter()) {
+            let at = *at as usize;
             let data = &mut data;
             match v {
                 Value::Int32(v) => put(data, at, &v.to_le_bytes()),
@@ -326,10 +329,7 @@ mod tests {
     use super::*;
 
     fn shape_of(properties: &[Property]) -> Arc<Shape> {
-        Arc::new(Shape::new(
-            properties.iter().map(|(n, _)| n.clone()).collect(),
-            properties.iter().map(|(_, v)| v.edm_type()).collect(),
-        ))
+        Arc::new(Shape::of(properties))
     }
 
     #[test]
@@ -351,7 +351,7 @@ mod tests {
             ("X".into(), Value::Binary(vec![0, 255, 7].into())),
             ("Y".into(), Value::Binary(Vec::new().into())),
         ];
-        let record = Record::encode(shape_of(&properties), properties.iter().map(|(_, v)| v));
+        let record = Record::encode(shape_of(&properties), &properties);
         // `Value`'s == compares Doubles by bits: the NaN payload and -0.0 survive.
         assert_eq!(record.to_vec(), properties);
         assert_eq!(record.first(), Some(properties[0].clone()));
@@ -372,7 +372,7 @@ mod tests {
         let a: Vec<Property> = vec![("A".into(), Value::Int32(1))];
         let b: Vec<Property> = vec![("A".into(), Value::Int32(2))];
         let c: Vec<Property> = vec![("A".into(), Value::Int64(1))];
-        let enc = |p: &[Property]| Record::encode(shape_of(p), p.iter().map(|(_, v)| v));
+        let enc = |p: &[Property]| Record::encode(shape_of(p), p);
         assert_eq!(enc(&a), enc(&a));
         assert_ne!(enc(&a), enc(&b));
         assert_ne!(enc(&a), enc(&c));

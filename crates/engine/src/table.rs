@@ -135,7 +135,7 @@ impl Table {
         let shape = self.shape_for(&properties);
         let stored = Stored {
             timestamp,
-            properties: Record::encode(shape, properties.iter().map(|(_, v)| v)),
+            properties: Record::encode(shape, &properties),
         };
         let previous = self
             .partitions
@@ -210,16 +210,13 @@ impl Table {
     /// The interned shape of these (interned) properties, made if new. A sorted list rather
     /// than a hash map: tables have few shapes, and a map's code costs the wasm kilobytes.
     fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
-        let key = shape_key(properties.iter().map(|(n, v)| (n, v.edm_type())));
+        let key = shape_key(properties);
         let at = self.shape_position(key);
         let mut same_key = self.shapes[at..].iter().take_while(|s| s.key() == key);
         if let Some(shape) = same_key.find(|s| s.is(properties)) {
             return shape.clone();
         }
-        let shape = Arc::new(Shape::new(
-            properties.iter().map(|(n, _)| n.clone()).collect(),
-            properties.iter().map(|(_, v)| v.edm_type()).collect(),
-        ));
+        let shape = Arc::new(Shape::of(properties));
         if self.shapes.len() < MAX_SHARED_SHAPES {
             self.shapes.insert(at, shape.clone());
         }
