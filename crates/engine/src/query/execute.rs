@@ -136,13 +136,17 @@ pub fn execute_page(
         // the single property comparison, untraced, gets loops of its own with the check
         // inlined.
         page.continuation = match &mut check {
+            // One closure per loop: shared by the two, it was compiled as a call per row.
             Check::One(term) if !trace => {
-                let matches = |_: &Key, stored: &Stored| term.holds(&stored.properties);
                 if rk_range.is_bounded() {
                     let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                    scan_rows::<false>(rows, pk, &mut sink, matches)
+                    scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                        term.holds(&stored.properties)
+                    })
                 } else {
-                    scan_rows::<false>(partition.rows.iter(), pk, &mut sink, matches)
+                    scan_rows::<false>(partition.rows.iter(), pk, &mut sink, |_, stored| {
+                        term.holds(&stored.properties)
+                    })
                 }
             }
             check => {
