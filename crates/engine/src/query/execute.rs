@@ -132,22 +132,16 @@ pub fn execute_page(
             stats: &mut page.stats,
             scanned_keys: &mut page.scanned_keys,
         };
-        // A whole partition (the usual case in a scan) walks the rows without range bounds;
-        // the single property comparison, untraced, gets loops of its own with the check
+        // The single property comparison, untraced, gets a loop of its own with the check
         // inlined.
         page.continuation = match &mut check {
-            // One closure per loop: shared by the two, it was compiled as a call per row.
+            // One loop, so its closure is inlined (two loops sharing one closure made it a
+            // call per row); an unbounded range walks the rows like `iter()`.
             Check::One(term) if !trace => {
-                if rk_range.is_bounded() {
-                    let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                    scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
-                        term.holds(&stored.properties)
-                    })
-                } else {
-                    scan_rows::<false>(partition.rows.iter(), pk, &mut sink, |_, stored| {
-                        term.holds(&stored.properties)
-                    })
-                }
+                let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                    term.holds(&stored.properties)
+                })
             }
             check => {
                 let pk_str = pk.as_str();
