@@ -251,24 +251,26 @@ impl Record {
     /// The value of type `t` at byte offset `at` of the fixed part.
     #[inline]
     fn decode(&self, t: EdmType, at: usize) -> ValueRef<'_> {
+        // The bytes once: each access through `Data` would be a branch (and wasm code) more.
+        let data = self.data();
         match t {
-            EdmType::Int32 => ValueRef::Int32(i32::from_le_bytes(self.bytes(at))),
-            EdmType::Int64 => ValueRef::Int64(i64::from_le_bytes(self.bytes(at))),
-            EdmType::Double => ValueRef::Double(f64::from_bits(u64::from_le_bytes(self.bytes(at)))),
-            EdmType::Boolean => ValueRef::Boolean(self.data().get(at).is_some_and(|b| *b != 0)),
+            EdmType::Int32 => ValueRef::Int32(i32::from_le_bytes(fixed(data, at))),
+            EdmType::Int64 => ValueRef::Int64(i64::from_le_bytes(fixed(data, at))),
+            EdmType::Double => ValueRef::Double(f64::from_le_bytes(fixed(data, at))),
+            EdmType::Boolean => ValueRef::Boolean(data.get(at).is_some_and(|b| *b != 0)),
             EdmType::DateTime => ValueRef::DateTime(
-                DateTime::from_ticks(i64::from_le_bytes(self.bytes(at))).unwrap_or(DateTime::MIN),
+                DateTime::from_ticks(i64::from_le_bytes(fixed(data, at))).unwrap_or(DateTime::MIN),
             ),
-            EdmType::Guid => ValueRef::Guid(Guid(self.bytes(at))),
-            EdmType::String => ValueRef::String(std::str::from_utf8(self.tail(at)).unwrap_or("")),
-            EdmType::Binary => ValueRef::Binary(self.tail(at)),
+            EdmType::Guid => ValueRef::Guid(Guid(fixed(data, at))),
+            EdmType::String => ValueRef::String(std::str::from_utf8(tail(data, at)).unwrap_or("")),
+            EdmType::Binary => ValueRef::Binary(tail(data, at)),
         }
     }
 
     /// The Int32 at byte offset `at` of the fixed part (the caller knows the shape).
     #[inline(always)]
     pub fn int32_at(&self, at: usize) -> i32 {
-        i32::from_le_bytes(self.bytes(at))
+        i32::from_le_bytes(fixed(self.data(), at))
     }
 
     /// A user property's value, by an interned name (pointer) or by text.
@@ -302,21 +304,21 @@ impl Record {
         }
         out
     }
+}
 
-    #[inline(always)]
-    fn bytes<const N: usize>(&self, at: usize) -> [u8; N] {
-        self.data()
-            .get(at..at + N)
-            .and_then(|b| b.try_into().ok())
-            .unwrap_or([0; N])
-    }
+/// The `N` bytes at `at` (zeros if out of range, which a record's own offsets never are).
+#[inline(always)]
+fn fixed<const N: usize>(data: &[u8], at: usize) -> [u8; N] {
+    data.get(at..at + N)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or([0; N])
+}
 
-    /// The bytes a String or Binary slot at `at` points to.
-    fn tail(&self, at: usize) -> &[u8] {
-        let start = u32::from_le_bytes(self.bytes(at)) as usize;
-        let len = u32::from_le_bytes(self.bytes(at + 4)) as usize;
-        self.data().get(start..start + len).unwrap_or(&[])
-    }
+/// The bytes a String or Binary slot at `at` points to.
+fn tail(data: &[u8], at: usize) -> &[u8] {
+    let start = u32::from_le_bytes(fixed(data, at)) as usize;
+    let len = u32::from_le_bytes(fixed(data, at + 4)) as usize;
+    data.get(start..start + len).unwrap_or(&[])
 }
 
 /// Writes fixed-width bytes at `at`.
