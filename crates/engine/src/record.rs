@@ -287,7 +287,8 @@ impl Record {
 
     /// The properties in order, borrowed.
     pub fn iter(&self) -> impl Iterator<Item = (&PropertyName, ValueRef<'_>)> {
-        (0..self.len()).map(|i| (&self.shape.names[i], self.value_at(i)))
+        let names = self.shape.names.iter().enumerate();
+        names.map(move |(i, name)| (name, self.value_at(i)))
     }
 
     /// The first property, owned.

@@ -192,27 +192,19 @@ impl Table {
             }
         }
         if Arc::strong_count(shape) <= 2 {
-            let at = self.shape_position(shape.key());
-            let mut same_key = self.shapes[at..]
-                .iter()
-                .take_while(|s| s.key() == shape.key());
-            if let Some(i) = same_key.position(|s| Arc::ptr_eq(s, shape)) {
-                self.shapes.remove(at + i);
-            }
+            // Rare (a shape's last record), and the list is short: a pass over it keeps the
+            // order and has no index to get wrong.
+            self.shapes.retain(|s| !Arc::ptr_eq(s, shape));
         }
-    }
-
-    /// Where shapes with this key start in `shapes` (or where one would go).
-    fn shape_position(&self, key: u64) -> usize {
-        self.shapes.partition_point(|s| s.key() < key)
     }
 
     /// The interned shape of these (interned) properties, made if new. A sorted list rather
     /// than a hash map: tables have few shapes, and a map's code costs the wasm kilobytes.
     fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
         let key = shape_key(properties);
-        let at = self.shape_position(key);
-        let mut same_key = self.shapes[at..].iter().take_while(|s| s.key() == key);
+        // Where shapes with this key start (or where this one goes).
+        let at = self.shapes.partition_point(|s| s.key() < key);
+        let mut same_key = self.shapes.iter().skip(at).take_while(|s| s.key() == key);
         if let Some(shape) = same_key.find(|s| s.is(properties)) {
             return shape.clone();
         }

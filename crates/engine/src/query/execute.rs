@@ -359,7 +359,10 @@ impl<'p> Term<'p> {
             self.shape = Arc::as_ptr(shape);
             self.slot = match shape.position(self.name) {
                 None => Slot::Missing,
-                Some(i) if self.int_range.is_some() && shape.types()[i] == EdmType::Int32 => {
+                Some(i)
+                    if self.int_range.is_some()
+                        && shape.types().get(i) == Some(&EdmType::Int32) =>
+                {
                     Slot::Int32At(shape.offset(i))
                 }
                 Some(i) => Slot::At(i),
