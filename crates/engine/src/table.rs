@@ -127,11 +127,11 @@ impl Table {
 
     /// Stores an entity (insert or overwrite); returns the previous one.
     pub fn put(&mut self, entity: Entity, timestamp: DateTime) -> Option<Stored> {
-        let properties: Vec<Property> = entity
-            .properties
-            .into_iter()
-            .map(|(n, v)| (self.intern_and_count(n, v.edm_type()), v))
-            .collect();
+        // Names interned in place (an iterator chain collected anew was more wasm code).
+        let mut properties = entity.properties;
+        for (name, value) in properties.iter_mut() {
+            *name = self.intern_and_count(name, value.edm_type());
+        }
         let shape = self.shape_for(&properties);
         let stored = Stored {
             timestamp,
@@ -164,18 +164,18 @@ impl Table {
     }
 
     /// Counts one more value of type `t` under `name`; returns the interned name.
-    fn intern_and_count(&mut self, name: PropertyName, t: EdmType) -> PropertyName {
-        if let Some(stats) = self.columns.get_mut(&name) {
+    fn intern_and_count(&mut self, name: &PropertyName, t: EdmType) -> PropertyName {
+        if let Some(stats) = self.columns.get_mut(name) {
             stats.counts[t as usize] += 1;
         } else {
             let mut stats = ColumnStats::default();
             stats.counts[t as usize] = 1;
             self.columns.insert(name.clone(), stats);
-            return name;
+            return name.clone();
         }
         self.columns
-            .get_key_value(&name)
-            .map_or(name, |(k, _)| k.clone())
+            .get_key_value(name)
+            .map_or_else(|| name.clone(), |(k, _)| k.clone())
     }
 
     /// Uncounts a record that is leaving the table, and drops its shape if no other record
