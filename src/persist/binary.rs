@@ -22,7 +22,7 @@
 //! named like a system property or twice in one entity, and nothing follows the last entity.
 
 use super::codec::Names;
-use crate::engine::{DateTime, Entity, Guid, Key, PropertyName, Stored, Value};
+use crate::engine::{DateTime, Entity, Guid, Key, PropertyName, Stored, Value, ValueRef};
 
 /// The first bytes of every format-2 chunk.
 pub const MAGIC: &[u8; 4] = b"TSC2";
@@ -69,37 +69,37 @@ pub fn encode<'a>(partition_key: &str, rows: &[(&'a Key, &'a Stored)]) -> Vec<u8
     out
 }
 
-fn put_value(out: &mut Vec<u8>, value: &Value) {
+fn put_value(out: &mut Vec<u8>, value: ValueRef) {
     match value {
-        Value::String(s) => {
+        ValueRef::String(s) => {
             out.push(STRING);
             put_str(out, s);
         }
-        Value::Int32(v) => {
+        ValueRef::Int32(v) => {
             out.push(INT32);
             out.extend_from_slice(&v.to_le_bytes());
         }
-        Value::Int64(v) => {
+        ValueRef::Int64(v) => {
             out.push(INT64);
             out.extend_from_slice(&v.to_le_bytes());
         }
-        Value::Double(v) => {
+        ValueRef::Double(v) => {
             out.push(DOUBLE);
             out.extend_from_slice(&v.to_bits().to_le_bytes());
         }
-        Value::Boolean(v) => {
+        ValueRef::Boolean(v) => {
             out.push(BOOLEAN);
-            out.push(u8::from(*v));
+            out.push(u8::from(v));
         }
-        Value::DateTime(v) => {
+        ValueRef::DateTime(v) => {
             out.push(DATETIME);
             out.extend_from_slice(&v.ticks().to_le_bytes());
         }
-        Value::Guid(v) => {
+        ValueRef::Guid(v) => {
             out.push(GUID);
             out.extend_from_slice(&v.0);
         }
-        Value::Binary(v) => {
+        ValueRef::Binary(v) => {
             out.push(BINARY);
             put_len(out, v.len());
             out.extend_from_slice(v);

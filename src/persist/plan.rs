@@ -283,7 +283,7 @@ mod tests {
                         let Some((_, Value::Int32(v))) = s.properties.first() else {
                             panic!()
                         };
-                        expected.insert((t.name.clone(), pk.to_string(), rk.to_string()), *v);
+                        expected.insert((t.name.clone(), pk.to_string(), rk.to_string()), v);
                     }
                 }
             }

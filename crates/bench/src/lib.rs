@@ -86,7 +86,13 @@ pub struct Cpu {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Memory {
+    /// After the load.
     pub rss_bytes: u64,
+    /// Before the load (the table created, empty): `rss_bytes` minus this, over the entity
+    /// count, is the memory per entity (issue #16: at most 250 bytes).
+    pub rss_before_bytes: u64,
+    /// That growth per entity.
+    pub bytes_per_entity: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -176,6 +182,7 @@ pub fn run(plan: &Plan, path: Path, host: &dyn Host) -> Outcome<Figures> {
         .create_table(table)
         .map_err(|e| format!("create table: {e:?}"))?;
 
+    let memory_before = host.memory_bytes();
     // One partition's batches are built, then timed together: a browser's clock is coarse
     // (100 µs in Chromium without cross-origin isolation), so fewer, longer intervals.
     let mut insert_seconds = 0.0;
@@ -221,8 +228,12 @@ pub fn run(plan: &Plan, path: Path, host: &dyn Host) -> Outcome<Figures> {
             }
         }
     }
+    let rss_bytes = host.memory_bytes();
     let memory = Memory {
-        rss_bytes: host.memory_bytes(),
+        rss_bytes,
+        rss_before_bytes: memory_before,
+        bytes_per_entity: rss_bytes.saturating_sub(memory_before) as f64
+            / (plan.partitions * plan.per_partition).max(1) as f64,
     };
 
     let gets: Vec<Request> = plan

@@ -33,7 +33,7 @@ mod parser;
 mod print;
 
 pub use ast::{CmpOp, Expr, Target};
-pub use eval::{compare, compatible, eval, Row};
+pub use eval::{compare, compare_ref, compatible, eval, eval_row, Properties, Row, RowOf};
 pub use normalize::normalize;
 pub use parser::{parse, MAX_DEPTH, MAX_NESTING};
 pub use print::{literal_text, to_sexpr};

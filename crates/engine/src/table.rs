@@ -6,20 +6,29 @@
 //! - `columns[name].counts[t]` is the number of stored entities whose property `name` has
 //!   type `t`, and a column with all counts zero is removed;
 //! - property names are interned through `columns`' keys, so equal names share one
-//!   allocation (a name is interned while some stored entity carries it).
+//!   allocation (a name is interned while some stored entity carries it);
+//! - `shapes` holds [`Shape`]s of stored records, sorted by [`Shape::key`], at most
+//!   [`MAX_SHARED_SHAPES`] of them; a shape is dropped from it when its last stored record
+//!   goes, unless a clone of that record (or of the table) is alive then, in which case it
+//!   stays as an unused entry. Records never depend on being in it: it only lets equal
+//!   property lists share one shape (once it is full, a new property list gets a shape of its
+//!   own, which costs memory, never correctness).
 
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
+use super::record::{shape_key, Record, Shape};
 use super::value::EdmType;
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// A stored entity; its keys are the map keys that lead to it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stored {
     pub timestamp: DateTime,
-    pub properties: Box<[Property]>,
+    /// The user properties, compact (see [`Record`]).
+    pub properties: Record,
 }
 
 /// One partition: the rows that share a PartitionKey.
@@ -56,6 +65,7 @@ pub struct Table {
     partitions: BTreeMap<Key, Partition>,
     entity_count: usize,
     columns: BTreeMap<PropertyName, ColumnStats>,
+    shapes: Vec<Arc<Shape>>,
 }
 
 impl Table {
@@ -65,6 +75,7 @@ impl Table {
             partitions: BTreeMap::new(),
             entity_count: 0,
             columns: BTreeMap::new(),
+            shapes: Vec::new(),
         }
     }
 
@@ -116,14 +127,15 @@ impl Table {
 
     /// Stores an entity (insert or overwrite); returns the previous one.
     pub fn put(&mut self, entity: Entity, timestamp: DateTime) -> Option<Stored> {
-        let properties: Box<[Property]> = entity
-            .properties
-            .into_iter()
-            .map(|(n, v)| (self.intern_and_count(n, v.edm_type()), v))
-            .collect();
+        // Names interned in place (an iterator chain collected anew was more wasm code).
+        let mut properties = entity.properties;
+        for (name, value) in properties.iter_mut() {
+            *name = self.intern_and_count(name, value.edm_type());
+        }
+        let shape = self.shape_for(&properties);
         let stored = Stored {
             timestamp,
-            properties,
+            properties: Record::encode(shape, &properties),
         };
         let previous = self
             .partitions
@@ -132,7 +144,7 @@ impl Table {
             .rows
             .insert(Key::from(entity.row_key), stored);
         match &previous {
-            Some(old) => self.count_columns(&old.properties, -1),
+            Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
         }
         previous
@@ -147,40 +159,66 @@ impl Table {
             self.partitions.remove(&pk);
         }
         self.entity_count -= 1;
-        self.count_columns(&removed.properties, -1);
+        self.forget(&removed.properties);
         Some(removed)
     }
 
     /// Counts one more value of type `t` under `name`; returns the interned name.
-    fn intern_and_count(&mut self, name: PropertyName, t: EdmType) -> PropertyName {
-        if let Some(stats) = self.columns.get_mut(&name) {
+    fn intern_and_count(&mut self, name: &PropertyName, t: EdmType) -> PropertyName {
+        if let Some(stats) = self.columns.get_mut(name) {
             stats.counts[t as usize] += 1;
         } else {
             let mut stats = ColumnStats::default();
             stats.counts[t as usize] = 1;
             self.columns.insert(name.clone(), stats);
-            return name;
+            return name.clone();
         }
         self.columns
-            .get_key_value(&name)
-            .map_or(name, |(k, _)| k.clone())
+            .get_key_value(name)
+            .map_or_else(|| name.clone(), |(k, _)| k.clone())
     }
 
-    fn count_columns(&mut self, properties: &[Property], delta: i32) {
-        for (name, value) in properties {
-            let slot = value.edm_type() as usize;
-            if delta > 0 {
-                let stats = self.columns.entry(name.clone()).or_default();
-                stats.counts[slot] += 1;
-            } else if let Some(stats) = self.columns.get_mut(name) {
+    /// Uncounts a record that is leaving the table, and drops its shape if no other record
+    /// uses it (the map's reference and the leaving record's are the only two).
+    fn forget(&mut self, record: &Record) {
+        let shape = record.shape();
+        for (name, t) in shape.names().iter().zip(shape.types()) {
+            let slot = *t as usize;
+            if let Some(stats) = self.columns.get_mut(name) {
                 stats.counts[slot] = stats.counts[slot].saturating_sub(1);
                 if stats.total() == 0 {
                     self.columns.remove(name);
                 }
             }
         }
+        if Arc::strong_count(shape) <= 2 {
+            // Rare (a shape's last record), and the list is short: a pass over it keeps the
+            // order and has no index to get wrong.
+            self.shapes.retain(|s| !Arc::ptr_eq(s, shape));
+        }
+    }
+
+    /// The interned shape of these (interned) properties, made if new. A sorted list rather
+    /// than a hash map: tables have few shapes, and a map's code costs the wasm kilobytes.
+    fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
+        let key = shape_key(properties);
+        // Where shapes with this key start (or where this one goes).
+        let at = self.shapes.partition_point(|s| s.key() < key);
+        let mut same_key = self.shapes.iter().skip(at).take_while(|s| s.key() == key);
+        if let Some(shape) = same_key.find(|s| s.is(properties)) {
+            return shape.clone();
+        }
+        let shape = Arc::new(Shape::of(properties));
+        if self.shapes.len() < MAX_SHARED_SHAPES {
+            self.shapes.insert(at, shape.clone());
+        }
+        shape
     }
 }
+
+/// At most this many shapes are shared per table, so that adding one (an insertion into a
+/// sorted list) stays cheap however many distinct property lists a table's entities have.
+pub const MAX_SHARED_SHAPES: usize = 4096;
 
 /// Builds an [`Entity`] from a stored row and its keys.
 pub fn to_entity(partition_key: &str, row_key: &str, stored: &Stored) -> Entity {
@@ -222,6 +260,54 @@ mod tests {
     }
 
     #[test]
+    fn a_shape_lives_as_long_as_its_records() {
+        let mut t = Table::new("T");
+        let a = || Entity::new("p", "1").with("A", Value::Int32(1));
+        t.put(a(), DateTime::MIN);
+        t.put(a().with("B", Value::Boolean(true)), DateTime::MIN);
+        assert_eq!(t.shapes.len(), 1);
+        t.put(
+            Entity::new("p", "2").with("A", Value::Int32(5)),
+            DateTime::MIN,
+        );
+        t.put(a(), DateTime::MIN);
+        assert_eq!(t.shapes.len(), 1);
+        t.remove("p", "1");
+        t.remove("p", "2");
+        assert!(t.shapes.is_empty());
+    }
+
+    /// Past the shared shapes' limit, entities still store and read back exactly, each new
+    /// property list with a shape of its own, and removing them all empties the list.
+    #[test]
+    fn more_property_lists_than_shared_shapes() {
+        let mut t = Table::new("T");
+        let n = MAX_SHARED_SHAPES + 10;
+        let entity = |i: usize| {
+            Entity::new("p", format!("{i:05}")).with(&format!("P{i}"), Value::Int64(i as i64))
+        };
+        for i in 0..n {
+            t.put(entity(i), DateTime::MIN);
+        }
+        assert_eq!(t.shapes.len(), MAX_SHARED_SHAPES);
+        for i in [0, MAX_SHARED_SHAPES - 1, MAX_SHARED_SHAPES, n - 1] {
+            let got = t.entity("p", &format!("{i:05}")).unwrap();
+            assert_eq!(got.properties, entity(i).properties);
+        }
+        // The same list again shares the stored shape.
+        let mut again = entity(7);
+        again.row_key = "again".into();
+        t.put(again, DateTime::MIN);
+        assert_eq!(t.shapes.len(), MAX_SHARED_SHAPES);
+        for i in 0..n {
+            t.remove("p", &format!("{i:05}"));
+        }
+        assert_eq!(t.shapes.len(), 1);
+        t.remove("p", "again");
+        assert!(t.shapes.is_empty());
+    }
+
+    #[test]
     fn names_are_interned() {
         let mut t = Table::new("T");
         t.put(
@@ -232,8 +318,13 @@ mod tests {
             Entity::new("p", "2").with("Name", Value::Int32(2)),
             DateTime::MIN,
         );
-        let a = &t.get("p", "1").unwrap().properties[0].0;
-        let b = &t.get("p", "2").unwrap().properties[0].0;
+        let a = &t.get("p", "1").unwrap().properties.shape().names()[0];
+        let b = &t.get("p", "2").unwrap().properties.shape().names()[0];
         assert!(std::sync::Arc::ptr_eq(a, b));
+        // One shape for both: the same names and types.
+        assert!(std::sync::Arc::ptr_eq(
+            t.get("p", "1").unwrap().properties.shape(),
+            t.get("p", "2").unwrap().properties.shape()
+        ));
     }
 }

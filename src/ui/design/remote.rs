@@ -11,9 +11,10 @@
 use super::bridge::{Bridge, Refused};
 use crate::engine::design::{Data, DataPage, Sink};
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
-use crate::engine::{json, DateTime, Entity, Key, QueryKind, Stored};
+use crate::engine::{json, DateTime, Entity, Key, QueryKind, Record, Shape, Stored};
 use js_sys::{Array, Reflect, Uint8Array};
 use std::collections::HashMap;
+use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The development account's table endpoint, as `window.tablescope.wire` serves it.
@@ -88,14 +89,20 @@ impl Writer {
 
 /// Entities of one partition as a format-2 chunk (the Timestamp is the playground's to set).
 fn chunk(partition_key: &str, entities: &[Entity]) -> Vec<u8> {
+    // An entity type's entities share one property list: one shape for a run of them.
+    let mut shape: Option<Arc<Shape>> = None;
     let rows: Vec<(Key, Stored)> = entities
         .iter()
         .map(|e| {
+            let shared = match &shape {
+                Some(s) if s.is(&e.properties) => s.clone(),
+                _ => shape.insert(Arc::new(Shape::of(&e.properties))).clone(),
+            };
             (
                 Key::new(&e.row_key),
                 Stored {
                     timestamp: e.timestamp.unwrap_or(DateTime::MIN),
-                    properties: e.properties.clone().into_boxed_slice(),
+                    properties: Record::encode(shared, &e.properties),
                 },
             )
         })

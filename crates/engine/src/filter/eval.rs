@@ -6,11 +6,12 @@
 use super::ast::{CmpOp, Expr, Target};
 use crate::datetime::DateTime;
 use crate::key::cmp_utf16;
-use crate::value::{compare_same_type, EdmType, Value};
+use crate::record::{Record, ValueRef};
+use crate::value::{EdmType, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-/// The entity a filter is checked against, borrowed from wherever it is stored.
+/// The entity a filter is checked against, its user properties a list of (name, value) pairs.
 #[derive(Debug, Clone, Copy)]
 pub struct Row<'a> {
     pub partition_key: &'a str,
@@ -20,15 +21,60 @@ pub struct Row<'a> {
     pub properties: &'a [(Arc<str>, Value)],
 }
 
+/// Where a row's user properties are: a list of pairs, or a stored [`Record`]. An enum, not
+/// a trait: the evaluator is compiled once (a generic one was instantiated per form, which
+/// the wasm's size pays for), and a scan's hot filters never reach it (see `query::execute`).
+#[derive(Debug, Clone, Copy)]
+pub enum Properties<'a> {
+    List(&'a [(Arc<str>, Value)]),
+    Record(&'a Record),
+}
+
+impl<'a> Properties<'a> {
+    /// The value of the named property: interned names usually match by pointer, else by text.
+    #[inline]
+    fn property(self, name: &Arc<str>) -> Option<ValueRef<'a>> {
+        match self {
+            Properties::List(list) => list
+                .iter()
+                .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+                .map(|(_, v)| ValueRef::from(v)),
+            Properties::Record(record) => record.find(name),
+        }
+    }
+}
+
+/// A row as [`eval_row`] takes it: keys, Timestamp and the user properties in either form.
+#[derive(Debug, Clone, Copy)]
+pub struct RowOf<'a> {
+    pub partition_key: &'a str,
+    pub row_key: &'a str,
+    pub timestamp: DateTime,
+    pub properties: Properties<'a>,
+}
+
 /// Whether `row` matches `expr`.
 ///
 /// Meant for a [`normalize`](super::normalize)d tree. A `Not` met here is evaluated the way
 /// `normalize` would rewrite it, never by negating the result, so a comparison on a missing
 /// property is false under `not` too.
 pub fn eval(expr: &Expr, row: &Row) -> bool {
+    eval_row(
+        expr,
+        &RowOf {
+            partition_key: row.partition_key,
+            row_key: row.row_key,
+            timestamp: row.timestamp,
+            properties: Properties::List(row.properties),
+        },
+    )
+}
+
+/// [`eval`] on a row whose properties are in either form.
+pub fn eval_row(expr: &Expr, row: &RowOf) -> bool {
     match expr {
-        Expr::Or(a, b) => eval(a, row) || eval(b, row),
-        Expr::And(a, b) => eval(a, row) && eval(b, row),
+        Expr::Or(a, b) => eval_row(a, row) || eval_row(b, row),
+        Expr::And(a, b) => eval_row(a, row) && eval_row(b, row),
         Expr::Not(inner) => eval_negated(inner, row),
         Expr::Compare {
             target,
@@ -40,11 +86,11 @@ pub fn eval(expr: &Expr, row: &Row) -> bool {
 }
 
 /// `not expr`, by De Morgan: the same answer as `eval(&normalize(not expr))`.
-fn eval_negated(expr: &Expr, row: &Row) -> bool {
+fn eval_negated(expr: &Expr, row: &RowOf) -> bool {
     match expr {
         Expr::Or(a, b) => eval_negated(a, row) && eval_negated(b, row),
         Expr::And(a, b) => eval_negated(a, row) || eval_negated(b, row),
-        Expr::Not(inner) => eval(inner, row),
+        Expr::Not(inner) => eval_row(inner, row),
         Expr::Compare {
             target,
             op,
@@ -56,7 +102,7 @@ fn eval_negated(expr: &Expr, row: &Row) -> bool {
 }
 
 #[inline]
-fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> bool {
+fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &RowOf) -> bool {
     match target {
         Target::PartitionKey => compare_str(row.partition_key, op, literal),
         Target::RowKey => compare_str(row.row_key, op, literal),
@@ -64,17 +110,8 @@ fn compare_target(target: &Target, op: CmpOp, literal: &Value, row: &Row) -> boo
             Value::DateTime(l) => op.holds(row.timestamp.cmp(l)),
             _ => op == CmpOp::Ne,
         },
-        Target::Property(name) => compare(lookup(row.properties, name), op, literal),
+        Target::Property(name) => compare_ref(row.properties.property(name), op, literal),
     }
-}
-
-/// A user property's value: interned names usually match by pointer, else by text.
-#[inline]
-fn lookup<'r>(properties: &'r [(Arc<str>, Value)], name: &Arc<str>) -> Option<&'r Value> {
-    properties
-        .iter()
-        .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
-        .map(|(_, v)| v)
 }
 
 /// Compares a key (always a string) without building a [`Value`].
@@ -102,14 +139,20 @@ fn compare_strs(a: &str, op: CmpOp, b: &str) -> bool {
 /// - Any other pair of types: `ne` holds, every other operator is false.
 #[inline]
 pub fn compare(target_value: Option<&Value>, op: CmpOp, literal: &Value) -> bool {
+    compare_ref(target_value.map(ValueRef::from), op, literal)
+}
+
+/// [`compare`] on a borrowed value (a stored [`Record`]'s).
+#[inline]
+pub fn compare_ref(target_value: Option<ValueRef>, op: CmpOp, literal: &Value) -> bool {
     let Some(value) = target_value else {
         return false;
     };
     // The common same-type cases first, without going through an Ordering of any pair.
     match (value, literal) {
-        (Value::String(a), Value::String(b)) => return compare_strs(a, op, b),
-        (Value::Int32(a), Value::Int32(b)) => return op.holds(a.cmp(b)),
-        (Value::Int64(a), Value::Int64(b)) => return op.holds(a.cmp(b)),
+        (ValueRef::String(a), Value::String(b)) => return compare_strs(a, op, b),
+        (ValueRef::Int32(a), Value::Int32(b)) => return op.holds(a.cmp(b)),
+        (ValueRef::Int64(a), Value::Int64(b)) => return op.holds(a.cmp(b)),
         _ => {}
     }
     match ordering(value, literal) {
@@ -130,12 +173,27 @@ pub fn compatible(literal: EdmType, property: EdmType) -> bool {
 
 /// How the property's value orders against the literal; `None` if they do not compare
 /// (types not [`compatible`]) or a NaN makes them unordered.
-fn ordering(value: &Value, literal: &Value) -> Option<Ordering> {
+fn ordering(value: ValueRef, literal: &Value) -> Option<Ordering> {
     match (value, literal) {
-        (Value::Int64(v), Value::Int32(l)) => Some(v.cmp(&i64::from(*l))),
-        (Value::Double(v), Value::Int32(l)) => v.partial_cmp(&f64::from(*l)),
-        (Value::Double(v), Value::Int64(l)) => cmp_f64_i64(*v, *l),
-        _ => compare_same_type(value, literal),
+        (ValueRef::Int64(v), Value::Int32(l)) => Some(v.cmp(&i64::from(*l))),
+        (ValueRef::Double(v), Value::Int32(l)) => v.partial_cmp(&f64::from(*l)),
+        (ValueRef::Double(v), Value::Int64(l)) => cmp_f64_i64(v, *l),
+        (value, literal) => compare_same_type_ref(value, ValueRef::from(literal)),
+    }
+}
+
+/// [`compare_same_type`](crate::value::compare_same_type) on borrowed values.
+fn compare_same_type_ref(a: ValueRef, b: ValueRef) -> Option<Ordering> {
+    match (a, b) {
+        (ValueRef::String(a), ValueRef::String(b)) => Some(cmp_utf16(a, b)),
+        (ValueRef::Int32(a), ValueRef::Int32(b)) => Some(a.cmp(&b)),
+        (ValueRef::Int64(a), ValueRef::Int64(b)) => Some(a.cmp(&b)),
+        (ValueRef::Double(a), ValueRef::Double(b)) => a.partial_cmp(&b),
+        (ValueRef::Boolean(a), ValueRef::Boolean(b)) => Some(a.cmp(&b)),
+        (ValueRef::DateTime(a), ValueRef::DateTime(b)) => Some(a.cmp(&b)),
+        (ValueRef::Guid(a), ValueRef::Guid(b)) => Some(a.cmp(&b)),
+        (ValueRef::Binary(a), ValueRef::Binary(b)) => Some(a.cmp(b)),
+        _ => None,
     }
 }
 

@@ -6,12 +6,13 @@
 //! or empty, and still carry a continuation.
 
 use super::plan::{Plan, QueryKind};
-use crate::entity::{Entity, Property};
+use crate::entity::Entity;
 use crate::error::{Error, ErrorCode, Result};
-use crate::filter::{self, CmpOp, Row};
+use crate::filter::{self, CmpOp, RowOf};
 use crate::key::Key;
+use crate::record::{Record, Shape};
 use crate::table::{Stored, Table};
-use crate::value::Value;
+use crate::value::{EdmType, Value};
 use serde::{Deserialize, Serialize};
 use std::ops::Bound;
 use std::sync::Arc;
@@ -109,7 +110,7 @@ pub fn execute_page(
     if pk_range.is_empty() {
         return Ok(page);
     }
-    let check = Check::new(&page.plan.filter, table);
+    let mut check = Check::new(&page.plan.filter, table);
     'partitions: for (pk, partition) in
         table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref())
     {
@@ -131,23 +132,16 @@ pub fn execute_page(
             stats: &mut page.stats,
             scanned_keys: &mut page.scanned_keys,
         };
-        // A whole partition (the usual case in a scan) walks the rows without range bounds;
-        // the single property comparison, untraced, gets loops of its own with the check
+        // The single property comparison, untraced, gets a loop of its own with the check
         // inlined.
-        page.continuation = match &check {
-            Check::One(name, op, literal) if !trace => {
-                let int_range = match literal {
-                    Value::Int32(l) => Some(IntRange::new(*op, *l)),
-                    _ => None,
-                };
-                let matches =
-                    |_: &Key, stored: &Stored| check_one(stored, name, *op, literal, int_range);
-                if rk_range.is_bounded() {
-                    let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                    scan_rows::<false>(rows, pk, &mut sink, matches)
-                } else {
-                    scan_rows::<false>(partition.rows.iter(), pk, &mut sink, matches)
-                }
+        page.continuation = match &mut check {
+            // One loop, so its closure is inlined (two loops sharing one closure made it a
+            // call per row); an unbounded range walks the rows like `iter()`.
+            Check::One(term) if !trace => {
+                let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                    term.holds(&stored.properties)
+                })
             }
             check => {
                 let pk_str = pk.as_str();
@@ -186,7 +180,7 @@ fn scan_rows<'t, const TRACE: bool>(
     rows: impl Iterator<Item = (&'t Key, &'t Stored)>,
     pk: &Key,
     sink: &mut Sink,
-    matches: impl Fn(&Key, &Stored) -> bool,
+    mut matches: impl FnMut(&Key, &Stored) -> bool,
 ) -> Option<Continuation> {
     // The page stops at the first row met once the page is full or the budget spent: `stop`
     // is the scanned count at which that happens (so each row tests one counter). The counts
@@ -250,12 +244,13 @@ fn intern_names(e: &mut filter::Expr, table: &Table) {
 
 /// The filter in the form the scan loop checks fastest. A scan's filter is usually a few
 /// comparisons of user properties with literals joined by `and`; those are checked without
-/// walking the tree, without decoding the keys, and finding each property by pointer alone.
+/// walking the tree, without decoding the keys, and reading each property at the offset its
+/// record's shape gives (found once per shape, see [`Term`]).
 enum Check<'p> {
     /// One user property compared with a literal; the name is the table's interned one.
-    One(&'p Arc<str>, CmpOp, &'p Value),
+    One(Term<'p>),
     /// Every term must hold (none for an empty filter); names interned as in `One`.
-    All(Vec<(&'p Arc<str>, CmpOp, &'p Value)>),
+    All(Vec<Term<'p>>),
     /// A term on a property no stored entity carries (or a `false` term): nothing matches.
     Nothing,
     /// Any other filter: the general evaluator.
@@ -281,7 +276,7 @@ impl<'p> Check<'p> {
                     // and a comparison on a missing property is false whatever the operator.
                     match table.columns().get_key_value(name) {
                         Some((interned, _)) if Arc::ptr_eq(interned, name) => {
-                            terms.push((name, *op, literal));
+                            terms.push(Term::new(name, *op, literal));
                         }
                         Some(_) => return Check::General(expr),
                         None => return Check::Nothing,
@@ -290,47 +285,96 @@ impl<'p> Check<'p> {
                 _ => return Check::General(expr),
             }
         }
-        match terms.as_slice() {
-            [(name, op, literal)] => Check::One(name, *op, literal),
-            _ => Check::All(terms),
+        if terms.len() == 1 {
+            if let Some(term) = terms.pop() {
+                return Check::One(term);
+            }
         }
+        Check::All(terms)
     }
 
     #[inline]
-    fn matches(&self, pk: &str, rk: &Key, stored: &Stored) -> bool {
+    fn matches(&mut self, pk: &str, rk: &Key, stored: &Stored) -> bool {
         match self {
-            Check::One(name, op, literal) => check_one(stored, name, *op, literal, None),
-            Check::All(terms) => terms.iter().all(|(name, op, literal)| {
-                filter::compare(interned_lookup(&stored.properties, name), *op, literal)
-            }),
+            Check::One(term) => term.holds(&stored.properties),
+            Check::All(terms) => terms.iter_mut().all(|t| t.holds(&stored.properties)),
             Check::Nothing => false,
             Check::General(expr) => {
-                let row = Row {
+                let row = RowOf {
                     partition_key: pk,
                     row_key: rk.as_str(),
                     timestamp: stored.timestamp,
-                    properties: &stored.properties,
+                    properties: filter::Properties::Record(&stored.properties),
                 };
-                filter::eval(expr, &row)
+                filter::eval_row(expr, &row)
             }
         }
     }
 }
 
-/// `name op literal` on a stored entity, `name` interned. With `int_range` (the literal is an
-/// Int32: the usual bucket or counter filter), an Int32 property is checked by one unsigned
-/// comparison; everything else goes through the general comparison.
-#[inline(always)]
-fn check_one(
-    stored: &Stored,
-    name: &Arc<str>,
+/// `name op literal` on stored records, `name` interned. Where the property sits in a record
+/// depends only on the record's shape, so the position is looked up once per shape met (a
+/// table's entities mostly share one) and kept with the shape's address (the table is
+/// borrowed for the whole page, so no shape is freed or reused meanwhile).
+struct Term<'p> {
+    name: &'p Arc<str>,
     op: CmpOp,
-    literal: &Value,
+    literal: &'p Value,
+    /// With an Int32 literal (the usual bucket or counter filter): one range test.
     int_range: Option<IntRange>,
-) -> bool {
-    match (interned_lookup(&stored.properties, name), int_range) {
-        (Some(Value::Int32(v)), Some(range)) => range.holds(*v),
-        (value, _) => filter::compare(value, op, literal),
+    /// The shape last met, and where the property is in it.
+    shape: *const Shape,
+    slot: Slot,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    /// The shape has no such property: the comparison is false whatever the operator.
+    Missing,
+    /// An Int32 property at this byte offset, and the literal is an Int32 too.
+    Int32At(usize),
+    /// Any other: the property's position, compared through the general comparison.
+    At(usize),
+}
+
+impl<'p> Term<'p> {
+    fn new(name: &'p Arc<str>, op: CmpOp, literal: &'p Value) -> Term<'p> {
+        Term {
+            name,
+            op,
+            literal,
+            int_range: match literal {
+                Value::Int32(l) => Some(IntRange::new(op, *l)),
+                _ => None,
+            },
+            shape: std::ptr::null(),
+            slot: Slot::Missing,
+        }
+    }
+
+    #[inline(always)]
+    fn holds(&mut self, record: &Record) -> bool {
+        let shape = record.shape();
+        if Arc::as_ptr(shape) != self.shape {
+            self.shape = Arc::as_ptr(shape);
+            self.slot = match shape.position(self.name) {
+                None => Slot::Missing,
+                Some(i)
+                    if self.int_range.is_some()
+                        && shape.types().get(i) == Some(&EdmType::Int32) =>
+                {
+                    Slot::Int32At(shape.offset(i))
+                }
+                Some(i) => Slot::At(i),
+            };
+        }
+        match (self.slot, self.int_range) {
+            (Slot::Int32At(at), Some(range)) => range.holds(record.int32_at(at)),
+            (Slot::Missing, _) => false,
+            (Slot::At(i), _) | (Slot::Int32At(i), None) => {
+                filter::compare_ref(Some(record.value_at(i)), self.op, self.literal)
+            }
+        }
     }
 }
 
@@ -367,15 +411,6 @@ impl IntRange {
     }
 }
 
-/// A stored property's value, by an interned name: pointer equality decides.
-#[inline]
-fn interned_lookup<'r>(properties: &'r [Property], name: &Arc<str>) -> Option<&'r Value> {
-    properties
-        .iter()
-        .find(|(n, _)| Arc::ptr_eq(n, name))
-        .map(|(_, v)| v)
-}
-
 /// The entity with only the selected properties (keys and Timestamp always kept: the JSON
 /// form decides which system properties to show).
 fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> Entity {
@@ -384,8 +419,8 @@ fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> En
         Some(names) => stored
             .properties
             .iter()
-            .filter(|(n, _)| names.iter().any(|s| s.as_str() == &**n))
-            .cloned()
+            .filter(|(n, _)| names.iter().any(|s| s.as_str() == &***n))
+            .map(|(n, v)| (n.clone(), v.to_value()))
             .collect(),
     };
     Entity {

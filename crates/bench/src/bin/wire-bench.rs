@@ -1,0 +1,94 @@
+//! `wire-bench [passes]`: issue #11's point get through `engine::wire::handle`, request bytes
+//! in to response bytes out, as `benches/wire.rs` measures it (100,000 entities in 100
+//! partitions, 10,000 prepared requests visited in a scattered order) but as a plain binary
+//! for quick before/after runs: prints each pass's mean per get and the median pass, and the
+//! mean by the thread's CPU time over all passes.
+//! Build with the serve profile (`cargo build --profile serve -p tablescope-bench --bin
+//! wire-bench`).
+
+use std::time::Instant;
+use tablescope_bench::entity;
+use tablescope_engine::wire::{self, Context, Endpoint, HttpRequest};
+use tablescope_engine::{Account, DateTime};
+
+const PARTITIONS: usize = 100;
+const PER_PARTITION: usize = 1_000;
+
+fn main() -> Result<(), String> {
+    let passes: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(9);
+    let mut account = Account::default();
+    account.set_change_feed(false);
+    account
+        .create_table("Bench")
+        .map_err(|e| format!("{e:?}"))?;
+    for p in 0..PARTITIONS {
+        for i in 0..PER_PARTITION {
+            account
+                .insert("Bench", entity(p, i))
+                .map_err(|e| format!("{e:?}"))?;
+        }
+    }
+    let endpoint = Endpoint::anonymous("devstoreaccount1");
+    let context = Context {
+        now: DateTime::MIN,
+        request_id: "bench".into(),
+    };
+    let gets: Vec<HttpRequest> = (0..10_000usize)
+        .map(|k| {
+            let i = (k * 7919) % (PARTITIONS * PER_PARTITION);
+            let url = format!(
+                "/devstoreaccount1/Bench(PartitionKey='p{:04}',RowKey='r{:06}')",
+                i / PER_PARTITION,
+                i % PER_PARTITION
+            );
+            HttpRequest::new("GET", &url)
+                .header("Host", "127.0.0.1:10002")
+                .header("Accept", "application/json;odata=minimalmetadata")
+                .header("x-ms-version", "2019-02-02")
+                .header("DataServiceVersion", "3.0")
+        })
+        .collect();
+    let mut per_get = Vec::new();
+    let cpu_start = cpu_ns();
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        let mut bytes = 0;
+        for g in &gets {
+            let out = wire::handle(&mut account, &endpoint, &context, g);
+            if out.response.status != 200 {
+                return Err(format!("status {}", out.response.status));
+            }
+            bytes += out.response.body.len();
+        }
+        std::hint::black_box(bytes);
+        per_get.push(start.elapsed().as_secs_f64() / gets.len() as f64);
+    }
+    let cpu_per_get =
+        cpu_ns().saturating_sub(cpu_start) as f64 / (per_get.len() * gets.len()) as f64;
+    let shown: Vec<String> = per_get.iter().map(|s| format!("{:.2}", s * 1e6)).collect();
+    per_get.sort_by(f64::total_cmp);
+    println!(
+        "wire point get: median {:.3} µs over {} passes of 10,000 (passes: {})",
+        per_get[per_get.len() / 2] * 1e6,
+        per_get.len(),
+        shown.join(" ")
+    );
+    // On a shared machine a pass is often descheduled; the thread's own CPU time is not.
+    println!(
+        "wire point get by CPU time over all passes: {:.3} µs",
+        cpu_per_get / 1e3
+    );
+    Ok(())
+}
+
+/// Nanoseconds this thread has run on a CPU (0 where /proc has no schedstat; the kernel
+/// accounts it in ticks here, so only a total over many gets is exact enough).
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
