@@ -81,8 +81,8 @@ if [ "${#sdk[@]}" -ne 1 ]; then
   echo "size-report: $DIST lacks the SDK bundle sdk/tablescope-sdk-<hash>.js (Trunk's post_build hook runs scripts/bundle-sdk.mjs)" >&2
   exit 1
 fi
-if [ "${#code[@]}" -ne 2 ]; then
-  echo "size-report: $DIST lacks the Code section's bundles code/tablescope-code[-worker]-<hash>.js (Trunk's post_build hook runs scripts/bundle-code.mjs)" >&2
+if [ "${#code[@]}" -ne 3 ]; then
+  echo "size-report: $DIST lacks the Code section's bundles code/tablescope-code[-worker|-acorn]-<hash>.js (Trunk's post_build hook runs scripts/bundle-code.mjs)" >&2
   exit 1
 fi
 if [ "${#cell[@]}" -ne 4 ]; then
@@ -127,7 +127,7 @@ table "code cell embed (?embed=1&snippet=…): everything it downloads, a run in
 cell_embed=$TOTAL
 table "lessons: what opening Learn adds to the playground" "${lessons[@]}"
 table "SDK: what running SDK code adds to the playground (on first use)" "${sdk[@]}"
-table "Code section: the editor and the sandbox worker (on first use, with the SDK above)" "${code[@]}"
+table "Code section: the editor, the sandbox worker and acorn (a syntax error's line; on first use, with the SDK above)" "${code[@]}"
 if [ "${#design[@]}" -eq 2 ]; then
   table "Design section on first use: its own wasm" "${design[@]}"
 fi
