@@ -396,3 +396,14 @@ pub fn run_json(plan_json: &str, path: Path, host: &dyn Host) -> String {
 fn error_json(message: &str) -> String {
     serde_json::json!({ "error": message }).to_string()
 }
+
+/// Nanoseconds this thread has run on a CPU, from `/proc/thread-self/schedstat` (0 where there
+/// is none). On a shared machine a timed pass is often descheduled; the thread's own CPU time
+/// is not. The kernel accounts it in ticks here, so only a total over many operations is
+/// exact enough.
+pub fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}

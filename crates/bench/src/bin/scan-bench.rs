@@ -11,7 +11,7 @@
 //! the serve profile (`cargo build --profile serve -p tablescope-bench --bin scan-bench`).
 
 use std::time::Instant;
-use tablescope_bench::entity;
+use tablescope_bench::{cpu_ns, entity};
 use tablescope_engine::{Account, BatchRequest, RawEntity, Request};
 
 const PARTITIONS: usize = 100;
@@ -92,12 +92,4 @@ fn main() -> Result<(), String> {
         scanned * passes as f64 / cpu_seconds / 1e6
     );
     Ok(())
-}
-
-/// Nanoseconds this thread has run on a CPU (0 where /proc has no schedstat).
-fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }

@@ -7,7 +7,7 @@
 //! wire-bench`).
 
 use std::time::Instant;
-use tablescope_bench::entity;
+use tablescope_bench::{cpu_ns, entity};
 use tablescope_engine::wire::{self, Context, Endpoint, HttpRequest};
 use tablescope_engine::{Account, DateTime};
 
@@ -82,13 +82,4 @@ fn main() -> Result<(), String> {
         cpu_per_get / 1e3
     );
     Ok(())
-}
-
-/// Nanoseconds this thread has run on a CPU (0 where /proc has no schedstat; the kernel
-/// accounts it in ticks here, so only a total over many gets is exact enough).
-fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }

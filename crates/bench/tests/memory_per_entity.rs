@@ -1,12 +1,13 @@
 //! Issue #16 item 4: at most 250 bytes per entity for the side-by-side workload (100,000
-//! entities in 100 partitions, six properties each: `crates/bench`'s `entity`). Counted as
+//! entities in 100 partitions, six properties each: this crate's `entity`). Counted as
 //! live heap bytes (what the engine asks the allocator for, before the allocator's own
 //! rounding), so the figure is exact and does not depend on the machine's load. Natively the
 //! resident set grows about 10% more (`engine-bench`'s memory figure).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
-use tablescope_engine::{Account, DateTime, Entity, Value};
+use tablescope_bench::entity;
+use tablescope_engine::Account;
 
 /// The system allocator, counting the bytes currently allocated.
 struct Counting;
@@ -34,20 +35,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
-
-/// Entity `i` of partition `p` as the benchmark's workload makes it.
-fn entity(p: usize, i: usize) -> Entity {
-    const JOINED_BASE_MS: i64 = 1_685_577_600_000;
-    let joined =
-        DateTime::from_unix_millis(JOINED_BASE_MS + i as i64 * 1_000).unwrap_or(DateTime::MIN);
-    Entity::new(format!("p{p:04}"), format!("r{i:06}"))
-        .with("Name", Value::string(format!("Customer {p}-{i}")))
-        .with("Bucket", Value::Int32((i % 100) as i32))
-        .with("Balance", Value::Int64((p * 1_000_003 + i) as i64 * 97))
-        .with("Score", Value::Double(i as f64 / 7.0))
-        .with("Active", Value::Boolean(i % 3 == 0))
-        .with("Joined", Value::DateTime(joined))
-}
 
 #[test]
 fn the_workload_takes_at_most_250_bytes_per_entity() {
