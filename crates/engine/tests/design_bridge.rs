@@ -69,7 +69,7 @@ fn a_collecting_sink_gets_what_the_account_stores_and_a_remote_reader_measures_t
             .unwrap()
             .get(&e.partition_key, &e.row_key)
             .unwrap_or_else(|| panic!("({}, {}) is not stored", e.partition_key, e.row_key));
-        assert_eq!(&*stored.properties, e.properties.as_slice());
+        assert_eq!(stored.properties.to_vec(), e.properties);
     }
 
     let options = EvalOptions::default();
