@@ -55,7 +55,15 @@ fn bad_imports_name_the_problem_and_change_nothing() {
         ),
         (
             r#"{"format":"tablescope-account","version":9,"tables":[]}"#,
-            "unsupported export version Some(9)",
+            "unsupported export version 9; this Tablescope reads version 1",
+        ),
+        (
+            r#"{"format":"tablescope-account","version":"1","tables":[]}"#,
+            "unsupported export version \"1\"; this Tablescope reads version 1",
+        ),
+        (
+            r#"{"format":"tablescope-account","tables":[]}"#,
+            "no export version; this Tablescope reads version 1",
         ),
         (
             r#"{"format":"tablescope-account","version":1,"tables":[{"name":"x","entities":[]}]}"#,

@@ -108,11 +108,15 @@ impl Account {
                 "not a Tablescope export: \"format\" must be \"{FORMAT}\""
             )));
         }
-        let version = header.version.as_ref().and_then(Json::as_u64);
-        if version != Some(u64::from(VERSION)) {
-            return Err(bad(format!(
-                "unsupported export version {version:?}; this Tablescope reads version {VERSION}"
-            )));
+        // The version as the file wrote it (`2`, `"1"`), so the message quotes the file.
+        let version = header.version.as_ref();
+        if version.and_then(Json::as_u64) != Some(u64::from(VERSION)) {
+            return Err(bad(match version {
+                Some(v) => format!(
+                    "unsupported export version {v}; this Tablescope reads version {VERSION}"
+                ),
+                None => format!("no export version; this Tablescope reads version {VERSION}"),
+            }));
         }
         let snapshot: Snapshot =
             serde_json::from_str(text).map_err(|e| bad(format!("malformed export: {e}")))?;
