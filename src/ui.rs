@@ -44,6 +44,7 @@ pub mod explain_text;
 mod fields;
 mod grid_rows;
 mod grid_select;
+pub mod import_text;
 pub mod model;
 mod module_host;
 mod notice_text;

@@ -125,6 +125,8 @@ fn details() -> Vec<(String, &'static str)> {
     push(validate::key("RowKey", "a\u{1}"), "U+0001");
     push(validate::key("RowKey", &"x".repeat(1100)), "1.100");
     push(validate::property_name("1x"), "'1x'");
+    // An empty name is quoted empty: the template's `{name}` takes nothing.
+    push(validate::property_name(""), "'' ist kein");
     push(validate::property_name(&"p".repeat(300)), "300");
     let entity = Entity::new("p", "r").with("Timestamp", Value::String("x".into()));
     push(validate::entity(&entity), "'Timestamp'");

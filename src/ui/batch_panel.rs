@@ -221,13 +221,22 @@ fn ByHand() -> impl IntoView {
     let workspace = Workspace::expect();
     let op = RwSignal::new("insert".to_string());
     let text = RwSignal::new(String::new());
-    let problem = RwSignal::new(None::<String>);
-    let stage = move |_| match staged_by_hand(&op.get_untracked(), &text.get_untracked()) {
-        Ok(request) => {
-            workspace.stage(request);
-            problem.set(None);
+    // The last attempt that failed: its problem is said again when the language changes.
+    let problem = RwSignal::new(None::<(String, String)>);
+    let stage = move |_| {
+        let attempt = (op.get_untracked(), text.get_untracked());
+        match staged_by_hand(&attempt.0, &attempt.1) {
+            Ok(request) => {
+                workspace.stage(request);
+                problem.set(None);
+            }
+            Err(_) => problem.set(Some(attempt)),
         }
-        Err(e) => problem.set(Some(e)),
+    };
+    let problem_text = move || {
+        problem
+            .get()
+            .and_then(|(op, text)| staged_by_hand(&op, &text).err())
     };
     view! {
         <details class="by-hand">
@@ -254,14 +263,15 @@ fn ByHand() -> impl IntoView {
                 ></textarea>
             </div>
             <button type="button" class="stage-by-hand" on:click=stage>{t(msg::batch_stage)}</button>
-            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            {move || problem_text().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
         </details>
     }
 }
 
 fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
-    let entity =
-        RawEntity::parse(text).map_err(|e| msg::batch_not_object(e.detail.unwrap_or(e.message)))?;
+    let entity = RawEntity::parse(text).map_err(|e| {
+        msg::batch_not_object(e.detail.map_or(e.message, |d| super::import_text::json(&d)))
+    })?;
     let (pk, rk, etag) = model::keys_of(&entity);
     let op = WriteOp::from_name(op).unwrap_or_default();
     op.batch_request((pk, rk), || Ok(entity), etag)

@@ -19,7 +19,14 @@ pub fn Editor() -> impl IntoView {
     let workspace = Workspace::expect();
     let draft = workspace.draft;
     let error = RwSignal::new(None::<Error>);
-    let problems = RwSignal::new(Vec::<String>::new());
+    // The last attempt that failed; its problems are found again when shown, so they are
+    // said in the language shown.
+    let problems = RwSignal::new(None::<Attempt>);
+    let problem_list = move || {
+        problems
+            .with(|a| a.as_ref().map(Attempt::problems))
+            .unwrap_or_default()
+    };
     // What the last write or staging did, said in the language shown when shown.
     let status = RwSignal::new(None::<Say>);
     // Set by the first attempt: from then on empty values show their problem too.
@@ -30,7 +37,7 @@ pub fn Editor() -> impl IntoView {
         let n = workspace.loaded.get();
         if previous.is_some() {
             error.set(None);
-            problems.set(Vec::new());
+            problems.set(None);
             status.set(None);
             attempted.set(false);
         }
@@ -40,19 +47,19 @@ pub fn Editor() -> impl IntoView {
         attempted.set(true);
         status.set(None);
         let Some(table) = workspace.table.get_untracked() else {
-            problems.set(vec![msg::query_select_table_first()]);
+            problems.set(Some(Attempt::NoTable));
             return;
         };
         let d = draft.get_untracked();
         let request = match request_for(&table, &d) {
             Ok(r) => r,
-            Err(p) => {
-                problems.set(p);
+            Err(_) => {
+                problems.set(Some(Attempt::Draft(d)));
                 error.set(None);
                 return;
             }
         };
-        problems.set(Vec::new());
+        problems.set(None);
         let response = state.write(&request);
         match response.error {
             Some(e) => error.set(Some(e)),
@@ -81,7 +88,7 @@ pub fn Editor() -> impl IntoView {
         let d = draft.get_untracked();
         match batch_request_for(&d) {
             Ok(op) => {
-                problems.set(Vec::new());
+                problems.set(None);
                 workspace.stage(op);
                 let n = workspace.batch.with_untracked(Vec::len);
                 let (op, pk, rk) = (d.op, d.partition_key.clone(), d.row_key.clone());
@@ -89,13 +96,13 @@ pub fn Editor() -> impl IntoView {
                     msg::editor_staged(n - 1, op.name(), &pk, &rk)
                 })));
             }
-            Err(p) => problems.set(p),
+            Err(_) => problems.set(Some(Attempt::Draft(d))),
         }
     };
     let clear = move |_| {
         draft.set(Draft::default());
         error.set(None);
-        problems.set(Vec::new());
+        problems.set(None);
         status.set(None);
         attempted.set(false);
     };
@@ -234,12 +241,29 @@ pub fn Editor() -> impl IntoView {
                     None => Err(msg::query_select_table_first()),
                 })
             />
-            <ul class="form-problems" role="alert" hidden=move || problems.with(Vec::is_empty)>
-                {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            <ul class="form-problems" role="alert" hidden=move || problem_list().is_empty()>
+                {move || problem_list().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <ErrorNotice error=error />
             <p class="status editor-status" aria-live="polite">{move || status.get().map(|say| say())}</p>
         </section>
+    }
+}
+
+/// An attempt to write or stage that found problems.
+#[derive(Clone)]
+enum Attempt {
+    NoTable,
+    Draft(Draft),
+}
+
+impl Attempt {
+    /// Its problems, in the current language.
+    fn problems(&self) -> Vec<String> {
+        match self {
+            Attempt::NoTable => vec![msg::query_select_table_first()],
+            Attempt::Draft(d) => batch_request_for(d).err().unwrap_or_default(),
+        }
     }
 }
 

@@ -100,6 +100,21 @@ const DETAILS: &[Template] = &[
     template!(err_partition_key_required),
     template!(err_row_key_required),
     template!(err_datetime_range),
+    template!(err_value_annotation_string),
+    template!(err_value_annotation_type),
+    template!(err_value_timestamp_range),
+    template!(err_value_timestamp_text),
+    template!(err_value_unannotated_int),
+    template!(err_value_nested),
+    template!(err_value_string),
+    template!(err_value_boolean),
+    template!(err_value_int32),
+    template!(err_value_int64),
+    template!(err_value_double),
+    template!(err_value_datetime_text),
+    template!(err_value_datetime),
+    template!(err_value_guid),
+    template!(err_value_binary),
 ];
 
 /// A filter syntax error's message in the current language.
@@ -110,42 +125,57 @@ pub fn syntax(message: &str) -> String {
 /// An error's explanation (`Error::detail`) in the current language; a filter syntax error
 /// ("position 8: …") keeps its position.
 pub fn detail(detail: &str) -> String {
+    try_detail(detail).unwrap_or_else(|| detail.to_string())
+}
+
+/// [`detail`], or `None` when the explanation is not one of the engine's sentences.
+pub fn try_detail(detail: &str) -> Option<String> {
     if let Some((position, message)) = detail
         .strip_prefix("position ")
         .and_then(|rest| rest.split_once(": "))
         .filter(|(p, _)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
     {
-        return msg::query_syntax_position(syntax(message), position);
+        return Some(msg::query_syntax_position(syntax(message), position));
     }
-    say(DETAILS, detail)
+    say_refined(DETAILS, detail, &prose)
 }
 
 /// `text` said in the current language by the first of `templates` it matches; as written
 /// when none does.
 pub fn say(templates: &[Template], text: &str) -> String {
-    templates
-        .iter()
-        .find_map(|&(template, index)| {
-            let values = fill_back(template, text)?;
-            let args: Vec<(&str, String)> = placeholders(template)
-                .into_iter()
-                .zip(values)
-                .map(|(name, value)| {
-                    let value = if COUNTS.contains(&name) {
-                        number(&value)
-                    } else {
-                        value
-                    };
-                    (name, value)
-                })
-                .collect();
-            let args: Vec<(&str, &dyn std::fmt::Display)> = args
-                .iter()
-                .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
-                .collect();
-            Some(i18n::say_text(index, template, &args))
-        })
-        .unwrap_or_else(|| text.to_string())
+    say_refined(templates, text, &prose).unwrap_or_else(|| text.to_string())
+}
+
+/// `text` said in the current language by the first of `templates` it matches, each value
+/// read back out of it passed through `refine(placeholder, value)` first (which may say a
+/// nested sentence again, or format a count); `None` when no template matches.
+pub fn say_refined(
+    templates: &[Template],
+    text: &str,
+    refine: &dyn Fn(&str, String) -> String,
+) -> Option<String> {
+    templates.iter().find_map(|&(template, index)| {
+        let values = fill_back(template, text)?;
+        let args: Vec<(&str, String)> = placeholders(template)
+            .into_iter()
+            .zip(values)
+            .map(|(name, value)| (name, refine(name, value)))
+            .collect();
+        let args: Vec<(&str, &dyn std::fmt::Display)> = args
+            .iter()
+            .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
+            .collect();
+        Some(i18n::say_text(index, template, &args))
+    })
+}
+
+/// A value as [`say`] fills it in: counts formatted as prose, anything else as written.
+pub fn prose(name: &str, value: String) -> String {
+    if COUNTS.contains(&name) {
+        number(&value)
+    } else {
+        value
+    }
 }
 
 /// A count of the engine's sentence, formatted as prose (as written if it is not one).
@@ -157,8 +187,9 @@ fn number(text: &str) -> String {
 
 /// The values of `template`'s `{name}` placeholders, in order, that make it `text`, if it
 /// does. Each takes the shortest text after which the rest of the template can still follow
-/// (the last takes what is left before the end); a value is never empty. A template without
-/// placeholders matches only itself.
+/// (the last takes what is left before the end). A value may be empty: the engine quotes
+/// what it was given, and an empty property name is "'' is not a valid property name". A
+/// template without placeholders matches only itself.
 pub fn fill_back(template: &str, text: &str) -> Option<Vec<String>> {
     let pieces = literal_pieces(template);
     let mut rest = text.strip_prefix(pieces[0])?;
@@ -170,13 +201,8 @@ pub fn fill_back(template: &str, text: &str) -> Option<Vec<String>> {
         let end = if i == pieces.len() - 1 {
             rest.strip_suffix(piece)?.len()
         } else {
-            // Skip the first character: a value is at least one character long.
-            let first = rest.chars().next()?.len_utf8();
-            first + rest[first..].find(piece)?
+            rest.find(piece)?
         };
-        if end == 0 {
-            return None;
-        }
         args.push(rest[..end].to_string());
         rest = &rest[end + piece.len()..];
     }

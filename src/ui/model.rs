@@ -167,7 +167,7 @@ pub fn build_entity(
             None => {
                 if let Ok(v) = parse_typed(p.edm, &p.text, p.binary) {
                     if map.contains_key(&p.name) {
-                        problems.push(format!("{}: given twice", p.name));
+                        problems.push(msg::editor_given_twice(&p.name));
                     }
                     json::encode_property(&mut map, &p.name, &v);
                 }
@@ -181,11 +181,11 @@ pub fn build_entity(
     }
 }
 
-pub(crate) fn display_name(name: &str) -> &str {
+pub(crate) fn display_name(name: &str) -> String {
     if name.is_empty() {
-        "(unnamed)"
+        msg::editor_unnamed()
     } else {
-        name
+        name.to_string()
     }
 }
 

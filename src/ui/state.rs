@@ -1,7 +1,10 @@
 //! The app state: the account the page runs on, and the commands views call on it.
 
+use super::import_text::Explain;
+use super::notice_text::Say;
 use crate::engine::{Account, DateTime, Error, Request, Response, TableInfo};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 thread_local! {
     /// The account [`load_saved_tables`] loaded, until the app takes it.
@@ -313,26 +316,27 @@ impl AppState {
         }
         self.account
             .try_update_value(f)
-            .ok_or_else(|| "The page is closing.".to_string())
+            .ok_or_else(crate::i18n::msg::storage_page_closing)
     }
 
     /// Runs a whole-account change (import, reset, loading a shared workspace) unless this
-    /// tab is read-only; `Err` holds the message to show. Like [`AppState::write`], what it
+    /// tab is read-only; `Err` says why, in the language shown when it is shown (a view that
+    /// keeps it re-renders it on a language switch). Like [`AppState::write`], what it
     /// changed is persisted and views re-read.
-    pub fn change<R, E: std::fmt::Display>(
+    pub fn change<R, E: Explain + Send + Sync + 'static>(
         &self,
         f: impl FnOnce(&mut Account) -> Result<R, E>,
-    ) -> Result<R, String> {
+    ) -> Result<R, Say> {
         if Storage::get().read_only.get_untracked() {
-            return Err(crate::i18n::msg::banner_read_only());
+            return Err(Arc::new(crate::i18n::msg::banner_read_only));
         }
         let result = self.account.try_update_value(f);
         // Saved with the task's other writes, in one transaction (group commit, save_queue).
         super::save_queue::queue(self.account);
         self.revision.update(|r| *r += 1);
         match result {
-            Some(result) => result.map_err(|e| e.to_string()),
-            None => Err("The page is closing.".into()),
+            Some(result) => result.map_err(|e| Arc::new(move || e.explain()) as Say),
+            None => Err(Arc::new(crate::i18n::msg::storage_page_closing)),
         }
     }
 
@@ -341,7 +345,7 @@ impl AppState {
     /// saves by what they cost (the Design section's generator, after
     /// [`AppState::write_unsaved`]). Refused in a read-only tab.
     pub fn save_now(&self) -> Result<(), String> {
-        self.change(|_| Ok::<(), String>(()))?;
+        self.change(|_| Ok::<(), String>(())).map_err(|say| say())?;
         super::save_queue::flush();
         Ok(())
     }
@@ -359,7 +363,7 @@ impl AppState {
         let result = self.account.try_update_value(f);
         super::save_queue::queue(self.account);
         self.bump_soon();
-        result.ok_or_else(|| "The page is closing.".into())
+        result.ok_or_else(crate::i18n::msg::storage_page_closing)
     }
 
     /// Bumps the revision after `COALESCE_MS`, once for every call made before then.

@@ -2,6 +2,8 @@
 //! JSON snapshot of every table, or one table as Storage Explorer's typed CSV), and reset.
 
 use super::fields::{action_button, never};
+use super::import_text::Explain;
+use super::notice_text::Say;
 use super::state::{AppState, Storage};
 use super::teach::share::download;
 use super::workspace::Workspace;
@@ -10,6 +12,7 @@ use crate::i18n::{msg, t};
 use js_sys::Reflect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -43,13 +46,14 @@ pub fn StoragePanel() -> impl IntoView {
     let usage = RwSignal::new(None::<Option<(u64, u64)>>);
     let ask = RwSignal::new(Ask::Nothing);
     let target = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<String>);
-    let message = RwSignal::new(String::new());
+    // Said when shown, so both follow a language switch.
+    let error = RwSignal::new(None::<Say>);
+    let message = RwSignal::new(None::<Say>);
     refresh_usage(usage);
-    let outcome = move |result: Result<String, String>| match result {
+    let outcome = move |result: Result<Say, Say>| match result {
         Ok(text) => {
             error.set(None);
-            message.set(text);
+            message.set(Some(text));
             ask.set(Ask::Nothing);
             super::confirm::closed();
             refresh_usage(usage);
@@ -59,11 +63,11 @@ pub fn StoragePanel() -> impl IntoView {
 
     let keep = Callback::new(move |()| {
         spawn_local(async move {
-            message.set(if crate::persist::request_persistent().await {
-                msg::storage_granted()
+            message.set(Some(if crate::persist::request_persistent().await {
+                Arc::new(msg::storage_granted)
             } else {
-                msg::storage_not_granted()
-            });
+                Arc::new(msg::storage_not_granted)
+            }));
         })
     });
     let export_json = Callback::new(move |()| {
@@ -87,18 +91,28 @@ pub fn StoragePanel() -> impl IntoView {
     let confirm = Callback::new(move |()| {
         // Works on the pending file where it is: it may be megabytes of text.
         let Some((result, fixable)) = ask.with_untracked(|ask| {
-            let result: Result<String, String> = match ask {
+            let result: Result<Say, Say> = match ask {
                 Ask::Import(p) if p.csv => {
                     let table = target.get_untracked();
+                    let name = p.name.clone();
                     state
                         .change(|a| a.import_csv(&table, &p.text))
-                        .map(|n| msg::storage_imported_csv(n, &p.name, &table))
-                        .map_err(|e| msg::storage_not_imported(&p.name, e))
+                        .map(|n| -> Say {
+                            let name = name.clone();
+                            Arc::new(move || msg::storage_imported_csv(n, &name, &table))
+                        })
+                        .map_err(|why| not_imported(&name, why))
                 }
-                Ask::Import(p) => state
-                    .change(|a| a.import_json(&p.text))
-                    .map(|()| msg::storage_replaced(&p.name))
-                    .map_err(|e| msg::storage_not_imported(&p.name, e)),
+                Ask::Import(p) => {
+                    let name = p.name.clone();
+                    state
+                        .change(|a| a.import_json(&p.text))
+                        .map(|()| -> Say {
+                            let name = name.clone();
+                            Arc::new(move || msg::storage_replaced(&name))
+                        })
+                        .map_err(|why| not_imported(&name, why))
+                }
                 Ask::Reset => state
                     .change(|a| {
                         a.import(&Snapshot {
@@ -107,9 +121,9 @@ pub fn StoragePanel() -> impl IntoView {
                             tables: Vec::new(),
                         })
                     })
-                    .map(|()| {
+                    .map(|()| -> Say {
                         workspace.table.set(None);
-                        msg::storage_all_deleted()
+                        Arc::new(msg::storage_all_deleted)
                     }),
                 Ask::Nothing => return None,
             };
@@ -232,20 +246,30 @@ pub fn StoragePanel() -> impl IntoView {
                 </label>
             </div>
             {question}
-            {move || error.get().map(|e| view! { <p class="storage-error" role="alert">{e}</p> })}
-            <p class="status" aria-live="polite">{message}</p>
+            {move || error.get().map(|e| view! { <p class="storage-error" role="alert">{e()}</p> })}
+            <p class="status" aria-live="polite">{move || message.get().map(|m| m())}</p>
         </section>
     }
 }
 
 /// Offers an export as a download; what to tell the user.
-fn offer(name: &str, text: Option<String>) -> Result<String, String> {
-    download(name, &text.ok_or_else(msg::storage_nothing_to_export)?)?;
-    Ok(msg::storage_exported(name))
+fn offer(name: &str, text: Option<String>) -> Result<Say, Say> {
+    let Some(text) = text else {
+        return Err(Arc::new(msg::storage_nothing_to_export));
+    };
+    download(name, &text).map_err(|e| -> Say { Arc::new(move || e.clone()) })?;
+    let name = name.to_string();
+    Ok(Arc::new(move || msg::storage_exported(&name)))
+}
+
+/// "`name` was not imported: `why`".
+fn not_imported(name: &str, why: Say) -> Say {
+    let name = name.to_string();
+    Arc::new(move || msg::storage_not_imported(&name, why()))
 }
 
 /// Reads a chosen file as text, refusing one that is too large or not UTF-8.
-async fn read_file(file: &JsValue) -> Result<Pending, String> {
+async fn read_file(file: &JsValue) -> Result<Pending, Say> {
     let name = Reflect::get(file, &"name".into())
         .ok()
         .and_then(|n| n.as_string())
@@ -255,14 +279,14 @@ async fn read_file(file: &JsValue) -> Result<Pending, String> {
         .and_then(|s| s.as_f64())
         .unwrap_or(0.0);
     if size > MAX_IMPORT_BYTES {
-        return Err(msg::storage_not_imported(
-            &name,
-            msg::storage_too_large(self::size(MAX_IMPORT_BYTES as u64), self::size(size as u64)),
-        ));
+        let why = move || {
+            msg::storage_too_large(self::size(MAX_IMPORT_BYTES as u64), self::size(size as u64))
+        };
+        return Err(not_imported(&name, Arc::new(why)));
     }
     // Bytes, not File.text(): that would turn bytes that are not UTF-8 into U+FFFD and
     // import them silently; the engine refuses them instead (issue #15).
-    let unreadable = || msg::storage_not_imported(&name, msg::storage_unreadable());
+    let unreadable = || not_imported(&name, Arc::new(msg::storage_unreadable));
     let buffer = Reflect::get(file, &"arrayBuffer".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
@@ -273,7 +297,7 @@ async fn read_file(file: &JsValue) -> Result<Pending, String> {
         .map_err(|_| unreadable())?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let text = crate::engine::snapshot::utf8(&bytes)
-        .map_err(|e| msg::storage_not_imported(&name, e))?
+        .map_err(|e| not_imported(&name, Arc::new(move || e.explain())))?
         .to_string();
     let csv = !(name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{'));
     Ok(Pending { name, text, csv })

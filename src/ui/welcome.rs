@@ -115,14 +115,16 @@ async fn load_sample(state: AppState) -> Result<String, String> {
         });
     }
     // One change: every request, saved together; the first refusal stops it and is shown.
-    state.change(|account| {
-        for request in &requests {
-            if let Some(e) = account.execute(request).error {
-                return Err(e);
+    state
+        .change(|account| {
+            for request in &requests {
+                if let Some(e) = account.execute(request).error {
+                    return Err(e);
+                }
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        })
+        .map_err(|say| say())?;
     Ok(table)
 }
 

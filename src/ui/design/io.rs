@@ -17,7 +17,8 @@ const FRAGMENT: &str = "design=";
 
 /// Reads a design file's text by its structure and version; the message says what is wrong.
 pub fn read(text: &str) -> Result<Design, String> {
-    let d: Design = serde_json::from_str(text).map_err(msg::design_import_bad)?;
+    let d: Design = serde_json::from_str(text)
+        .map_err(|e| msg::design_import_bad(crate::ui::import_text::json(&e.to_string())))?;
     if d.version != VERSION {
         return Err(msg::design_import_version(d.version, VERSION));
     }

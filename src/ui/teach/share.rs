@@ -243,7 +243,7 @@ fn call(target: &JsValue, method: &str, arg: Option<&JsValue>) -> Result<JsValue
 /// Offers the whole decompressed data of a link over the cap as a file: the browser streams it
 /// into a file-backed blob, never into this page's memory.
 pub async fn download_packed(name: &str, packed: &[u8]) -> Result<(), String> {
-    let fail = |_| "the download could not start".to_string();
+    let fail = |_| msg::storage_download_failed();
     let stream = decompressor().map_err(fail)?;
     let parts = Array::of1(&Uint8Array::from(packed));
     let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(fail)?;
@@ -291,7 +291,7 @@ pub fn clear_fragment() {
 
 /// Offers `text` as a file download.
 pub fn download(name: &str, text: &str) -> Result<(), String> {
-    let fail = |_| "the download could not start".to_string();
+    let fail = |_| msg::storage_download_failed();
     let parts = Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/json");
@@ -300,7 +300,7 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
 }
 
 fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
-    let fail = |_| "the download could not start".to_string();
+    let fail = |_| msg::storage_download_failed();
     let url = web_sys::Url::create_object_url_with_blob(blob).map_err(fail)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
@@ -424,7 +424,7 @@ pub fn SharePanel() -> impl IntoView {
                     msg::share_loaded(msg::count_entities(entities), msg::count_tables(tables))
                 }));
             }
-            Err(e) => message.set(said(move || msg::share_load_failed(&e))),
+            Err(why) => message.set(said(move || msg::share_load_failed(why()))),
         }
     };
     let dismiss = move |_| {
