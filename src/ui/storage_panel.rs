@@ -240,9 +240,12 @@ pub fn StoragePanel() -> impl IntoView {
                 {action_button(msg::storage_export_json, "", never(), export_json)}
                 {action_button(msg::storage_export_csv, "", no_table, export_csv)}
                 {action_button(msg::storage_reset, "delete", never(), ask_reset)}
-                <label class="storage-file">
-                    {t(msg::storage_import_file)}
+                // A file chooser in the page's language: the browser's own control names its
+                // button and "no file chosen" in the browser's language, so it is hidden
+                // (still focusable) and the label is the button.
+                <label class="storage-file file-choice">
                     <input type="file" accept=".json,.csv,application/json,text/csv" on:change=choose />
+                    {t(msg::storage_import_file)}
                 </label>
             </div>
             {question}

@@ -100,9 +100,9 @@ pub fn Files() -> impl IntoView {
         <div class="editor-actions design-files">
             <button type="button" class="new-design" on:click=move |_| ctx.open(super::doc::empty())>{t(msg::design_new)}</button>
             <button type="button" class="export-design" on:click=export>{t(msg::design_export)}</button>
-            <label class="button import-design">
-                {t(msg::design_import)}
+            <label class="import-design file-choice">
                 <input type="file" class="import-file" accept=".json,application/json" on:change=choose />
+                {t(msg::design_import)}
             </label>
             <button type="button" class="share-design" on:click=share_link>{t(msg::design_share)}</button>
         </div>
