@@ -12,10 +12,15 @@ import { mkdir } from 'node:fs/promises';
 import { PHONE, DESKTOP, assertClean, openPage, start } from './lib.mjs';
 import { evaluate, generate, ready } from './design-lib.mjs';
 
-/** Opens the employees gallery design and waits until the editor shows it (it is fetched). */
+/**
+ * Opens the employees gallery design and waits until the editor shows it (it is fetched), named
+ * in the page's language.
+ */
 async function openEmployees(page) {
   await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
-  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
+  const named = { en: 'Employees by department', ar: 'الموظفون حسب الإدارة' };
+  const lang = await page.evaluate(() => document.documentElement.lang);
+  await page.waitForFunction((name) => document.querySelector('input.design-name')?.value === name, named[lang]);
 }
 
 const SHOTS = '/tmp/shots-design';
@@ -82,6 +87,17 @@ test('the section follows a language switch, and its design survives a reload', 
   await page.locator('#nav-design').click();
   await page.locator('#design-heading', { hasText: 'Entwurfsstudio' }).waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('input.design-name').inputValue(), 'The log tail');
+  assert.deepEqual(await page.locator('input.type-name').evaluateAll((xs) => xs.map((x) => x.value)), types);
+
+  // A gallery design opened in German speaks German (designs/translations.json): its name and
+  // its patterns' names; the entity types and everything the patterns refer to are the same.
+  await page.locator('.gallery-open[data-gallery="log-tail"]').click();
+  await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Das Ende des Protokolls');
+  assert.deepEqual(await page.locator('input.pattern-name').evaluateAll((xs) => xs.map((x) => x.value)), [
+    'Die letzten 50 Zeilen eines Dienstes',
+    'Zeilen eines Dienstes auf einer Stufe',
+    'Eine Protokollzeile schreiben',
+  ]);
   assert.deepEqual(await page.locator('input.type-name').evaluateAll((xs) => xs.map((x) => x.value)), types);
   assertClean(page);
   await page.close();

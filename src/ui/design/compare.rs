@@ -5,6 +5,7 @@
 use super::doc::Ctx;
 use super::fmt;
 use super::review::{grade_text, rule_id, rule_name};
+use crate::engine::design::gallery::{localize, Translations};
 use crate::engine::design::{compare, workload, Design, Rule, Side};
 use crate::engine::throughput::simulate;
 use crate::i18n::{msg, t};
@@ -24,10 +25,23 @@ pub const GALLERY: [&str; 5] = [
     "date-keyed-bucketed",
 ];
 
-/// A gallery design, read and checked like any imported design.
+/// A gallery design, read and checked like any imported design, its name and its patterns'
+/// names in the language shown (`designs/translations.json`; English, the file's own, when
+/// the translations cannot be read: the design still opens).
 pub async fn load(id: &str) -> Result<Design, String> {
     let text = crate::ui::teach::fetch::text(&format!("designs/{id}.json")).await?;
-    Design::from_json(&text).map_err(|e| e.to_string())
+    let mut design = Design::from_json(&text).map_err(|e| e.to_string())?;
+    let lang = crate::i18n::lang();
+    if lang != crate::i18n::Lang::En {
+        match crate::ui::teach::fetch::text("designs/translations.json")
+            .await
+            .and_then(|t| serde_json::from_str::<Translations>(&t).map_err(|e| e.to_string()))
+        {
+            Ok(translations) => localize(&mut design, id, lang.code(), &translations),
+            Err(e) => web_sys::console::warn_1(&format!("designs/translations.json: {e}").into()),
+        }
+    }
+    Ok(design)
 }
 
 fn gallery_label(id: &str) -> String {
