@@ -172,7 +172,30 @@ fn render(
         }),
     };
     let count = count.map(number);
+    if lang.dir() == "rtl" {
+        // Data in a right-to-left sentence (a key, a file name, `'x'`, a nested sentence
+        // quoting one) is its own isolated run, so "N: 'x'" never reorders around it.
+        let isolated: Vec<(&str, String)> = args
+            .iter()
+            .map(|(name, v)| (*name, isolate(v.to_string())))
+            .collect();
+        let isolated: Vec<(&str, &dyn std::fmt::Display)> = isolated
+            .iter()
+            .map(|(name, v)| (*name, v as &dyn std::fmt::Display))
+            .collect();
+        return catalogue::fill(&text, &isolated, count.as_deref());
+    }
     catalogue::fill(&text, args, count.as_deref())
+}
+
+/// `value` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE when it
+/// holds a Latin letter (its direction then comes from its own first strong character);
+/// numbers and values already isolated stay as they are.
+fn isolate(value: String) -> String {
+    if value.starts_with('\u{2068}') || !value.chars().any(|c| c.is_ascii_alphabetic()) {
+        return value;
+    }
+    format!("\u{2068}{value}\u{2069}")
 }
 
 /// Message number `index` (of [`index`]; its English text `en`, of [`en`]) in the current

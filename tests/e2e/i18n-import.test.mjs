@@ -66,7 +66,9 @@ test('a refused workspace or CSV file is explained in the language shown, and fo
   await switchTo(page, 'ar');
   assert.equal(
     await error.textContent(),
-    "لم يُستورد Zahlen.csv: السطر 2، العمود N: 'x' ليست قيمة Edm.Int32 صالحة",
+    // Data (the file, the column, the value, the type) is in isolated runs, U+2068 … U+2069,
+    // and so is the nested sentence that holds some.
+    "لم يُستورد \u2068Zahlen.csv\u2069: \u2068السطر 2، العمود \u2068N\u2069: \u2068'\u2068x\u2069' ليست قيمة \u2068Edm.Int32\u2069 صالحة\u2069\u2069",
   );
   await shoot(page, 'import-error-ar');
   assert.equal(await page.locator('[data-table="Zahlen"]').count(), 0, 'nothing was imported');
