@@ -29,6 +29,7 @@ mod figures;
 mod fmt;
 mod form;
 mod io;
+pub mod problem_text;
 mod project;
 mod remote;
 mod review;

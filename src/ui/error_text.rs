@@ -140,6 +140,12 @@ pub fn try_detail(detail: &str) -> Option<String> {
     say_refined(DETAILS, detail, &prose)
 }
 
+/// An explanation (`Error::detail`) said by the engine's explanation templates, each value
+/// passed through `refine` (see [`say_refined`]); `None` when none matches.
+pub fn details_refined(text: &str, refine: &dyn Fn(&str, String) -> String) -> Option<String> {
+    say_refined(DETAILS, text, refine)
+}
+
 /// `text` said in the current language by the first of `templates` it matches; as written
 /// when none does.
 pub fn say(templates: &[Template], text: &str) -> String {
