@@ -36,7 +36,7 @@ pub fn QueryPanel() -> impl IntoView {
     let state = AppState::expect();
     let workspace = Workspace::expect();
     let raw = workspace.filter;
-    let editor = FilterEditor::new(raw);
+    let editor = FilterEditor::new(raw, workspace);
     let QueryOptions {
         select,
         top,
@@ -198,7 +198,9 @@ pub fn QueryPanel() -> impl IntoView {
                     None => msg::query_heading(),
                 }}
             </h2>
-            {editor_view(editor, QUERY_IDS)}
+            // Through a pointer: inlined, the editor's views would be built in the function that
+            // draws the sections, which runs at start, so its code would be in the primary wasm.
+            {std::hint::black_box(editor_view as fn(FilterEditor, EditorIds) -> AnyView)(editor, QUERY_IDS)}
             <div class="query-options">
                 <TextField id="q-select" label=|| "$select".to_string() placeholder=|| "Name, Age".to_string() value=select on_input=Callback::new(move |v| select.set(v)) />
                 <TextField id="q-top" label=|| "$top".to_string() placeholder=|| "1000".to_string() value=top on_input=Callback::new(move |v| top.set(v)) />

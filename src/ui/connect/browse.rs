@@ -66,7 +66,10 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     let conn = StoredValue::new(connection);
     let tables = RwSignal::new(None::<Result<Vec<String>, Failure>>);
     let busy = RwSignal::new(false);
-    let editor = FilterEditor::new(RwSignal::new(String::new()));
+    let editor = FilterEditor::new(
+        RwSignal::new(String::new()),
+        crate::ui::workspace::Workspace::expect(),
+    );
     let (select, top) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let shown = RwSignal::new(None::<Shown>);
     let list = move || {

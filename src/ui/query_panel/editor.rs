@@ -44,10 +44,10 @@ pub struct FilterEditor {
 }
 
 impl FilterEditor {
-    /// An editor on `raw`: every filter of comparisons and `and`/`or`/`not` reads into the
-    /// builder (a filter restored after a reload, or loaded by advice).
-    pub fn new(raw: RwSignal<String>) -> Self {
-        let workspace = Workspace::expect();
+    /// An editor on `raw`, its ids from `workspace`: every filter of comparisons and
+    /// `and`/`or`/`not` reads into the builder (a filter restored after a reload, or loaded by
+    /// advice).
+    pub fn new(raw: RwSignal<String>, workspace: Workspace) -> Self {
         let restored =
             raw.with_untracked(|t| workspace.with_ids(|ids| Builder::from_filter(t, ids)));
         FilterEditor {
@@ -90,7 +90,7 @@ impl FilterEditor {
 }
 
 /// The builder's fieldset and the raw `$filter` field under it.
-pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> impl IntoView {
+pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> AnyView {
     let FilterEditor {
         raw,
         builder,
@@ -200,4 +200,5 @@ pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> impl IntoView {
                 </p>
             </div>
     }
+    .into_any()
 }
