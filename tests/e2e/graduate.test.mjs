@@ -316,6 +316,22 @@ for (const target of TARGETS) {
       ['Sales', '002', '41', '2', 'Robert'],
     ]);
     await page.screenshot({ path: `${SHOTS}/${slug}-query-page-1.png`, fullPage: true });
+    if (target.name === 'tablescope serve') {
+      // The same panels in Arabic, at desktop width and at 360 px.
+      await page.locator('#lang-select').selectOption('ar');
+      await page.locator('html[dir="rtl"]').waitFor();
+      await page.locator('.connect-browse .builder legend', { hasText: 'المُنشئ' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/query-ar.png`, fullPage: true });
+      await page.setViewportSize({ width: 360, height: 740 });
+      await page.screenshot({ path: `${SHOTS}/query-ar-360.png`, fullPage: true });
+      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-ar-360-panel.png` });
+      await page.locator('#lang-select').selectOption('en');
+      await page.locator('html[dir="ltr"]').waitFor();
+      await page.screenshot({ path: `${SHOTS}/query-360.png`, fullPage: true });
+      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-360-panel.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+
     // Page 2: the continuation the service returned, with the first page's options.
     const [nextPk, nextRk] = continued[0];
     assert.ok(nextPk && nextRk, `a continuation after page 1: ${continued[0]}`);
@@ -339,22 +355,6 @@ for (const target of TARGETS) {
     await grid.locator('tr.grid-row').first().click();
     assert.match(await page.locator('.connect-entity-json').innerText(), /"Id@odata\.type": "Edm\.Int64"/);
     await page.screenshot({ path: `${SHOTS}/${slug}-query-page-2.png`, fullPage: true });
-    if (target.name === 'tablescope serve') {
-      // The same panels in Arabic, at desktop width and at 360 px.
-      await page.locator('#lang-select').selectOption('ar');
-      await page.locator('html[dir="rtl"]').waitFor();
-      await page.locator('.connect-browse .builder legend', { hasText: 'المُنشئ' }).waitFor();
-      await page.screenshot({ path: `${SHOTS}/query-ar.png`, fullPage: true });
-      await page.setViewportSize({ width: 360, height: 740 });
-      await page.screenshot({ path: `${SHOTS}/query-ar-360.png`, fullPage: true });
-      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-ar-360-panel.png` });
-      await page.locator('#lang-select').selectOption('en');
-      await page.locator('html[dir="ltr"]').waitFor();
-      await page.screenshot({ path: `${SHOTS}/query-360.png`, fullPage: true });
-      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-360-panel.png` });
-      await page.setViewportSize({ width: 1280, height: 900 });
-    }
-
     // The whole table again, two a page, for the copy and the comparison below.
     await page.locator('#connect-top').fill('2');
 
