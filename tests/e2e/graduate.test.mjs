@@ -387,6 +387,16 @@ for (const target of TARGETS) {
     await page.screenshot({ path: `${SHOTS}/${slug}-compare-differ.png`, fullPage: true });
     assert.deepEqual(await texts(page.locator('.connect-differences li')), target.differences);
     assert.deepEqual(await axeViolations(page), []);
+    // The Query section's editor and grid in the same page as these: every id once.
+    await page.locator('#nav-query').click();
+    await page.locator('#raw-filter').waitFor();
+    await page.locator('#nav-connect').click();
+    const duplicates = await page.evaluate(() => {
+      const seen = new Map();
+      for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) ?? 0) + 1);
+      return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    });
+    assert.deepEqual(duplicates, []);
     // Each side in the typed grid: the sandbox's four, the connection's five.
     assert.deepEqual(await gridRows(page, 'connect-sandbox-entities'), [
       ['Sales', '001', '36', '9007199254740993', 'Ada'],
