@@ -1,6 +1,6 @@
 //! The Connect section (issue #12, "graduate"): a real Table service endpoint beside the
-//! sandbox. The user adds a connection (a SAS URL, or a local endpoint), lists and queries its
-//! tables, runs the same query on both sides and sees where the answers differ, copies a sample
+//! sandbox. The user adds a connection (a SAS URL, or a local endpoint), lists its tables and
+//! queries them with the Query section's own editor and typed grid, page by page, runs the same query on both sides and sees where the answers differ, copies a sample
 //! into the sandbox and writes a sandbox table to the connection.
 //!
 //! The section is a wasm module of its own (`src/connect.rs` → `connect.js`,
@@ -40,7 +40,8 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-differences li{overflow-wrap:anywhere;font-size:.875rem}\
 .connect-tables{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}\
 .connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
-.connect-form .inline-check{white-space:normal;align-items:flex-start}";
+.connect-form .inline-check{white-space:normal;align-items:flex-start}\
+.connect-browse .results-count{margin:6px 0}";
 
 /// The Connect module's files, relative to the page.
 pub const CONNECT_JS: &str = "connect.js";
@@ -97,6 +98,9 @@ fn ConnectPanel() -> impl IntoView {
         ),
         table: RwSignal::new(String::new()),
     };
+    // The query editor and the typed grid are the Query section's own; they keep their ids and
+    // column arrangements in a workspace, which the module has apart from the playground's.
+    provide_context(crate::ui::workspace::Workspace::new());
     view! {
         <style>{STYLE}</style>
         <section class="panel connect-panel" aria-labelledby="connect-heading">

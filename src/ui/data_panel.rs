@@ -126,7 +126,7 @@ pub fn DataPanel() -> impl IntoView {
                         selected=selected
                         label=msg::data_grid_label
                         id="data"
-                        deletable=true
+                        deletable=super::grid_select::delete_in_sandbox as super::grid_select::Deleter
                     />
                 </div>
                 <div class="grid-footer">

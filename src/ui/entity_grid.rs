@@ -51,7 +51,7 @@ pub fn EntityGrid(
     /// Offers to delete the selected entities (confirmed) from `table`; without it the
     /// selection can only be copied (query results).
     #[prop(optional)]
-    deletable: bool,
+    deletable: Option<super::grid_select::Deleter>,
 ) -> impl IntoView {
     let workspace = Workspace::expect();
     let columns = Memo::new(move |_| {

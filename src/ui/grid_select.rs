@@ -191,8 +191,17 @@ fn tsv_field(f: &str) -> String {
     }
 }
 
+/// Deletes a grid's chosen rows from its table. A function, not a flag: a module that shows
+/// the grid without the sandbox (the Connect section) then links none of the sandbox's writes.
+pub type Deleter = fn(&str, &[RawEntity]) -> Deleted;
+
+/// The playground's [`Deleter`]: deletes from the sandbox's table.
+pub fn delete_in_sandbox(table: &str, rows: &[RawEntity]) -> Deleted {
+    delete_entities(AppState::expect(), table, rows)
+}
+
 /// The bar above a grid: the column chooser, how many rows are selected, Copy as TSV, and
-/// (with `on_delete`) Delete selected with its confirmation.
+/// (with `deletable`) Delete selected with its confirmation.
 #[component]
 pub fn SelectionBar(
     entities: Signal<Vec<RawEntity>>,
@@ -201,9 +210,8 @@ pub fn SelectionBar(
     found: Signal<Vec<Column>>,
     table: Signal<String>,
     id: &'static str,
-    deletable: bool,
+    deletable: Option<Deleter>,
 ) -> impl IntoView {
-    let state = AppState::expect();
     // Said in the language shown when shown (it follows a switch).
     let status = RwSignal::new(None::<Say>);
     let asking = RwSignal::new(None::<usize>);
@@ -244,7 +252,10 @@ pub fn SelectionBar(
         let rows = chosen();
         asking.set(None);
         super::confirm::closed();
-        let outcome = delete_entities(state, &table.get_untracked(), &rows);
+        let Some(delete) = deletable else {
+            return;
+        };
+        let outcome = delete(&table.get_untracked(), &rows);
         status.set(said(move || outcome.say()));
         // The selection is gone with its entities, and with it the button that asked:
         // focus goes to the select-all box, the bar's first control after the chooser.
@@ -303,6 +314,7 @@ pub fn SelectionBar(
                                     {t(msg::grid_copy_tsv)}
                                 </button>
                                 {deletable
+                                    .is_some()
                                     .then(|| {
                                         view! {
                                             <button type="button" class="delete delete-picked" on:click=ask>
@@ -383,7 +395,7 @@ fn delete_entities(state: AppState, table: &str, rows: &[RawEntity]) -> Deleted 
 
 /// What a delete of the chosen rows did: how many it deleted, and where it stopped (the
 /// service's error, as API text, and the keys), said when shown.
-struct Deleted {
+pub struct Deleted {
     deleted: usize,
     stopped: Option<(String, String, String)>,
 }

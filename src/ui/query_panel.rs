@@ -6,20 +6,29 @@ use super::data_panel::{after_paint, now, EntityView};
 use super::entity_grid::{columns_of, EntityGrid};
 use super::error_notice::ErrorNotice;
 use super::fields::TextField;
-use super::model::{self, Builder, BuilderKind};
 use super::results::{History, Run, RunPage, ScanMeter};
 use super::state::AppState;
 use super::workspace::{QueryOptions, Workspace};
-use crate::engine::filter;
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
 mod condition_row;
+pub(crate) mod editor;
 mod group;
 mod run_map;
-use group::{conditions, Edit};
+use editor::{editor_view, EditorIds, FilterEditor};
 use run_map::{RunMap, RunMapState};
+
+/// The Query section's editor ids (`editor::EditorIds`).
+const QUERY_IDS: EditorIds = EditorIds {
+    kind: "query-kind",
+    partition_key: "q-pk",
+    row_key: "q-rk",
+    row_prefix: "q-prefix",
+    raw: "raw-filter",
+    raw_hint: "raw-filter-hint",
+};
 
 /// Builder, raw editor, options, runs and their figures.
 #[component]
@@ -27,12 +36,7 @@ pub fn QueryPanel() -> impl IntoView {
     let state = AppState::expect();
     let workspace = Workspace::expect();
     let raw = workspace.filter;
-    // The builder shows the filter the workspace holds (restored after a reload, or loaded by
-    // advice): every filter of comparisons and `and`/`or`/`not` reads into it.
-    let restored = raw.with_untracked(|t| workspace.with_ids(|ids| Builder::from_filter(t, ids)));
-    let expressible = RwSignal::new(restored.is_some());
-    let builder = RwSignal::new(restored.unwrap_or_default());
-    let builder_problem = RwSignal::new(None::<String>);
+    let editor = FilterEditor::new(raw, workspace);
     let QueryOptions {
         select,
         top,
@@ -47,39 +51,13 @@ pub fn QueryPanel() -> impl IntoView {
     let selected_row = RwSignal::new(None::<usize>);
     let run_map = RunMapState::new();
 
-    // Builder → raw text.
-    let edit_builder = move |f: &dyn Fn(&mut Builder)| {
-        builder.update(|b| f(b));
-        match builder.with_untracked(Builder::filter) {
-            Ok(text) => {
-                raw.set(text);
-                expressible.set(true);
-                builder_problem.set(None);
-            }
-            Err(e) => builder_problem.set(Some(e)),
-        }
-    };
-    // Raw text → builder, when the filter has the builder's shape.
-    let load_filter = move |text: String| {
-        let parsed = workspace.with_ids(|ids| Builder::from_filter(&text, ids));
-        raw.set(text);
-        builder_problem.set(None);
-        match parsed {
-            Some(b) => {
-                builder.set(b);
-                expressible.set(true);
-            }
-            None => expressible.set(false),
-        }
-    };
+    let load_filter = move |text: String| editor.load(text);
 
     super::code_link::register_query_fields(super::code_link::QueryFields {
         select,
         top,
         load_filter: Callback::new(load_filter),
     });
-
-    let syntax = move || raw.with(|t| filter::parse(t).err());
 
     // The first page's request: "Next page" continues exactly this query, even if the
     // editor has changed since.
@@ -211,8 +189,6 @@ pub fn QueryPanel() -> impl IntoView {
         let id = current.get();
         history.with(|h| h.iter().find(|r| Some(r.id) == id).cloned())
     };
-    let kind = move || builder.with(|b| b.kind);
-    let edit_tree = Callback::new(move |(id, e): (u64, Edit)| edit_builder(&|b| e.apply(b, id)));
 
     view! {
         <section class="panel query-panel" aria-labelledby="query-heading" on:keydown=on_key>
@@ -222,103 +198,9 @@ pub fn QueryPanel() -> impl IntoView {
                     None => msg::query_heading(),
                 }}
             </h2>
-            <fieldset class="builder">
-                <legend>{t(msg::query_builder)}</legend>
-                <div class="kind-choices" role="radiogroup" aria-label=t(msg::query_kind)>
-                    {[
-                        // The value is the kind's English name (stable for tests and forms).
-                        (BuilderKind::Point, "Point", msg::query_kind_point as fn() -> String, msg::query_kind_point_title as fn() -> String),
-                        (BuilderKind::Partition, "Partition", msg::query_kind_partition, msg::query_kind_partition_title),
-                        (BuilderKind::Table, "Table", msg::query_kind_table, msg::query_kind_table_title),
-                    ]
-                        .into_iter()
-                        .map(|(k, value, name, title)| {
-                            view! {
-                                <label class="op-choice" title=t(title)>
-                                    <input
-                                        type="radio"
-                                        name="query-kind"
-                                        value=value
-                                        prop:checked=move || kind() == k
-                                        on:change=move |_| edit_builder(&|b| b.kind = k)
-                                    />
-                                    {t(name)}
-                                </label>
-                            }
-                        })
-                        .collect_view()}
-                </div>
-                <div class="key-fields">
-                        <TextField
-                            id="q-pk"
-                            label=|| "PartitionKey eq".to_string()
-                            hidden=Signal::derive(move || kind() == BuilderKind::Table)
-                            value=Signal::derive(move || builder.with(|b| b.partition_key.clone()))
-                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.partition_key = v.clone()))
-                        />
-                        <TextField
-                            id="q-rk"
-                            label=|| "RowKey eq".to_string()
-                            hidden=Signal::derive(move || kind() != BuilderKind::Point)
-                            value=Signal::derive(move || builder.with(|b| b.row_key.clone()))
-                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_key = v.clone()))
-                        />
-                        <TextField
-                            id="q-prefix"
-                            label=msg::query_rk_prefix
-                            hidden=Signal::derive(move || kind() != BuilderKind::Partition)
-                            value=Signal::derive(move || builder.with(|b| b.row_prefix.clone()))
-                            on_input=Callback::new(move |v: String| edit_builder(&|b| b.row_prefix = v.clone()))
-                        />
-                </div>
-                    <div class="conditions" hidden=move || kind() == BuilderKind::Point>
-                        {conditions(builder, edit_tree)}
-                    </div>
-                {move || builder_problem.get().map(|p| view! { <p class="field-error builder-problem">{p}</p> })}
-            </fieldset>
-
-            <div class="field raw-field">
-                <label for="raw-filter"><bdi>"$filter"</bdi></label>
-                <textarea
-                    id="raw-filter"
-                    class="raw-filter"
-                    dir="ltr"
-                    rows="3"
-                    spellcheck="false"
-                    autocomplete="off"
-                    autocapitalize="off"
-                    aria-describedby="raw-filter-hint"
-                    aria-invalid=move || if syntax().is_some() { "true" } else { "false" }
-                    prop:value=move || raw.get()
-                    on:input=move |ev| load_filter(event_target_value(&ev))
-                ></textarea>
-                {move || {
-                    syntax()
-                        .map(|e| {
-                            let (before, span, after) = raw.with(|t| model::split_at_error(t, e.position, e.length));
-                            let at_end = span.is_empty();
-                            view! {
-                                <div class="syntax-error" role="alert">
-                                    <pre class="syntax-mirror" aria-hidden="true">
-                                        <span>{before}</span>
-                                        <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
-                                        <span>{after}</span>
-                                    </pre>
-                                    <p class="syntax-message">{move || msg::query_syntax_position(super::error_text::syntax(&e.message), e.position)}</p>
-                                </div>
-                            }
-                        })
-                }}
-                <p id="raw-filter-hint" class="hint">
-                    {move || {
-                        if expressible.get() {
-                            msg::query_filter_synced()
-                        } else {
-                            msg::query_filter_raw()
-                        }
-                    }}
-                </p>
-            </div>
+            // Through a pointer: inlined, the editor's views would be built in the function that
+            // draws the sections, which runs at start, so its code would be in the primary wasm.
+            {std::hint::black_box(editor_view as fn(FilterEditor, EditorIds) -> AnyView)(editor, QUERY_IDS)}
             <div class="query-options">
                 <TextField id="q-select" label=|| "$select".to_string() placeholder=|| "Name, Age".to_string() value=select on_input=Callback::new(move |v| select.set(v)) />
                 <TextField id="q-top" label=|| "$top".to_string() placeholder=|| "1000".to_string() value=top on_input=Callback::new(move |v| top.set(v)) />

@@ -206,8 +206,9 @@ async function connect(page, url) {
 }
 
 const texts = (locator) => locator.allInnerTexts();
-const tableRows = async (page, id) =>
-  page.locator(`#${id} tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+/** The rows of the typed grid `<id>-grid`, each as its cells' text. */
+const gridRows = async (page, id) =>
+  page.locator(`#${id}-grid tr.grid-row`).evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
 
 async function compare(page) {
   await page.locator('.connect-compare').click();
@@ -268,19 +269,94 @@ for (const target of TARGETS) {
     await page.locator('.connect-tables [data-remote-table]').first().waitFor();
     assert.deepEqual(await texts(page.locator('.connect-tables [data-remote-table]')), ['Employees', 'Orders']);
 
-    // Query, two entities a page.
+    // Query with the Query section's own editor: a table query of two condition rows, two
+    // entities a page. The connection receives exactly the builder's $filter, then the
+    // continuation it returned; the typed grid shows each page's entities in the service's
+    // order, with each column's Edm types.
+    const origin = new URL(endpoint).origin;
+    const sent = [];
+    const continued = [];
+    const paramsOf = (u) => Object.fromEntries([...u.searchParams].filter(([k]) => k.startsWith('$') || k.startsWith('Next')));
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === origin && u.pathname.endsWith('/Employees()')) sent.push(paramsOf(u));
+    });
+    page.on('response', (r) => {
+      const u = new URL(r.url());
+      if (u.origin !== origin || !u.pathname.endsWith('/Employees()') || r.request().method() !== 'GET') return;
+      const h = r.headers();
+      continued.push([h['x-ms-continuation-nextpartitionkey'], h['x-ms-continuation-nextrowkey']]);
+    });
     await page.locator('.connect-tables [data-remote-table="Employees"]').click();
+    const browse = page.locator('.connect-browse');
+    await browse.locator('input[name="connect-query-kind"][value="Table"]').check();
+    await browse.locator('.conditions .add-condition').click();
+    await browse.locator('.root-group > .group-actions .add-condition').click();
+    const conditions = browse.locator('.condition-row');
+    await conditions.nth(0).locator('.cond-property').fill('Age');
+    await conditions.nth(0).locator('.cond-op').selectOption('gt');
+    await conditions.nth(0).locator('.cond-type').selectOption('Int32');
+    await conditions.nth(0).locator('.cond-value').fill('30');
+    await conditions.nth(1).locator('.cond-property').fill('Name');
+    await conditions.nth(1).locator('.cond-op').selectOption('ne');
+    await conditions.nth(1).locator('.cond-value').fill('Linus');
+    const filter = "Age gt 30 and Name ne 'Linus'";
+    assert.equal(await page.locator('#connect-filter').inputValue(), filter);
     await page.locator('#connect-top').fill('2');
     await page.locator('.connect-query').click();
-    await page.locator('#connect-remote-entities').waitFor();
-    assert.deepEqual(await tableRows(page, 'connect-remote-entities'), [
-      ['Sales', '001', 'Ada', '36', '9007199254740993'],
-      ['Sales', '002', 'Robert', '41', '2'],
-      ['Sales', "o'k", 'Quote', '29', '3'],
-      ['Support', '001', 'Grace', '52', '4'],
-      ['Support', '002', 'Linus', '33', '5'],
+    const grid = page.locator('#connect-remote-entities-grid');
+    await page.locator('.connect-browse .results-count', { hasText: 'Page 1: 2 entities' }).waitFor();
+    assert.deepEqual(sent, [{ $filter: filter, $top: '2' }]);
+    const headers = () =>
+      grid.locator('thead th').evaluateAll((ths) => ths.map((th) => [th.querySelector('.col-name').textContent, th.querySelector('.col-types').textContent]));
+    const rows = () => grid.locator('tr.grid-row').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(await headers(), [['PartitionKey', 'String'], ['RowKey', 'String'], ['Age', 'Int32'], ['Id', 'Int64'], ['Name', 'String']]);
+    assert.deepEqual(await rows(), [
+      ['Sales', '001', '36', '9007199254740993', 'Ada'],
+      ['Sales', '002', '41', '2', 'Robert'],
     ]);
-    assert.equal(await page.locator('.connect-remote-entities-pages li').count(), 3);
+    await page.screenshot({ path: `${SHOTS}/${slug}-query-page-1.png`, fullPage: true });
+    if (target.name === 'tablescope serve') {
+      // The same panels in Arabic, at desktop width and at 360 px.
+      await page.locator('#lang-select').selectOption('ar');
+      await page.locator('html[dir="rtl"]').waitFor();
+      await page.locator('.connect-browse .builder legend', { hasText: 'المُنشئ' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/query-ar.png`, fullPage: true });
+      await page.setViewportSize({ width: 360, height: 740 });
+      await page.screenshot({ path: `${SHOTS}/query-ar-360.png`, fullPage: true });
+      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-ar-360-panel.png` });
+      await page.locator('#lang-select').selectOption('en');
+      await page.locator('html[dir="ltr"]').waitFor();
+      await page.screenshot({ path: `${SHOTS}/query-360.png`, fullPage: true });
+      await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/query-360-panel.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+
+    // Page 2: the continuation the service returned, with the first page's options.
+    const [nextPk, nextRk] = continued[0];
+    assert.ok(nextPk && nextRk, `a continuation after page 1: ${continued[0]}`);
+    assert.deepEqual(await texts(page.locator('.connect-remote-entities-pages li')), [`Page 1: 2 entities, continuation: NextPartitionKey=${nextPk}; NextRowKey=${nextRk}`]);
+    await page.locator('#connect-filter').fill('');
+    await page.locator('#connect-top').fill('');
+    await page.locator('.connect-next-page').click();
+    await page.locator('.connect-browse .results-count', { hasText: 'Page 2: 1 entity' }).waitFor();
+    assert.deepEqual(sent, [
+      { $filter: filter, $top: '2' },
+      { $filter: filter, $top: '2', NextPartitionKey: nextPk, NextRowKey: nextRk },
+    ]);
+    assert.deepEqual(await headers(), [['PartitionKey', 'String'], ['RowKey', 'String'], ['Age', 'Int32'], ['Id', 'Int64'], ['Name', 'String']]);
+    assert.deepEqual(await rows(), [['Support', '001', '52', '4', 'Grace']]);
+    assert.deepEqual(await texts(page.locator('.connect-remote-entities-pages li')), [
+      `Page 1: 2 entities, continuation: NextPartitionKey=${nextPk}; NextRowKey=${nextRk}`,
+      'Page 2: 1 entity, continuation: none',
+    ]);
+    assert.equal(await page.locator('.connect-next-page').isHidden(), true);
+    // Opening a row shows its JSON as the service sent it, annotations included.
+    await grid.locator('tr.grid-row').first().click();
+    assert.match(await page.locator('.connect-entity-json').innerText(), /"Id@odata\.type": "Edm\.Int64"/);
+    await page.screenshot({ path: `${SHOTS}/${slug}-query-page-2.png`, fullPage: true });
+    // The whole table again, two a page, for the copy and the comparison below.
+    await page.locator('#connect-top').fill('2');
 
     // Copy the first 100 (all five) into the sandbox: the same entities, Int64 kept.
     await page.locator('.connect-copy-in').click();
@@ -311,11 +387,29 @@ for (const target of TARGETS) {
     await page.screenshot({ path: `${SHOTS}/${slug}-compare-differ.png`, fullPage: true });
     assert.deepEqual(await texts(page.locator('.connect-differences li')), target.differences);
     assert.deepEqual(await axeViolations(page), []);
-    assert.deepEqual(await tableRows(page, 'connect-sandbox-entities'), [
-      ['Sales', '001', 'Ada', '36', '9007199254740993'],
-      ['Sales', '002', 'Bob', '41', '2'],
-      ['Sales', "o'k", 'Quote', '29', '3'],
-      ['Support', '001', 'Grace', '52', '4'],
+    // The Query section's editor and grid in the same page as these: every id once.
+    await page.locator('#nav-query').click();
+    await page.locator('#raw-filter').waitFor();
+    await page.locator('#nav-connect').click();
+    const duplicates = await page.evaluate(() => {
+      const seen = new Map();
+      for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) ?? 0) + 1);
+      return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    });
+    assert.deepEqual(duplicates, []);
+    // Each side in the typed grid: the sandbox's four, the connection's five.
+    assert.deepEqual(await gridRows(page, 'connect-sandbox-entities'), [
+      ['Sales', '001', '36', '9007199254740993', 'Ada'],
+      ['Sales', '002', '41', '2', 'Bob'],
+      ['Sales', "o'k", '29', '3', 'Quote'],
+      ['Support', '001', '52', '4', 'Grace'],
+    ]);
+    assert.deepEqual(await gridRows(page, 'connect-remote-entities'), [
+      ['Sales', '001', '36', '9007199254740993', 'Ada'],
+      ['Sales', '002', '41', '2', 'Robert'],
+      ['Sales', "o'k", '29', '3', 'Quote'],
+      ['Support', '001', '52', '4', 'Grace'],
+      ['Support', '002', '33', '5', 'Linus'],
     ]);
 
     // Copy one partition of Orders in.

@@ -1,16 +1,33 @@
-//! The connection's tables, a query on one of them, and the same query run on the sandbox's
+//! The connection's tables, queried with the Query section's own editor (the builder with its
+//! condition rows, the raw `$filter`, `$select`, `$top`) and answered in its typed grid, a page
+//! at a time with "Next page" sending the continuation; and the same query run on the sandbox's
 //! table of the same name beside it, with every difference spelled out.
+//!
+//! Invariant: "Next page" continues the query that read the shown pages (table, filter,
+//! `$select`, `$top` as they were when it ran), whatever the editor holds since.
 
 use super::compare::{compare, Difference};
 use super::connection::Connection;
-use super::entities_view::EntitiesTable;
+use super::entities_view::{raw_entities, EntitiesGrid};
 use super::failure_view::failure_view;
 use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
 use super::Shared;
 use crate::i18n::{self, msg, t};
+use crate::ui::fields::TextField;
+use crate::ui::query_panel::editor::{editor_view, EditorIds, FilterEditor};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+
+/// The editor's element ids (the Query section's editor may be in the page too).
+const IDS: EditorIds = EditorIds {
+    kind: "connect-query-kind",
+    partition_key: "connect-q-pk",
+    row_key: "connect-q-rk",
+    row_prefix: "connect-q-prefix",
+    raw: "connect-filter",
+    raw_hint: "connect-filter-hint",
+};
 
 /// One side's answer: its pages, and the failure that stopped it, if any.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,8 +47,14 @@ impl Answer {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Shown {
-    Query(Answer),
+    /// The connection's pages read so far of `table` with `options`; the grid shows the last.
+    Query {
+        table: String,
+        options: Options,
+        answer: Answer,
+    },
     Compare {
+        table: String,
         sandbox: Answer,
         connection: Answer,
         differences: Vec<Difference>,
@@ -43,11 +66,11 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     let conn = StoredValue::new(connection);
     let tables = RwSignal::new(None::<Result<Vec<String>, Failure>>);
     let busy = RwSignal::new(false);
-    let (filter, select, top) = (
+    let editor = FilterEditor::new(
         RwSignal::new(String::new()),
-        RwSignal::new(String::new()),
-        RwSignal::new(String::new()),
+        crate::ui::workspace::Workspace::expect(),
     );
+    let (select, top) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let shown = RwSignal::new(None::<Shown>);
     let list = move || {
         let side = Side::Remote(conn.get_value());
@@ -59,10 +82,11 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     };
     list();
     let options = move || Options {
-        filter: filter.get_untracked(),
+        filter: editor.raw.get_untracked(),
         select: select.get_untracked(),
         top: top.get_untracked(),
     };
+    // The query's first page, or (`both`) every page on both sides, compared.
     let run = move |both: bool| {
         let table = shared.table.get_untracked();
         if table.is_empty() {
@@ -72,94 +96,120 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
         busy.set(true);
         shown.set(None);
         spawn_local(async move {
-            let (pages, failure) = query::pages(&remote, &table, &options, None).await;
-            let connection = Answer { pages, failure };
             let result = if both {
+                let (pages, failure) = query::pages(&remote, &table, &options, None).await;
+                let connection = Answer { pages, failure };
                 let (pages, failure) = query::pages(&Side::Sandbox, &table, &options, None).await;
                 let sandbox = Answer { pages, failure };
                 let differences = compare(&sandbox.pages, &connection.pages);
                 Shown::Compare {
+                    table,
                     sandbox,
                     connection,
                     differences,
                 }
             } else {
-                Shown::Query(connection)
+                let answer = match query::page(&remote, &table, &options, None).await {
+                    Ok(p) => Answer {
+                        pages: vec![p],
+                        failure: None,
+                    },
+                    Err(f) => Answer {
+                        pages: Vec::new(),
+                        failure: Some(f),
+                    },
+                };
+                Shown::Query {
+                    table,
+                    options,
+                    answer,
+                }
             };
             shown.try_set(Some(result));
             busy.try_set(false);
         });
     };
+    // The continuation of the shown query, if its last page has one.
+    let next_token = move || match shown.get() {
+        Some(Shown::Query { answer, .. }) if answer.failure.is_none() => {
+            answer.pages.last().and_then(|p| p.next.clone())
+        }
+        _ => None,
+    };
+    let next_page = move || {
+        let Some(Shown::Query {
+            table,
+            options,
+            answer,
+        }) = shown.get_untracked()
+        else {
+            return;
+        };
+        let Some(token) = answer.pages.last().and_then(|p| p.next.clone()) else {
+            return;
+        };
+        let remote = Side::Remote(conn.get_value());
+        busy.set(true);
+        spawn_local(async move {
+            let read = query::page(&remote, &table, &options, Some(&token)).await;
+            shown.try_update(|s| {
+                if let Some(Shown::Query { answer, .. }) = s {
+                    match read {
+                        Ok(p) => answer.pages.push(p),
+                        Err(f) => answer.failure = Some(f),
+                    }
+                }
+            });
+            busy.try_set(false);
+        });
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            run(false);
+        }
+    };
+    let no_table = move || busy.get() || shared.table.with(String::is_empty);
     view! {
-        <section class="panel connect-panel connect-browse" aria-labelledby="connect-tables-heading">
+        <section class="panel connect-panel connect-browse" aria-labelledby="connect-tables-heading" on:keydown=on_key>
             <h3 id="connect-tables-heading">{t(msg::connect_tables)}</h3>
             <div class="editor-actions">
                 <button type="button" class="connect-list" prop:disabled=move || busy.get() on:click=move |_| list()>
                     {t(msg::connect_list)}
                 </button>
             </div>
-            {move || match tables.get() {
-                None => None,
-                Some(Err(f)) => Some(failure_view(f, Some(conn.get_value()))),
-                Some(Ok(names)) if names.is_empty() => {
-                    Some(view! { <p class="hint">{t(msg::connect_no_tables)}</p> }.into_any())
-                }
-                Some(Ok(names)) => Some(
-                    view! {
-                        <ul class="connect-tables" aria-label=t(msg::connect_tables)>
-                            {names
-                                .into_iter()
-                                .map(|n| {
-                                    let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
-                                    view! {
-                                        <li>
-                                            <button
-                                                type="button"
-                                                data-remote-table=n3
-                                                aria-pressed=move || (shared.table.get() == n1).to_string()
-                                                on:click=move |_| shared.table.set(n2.clone())
-                                            >
-                                                {n}
-                                            </button>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ul>
-                    }
-                    .into_any(),
-                ),
-            }}
+            {move || tables.get().map(|t| tables_view(t, shared, conn.get_value()))}
             <div class="query-options">
-                <div class="field">
-                    <label for="connect-table">{t(msg::connect_table)}</label>
-                    <input id="connect-table" type="text" dir="ltr" prop:value=move || shared.table.get()
-                        on:input=move |ev| shared.table.set(event_target_value(&ev)) />
-                </div>
-                <div class="field">
-                    <label for="connect-filter">"$filter"</label>
-                    <input id="connect-filter" type="text" dir="ltr" prop:value=move || filter.get()
-                        on:input=move |ev| filter.set(event_target_value(&ev)) />
-                </div>
-                <div class="field">
-                    <label for="connect-select">"$select"</label>
-                    <input id="connect-select" type="text" dir="ltr" prop:value=move || select.get()
-                        on:input=move |ev| select.set(event_target_value(&ev)) />
-                </div>
-                <div class="field">
-                    <label for="connect-top">{t(msg::connect_top)}</label>
-                    <input id="connect-top" type="number" min="1" max="1000" dir="ltr" prop:value=move || top.get()
-                        on:input=move |ev| top.set(event_target_value(&ev)) />
-                </div>
+                <TextField
+                    id="connect-table"
+                    label=msg::connect_table
+                    value=shared.table
+                    on_input=Callback::new(move |v| shared.table.set(v))
+                />
+            </div>
+            <p class="hint">{t(msg::connect_query_hint)}</p>
+            {editor_view(editor, IDS)}
+            <div class="query-options">
+                <TextField id="connect-select" label=|| "$select".to_string() placeholder=|| "Name, Age".to_string() value=select on_input=Callback::new(move |v| select.set(v)) />
+                <TextField id="connect-top" label=msg::connect_top placeholder=|| "1000".to_string() value=top on_input=Callback::new(move |v| top.set(v)) />
             </div>
             <div class="editor-actions">
-                <button type="button" class="primary connect-query"
-                    prop:disabled=move || busy.get() || shared.table.with(String::is_empty)
+                <button type="button" class="primary run-query connect-query"
+                    prop:disabled=no_table
                     on:click=move |_| run(false)>
                     {t(msg::connect_query)}
                 </button>
+                <button
+                    type="button"
+                    class="next-page connect-next-page"
+                    hidden=move || next_token().is_none()
+                    prop:disabled=move || busy.get()
+                    on:click=move |_| next_page()
+                >
+                    {t(msg::query_next_page)}
+                </button>
                 <button type="button" class="connect-compare"
-                    prop:disabled=move || busy.get() || shared.table.with(String::is_empty)
+                    prop:disabled=no_table
                     on:click=move |_| run(true)>
                     {t(msg::connect_compare)}
                 </button>
@@ -172,15 +222,65 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     }
 }
 
+/// The connection's tables as buttons that choose the table to query (or why they could not
+/// be listed).
+fn tables_view(tables: Result<Vec<String>, Failure>, shared: Shared, conn: Connection) -> AnyView {
+    let names = match tables {
+        Err(f) => return failure_view(f, Some(conn)),
+        Ok(names) if names.is_empty() => {
+            return view! { <p class="hint">{t(msg::connect_no_tables)}</p> }.into_any()
+        }
+        Ok(names) => names,
+    };
+    view! {
+        <ul class="connect-tables" aria-label=t(msg::connect_tables)>
+            {names
+                .into_iter()
+                .map(|n| {
+                    let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
+                    view! {
+                        <li>
+                            <button
+                                type="button"
+                                data-remote-table=n3
+                                aria-pressed=move || (shared.table.get() == n1).to_string()
+                                on:click=move |_| shared.table.set(n2.clone())
+                            >
+                                {n}
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
 fn shown_view(shown: Shown, c: Connection) -> AnyView {
     match shown {
-        Shown::Query(answer) => side_view(
-            answer,
-            msg::connect_side_connection,
-            "connect-remote-entities",
-            c,
-        ),
+        Shown::Query { table, answer, .. } => {
+            // The page shown is the last read, as the Query section shows its pages.
+            let (n, pages) = (
+                answer.pages.last().map_or(0, |p| p.entities.len()),
+                answer.pages.len(),
+            );
+            let entities = raw_entities(answer.pages.last().into_iter().flat_map(|p| &p.entities));
+            view! {
+                <h4>{t(msg::connect_side_connection)}</h4>
+                <p class="results-count" hidden=pages == 0>
+                    {move || msg::query_results_count(n, i18n::number(pages as f64))}
+                </p>
+                {(pages > 0).then(|| view! {
+                    <EntitiesGrid entities=entities table=table label=msg::connect_side_connection id="connect-remote-entities" />
+                })}
+                {pages_view(&answer.pages, "connect-remote-entities")}
+                {answer.failure.map(|f| failure_view(f, Some(c)))}
+            }
+            .into_any()
+        }
         Shown::Compare {
+            table,
             sandbox,
             connection,
             differences,
@@ -211,8 +311,8 @@ fn shown_view(shown: Shown, c: Connection) -> AnyView {
                 {summary}
                 <p class="hint">{t(msg::connect_ignored)}</p>
                 <div class="connect-sides">
-                    <div>{side_view(sandbox, msg::connect_side_sandbox, "connect-sandbox-entities", c.clone())}</div>
-                    <div>{side_view(connection, msg::connect_side_connection, "connect-remote-entities", c)}</div>
+                    <div>{side_view(sandbox, &table, msg::connect_side_sandbox, "connect-sandbox-entities", c.clone())}</div>
+                    <div>{side_view(connection, &table, msg::connect_side_connection, "connect-remote-entities", c)}</div>
                 </div>
             }
             .into_any()
@@ -220,12 +320,9 @@ fn shown_view(shown: Shown, c: Connection) -> AnyView {
     }
 }
 
-/// One side: its heading, its entities, its pages with their continuation tokens, and the
-/// failure that stopped it.
-fn side_view(answer: Answer, name: fn() -> String, id: &'static str, c: Connection) -> AnyView {
-    let entities = answer.entities();
-    let pages = answer
-        .pages
+/// The pages read, each with its size and continuation token.
+fn pages_view(pages: &[Page], id: &'static str) -> impl IntoView {
+    let items = pages
         .iter()
         .enumerate()
         .map(|(i, p)| {
@@ -238,10 +335,23 @@ fn side_view(answer: Answer, name: fn() -> String, id: &'static str, c: Connecti
             }
         })
         .collect_view();
+    view! { <ul class=format!("{id}-pages")>{items}</ul> }
+}
+
+/// One side of a comparison: its heading, its entities (every page's), its pages with their
+/// continuation tokens, and the failure that stopped it.
+fn side_view(
+    answer: Answer,
+    table: &str,
+    name: fn() -> String,
+    id: &'static str,
+    c: Connection,
+) -> AnyView {
+    let entities = raw_entities(answer.pages.iter().flat_map(|p| &p.entities));
     view! {
         <h4>{t(name)}</h4>
-        <EntitiesTable entities=entities label=name id=id />
-        <ul class=format!("{id}-pages")>{pages}</ul>
+        <EntitiesGrid entities=entities table=table.to_string() label=name id=id />
+        {pages_view(&answer.pages, id)}
         {answer.failure.map(|f| failure_view(f, Some(c)))}
     }
     .into_any()

@@ -1,64 +1,53 @@
-//! A read-only table of entities as the service answered them: the keys first, then every
-//! other property in the order first seen. Values are data: shown as text, left to right.
+//! Entities as the service answered them, in the playground's own typed grid
+//! (`crate::ui::entity_grid`): the JSON with its `@odata.type` annotations is decoded by the
+//! engine (`engine::json`, as the grid does for the sandbox's pages), so each column names its
+//! Edm types and each value shows as the sandbox shows it. Opening a row (Enter or a click)
+//! shows its JSON as the service sent it.
+//!
+//! The grid arranges columns per table name in the Connect module's own workspace
+//! (`super::ConnectPanel` provides it): a remote table's arrangement is not the sandbox's.
 
 use super::query::Entity;
+use crate::engine::json::RawEntity;
+use crate::ui::entity_grid::{columns_of, EntityGrid};
+use crate::ui::model;
 use leptos::prelude::*;
-use serde_json::Value;
 
-/// The columns: PartitionKey, RowKey, then the rest (no metadata, no type annotations).
-fn columns(entities: &[Entity]) -> Vec<String> {
-    let mut out: Vec<String> = vec!["PartitionKey".into(), "RowKey".into()];
-    for e in entities {
-        for name in e.keys() {
-            let skip =
-                name.starts_with("odata.") || name.contains("@odata.") || name == "Timestamp";
-            if !skip && !out.contains(name) {
-                out.push(name.clone());
-            }
-        }
-    }
-    out
+/// The service's entities as the grid takes them (members in the order read).
+pub fn raw_entities<'a>(entities: impl IntoIterator<Item = &'a Entity>) -> Vec<RawEntity> {
+    entities.into_iter().cloned().map(RawEntity::from).collect()
 }
 
-fn cell(v: Option<&Value>) -> String {
-    match v {
-        None => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => v.to_string(),
-    }
-}
-
-/// The entities as a table labelled `label` (a message, read when shown so the label follows a
-/// language switch; `id` lets tests find it).
+/// The entities of `table` in the typed grid labelled `label` (a message, read when shown, so
+/// the label follows a language switch); `id` prefixes the grid's element ids
+/// (`<id>-grid`), so tests and labels find it.
 #[component]
-pub fn EntitiesTable(
-    entities: Vec<Entity>,
+pub fn EntitiesGrid(
+    entities: Vec<RawEntity>,
+    table: String,
     label: fn() -> String,
     id: &'static str,
 ) -> impl IntoView {
-    let cols = columns(&entities);
-    let head = cols
-        .iter()
-        .map(|c| view! { <th scope="col">{c.clone()}</th> })
-        .collect_view();
-    let rows = entities
-        .iter()
-        .map(|e| {
-            let cells = cols
-                .iter()
-                .map(|c| view! { <td>{cell(e.get(c))}</td> })
-                .collect_view();
-            view! { <tr>{cells}</tr> }
-        })
-        .collect_view();
+    let found = columns_of(&entities);
+    let empty = entities.is_empty();
+    let entities = Signal::stored(entities);
+    let selected = RwSignal::new(None::<usize>);
+    let opened = move || {
+        let i = selected.get()?;
+        entities.with(|all| all.get(i).map(model::pretty_json))
+    };
     view! {
-        <div class="grid-scroll" dir="ltr" tabindex="0" role="region" aria-label=crate::i18n::t(label)>
-            <table class="grid" id=id>
-                <thead>
-                    <tr>{head}</tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
+        <p class="placeholder" hidden=!empty>{crate::i18n::t(crate::i18n::msg::query_page_empty)}</p>
+        <div class="connect-grid" data-grid=id hidden=empty>
+            <EntityGrid
+                entities=entities
+                found=Signal::stored(found)
+                table=Signal::stored(table)
+                selected=selected
+                label=label
+                id=id
+            />
         </div>
+        {move || opened().map(|json| view! { <pre class="connect-entity-json" dir="ltr">{json}</pre> })}
     }
 }
