@@ -11,6 +11,10 @@ use tablescope::i18n::{self, Lang};
 use tablescope::ui::design::problem_text::problem;
 use wasm_bindgen_test::*;
 
+mod web_common;
+
+use web_common::without_grouping;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 const DE: &str = include_str!("../www/locales/de.json");
@@ -162,22 +166,6 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
         ("/patterns/4/entityTypes", json!([]), "100"),
         ("/patterns/4/entityTypes", json!(["Nobody"]), "\"Nobody\""),
     ]
-}
-
-/// `text` without the digit grouping of prose numbers ("1,100" → "1100").
-fn without_grouping(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    chars
-        .iter()
-        .enumerate()
-        .filter(|&(i, c)| {
-            !(*c == ','
-                && i > 0
-                && chars[i - 1].is_ascii_digit()
-                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
-        })
-        .map(|(_, c)| *c)
-        .collect()
 }
 
 /// Sets `pointer` in `doc` to `value`, making the member if its parent has none.

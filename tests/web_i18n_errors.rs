@@ -12,6 +12,10 @@ use tablescope::i18n::{self, Lang};
 use tablescope::ui::error_text;
 use wasm_bindgen_test::*;
 
+mod web_common;
+
+use web_common::without_grouping;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 const DE: &str = include_str!("../www/locales/de.json");
@@ -99,22 +103,6 @@ async fn every_filter_syntax_error_is_said_in_the_language_shown() {
         "المتوقع قيمة بعد '\u{2068}eq\u{2069}'"
     );
     i18n::choose(Lang::En).await.unwrap();
-}
-
-/// `text` without the digit grouping of prose numbers ("1,100" → "1100").
-fn without_grouping(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    chars
-        .iter()
-        .enumerate()
-        .filter(|&(i, c)| {
-            !(*c == ','
-                && i > 0
-                && chars[i - 1].is_ascii_digit()
-                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
-        })
-        .map(|(_, c)| *c)
-        .collect()
 }
 
 /// The engine's explanations of refused names, keys, entities and queries.

@@ -111,3 +111,20 @@ impl Drop for Mounted {
         self.root.remove();
     }
 }
+
+/// `text` without the digit grouping of prose numbers ("1,100" → "1100"): an engine sentence
+/// said again in English formats its counts as prose, the engine wrote them bare.
+pub fn without_grouping(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| {
+            !(*c == ','
+                && i > 0
+                && chars[i - 1].is_ascii_digit()
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+        })
+        .map(|(_, c)| *c)
+        .collect()
+}
