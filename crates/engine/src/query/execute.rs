@@ -69,7 +69,7 @@ pub fn execute_page(
     options: &QueryOptions,
     trace: bool,
 ) -> Result<QueryPage> {
-    run_page(table, plan, options, trace, usize::MAX).map(|(page, _)| page)
+    run_page::<false>(table, plan, options, trace, usize::MAX).map(|(page, _)| page)
 }
 
 /// A page for a caller that only counts (the Design section's evaluator): the same scan, the
@@ -92,7 +92,7 @@ pub fn count_page(
     options: &QueryOptions,
     keep: usize,
 ) -> Result<CountedPage> {
-    let (page, last_partition_key) = run_page(table, plan, options, false, keep)?;
+    let (page, last_partition_key) = run_page::<true>(table, plan, options, false, keep)?;
     Ok(CountedPage {
         entities: page.entities,
         continuation: page.continuation,
@@ -101,9 +101,11 @@ pub fn count_page(
     })
 }
 
-/// [`execute_page`], building at most `keep` entities; also the PartitionKey of the last
-/// entity returned.
-fn run_page(
+/// [`execute_page`]; `COUNTING` (a separate copy, so the playground's start, which runs
+/// only `execute_page`, carries none of it) builds at most `keep` entities, skips the key
+/// comparisons the scan range enforces (see [`Check::new`]), and names the PartitionKey of
+/// the last entity returned.
+fn run_page<const COUNTING: bool>(
     table: &Table,
     plan: Plan,
     options: &QueryOptions,
@@ -152,7 +154,7 @@ fn run_page(
         return Ok((page, None));
     }
     let mut last_partition_key: Option<&Key> = None;
-    let mut check = Check::new(&page.plan, table);
+    let mut check = Check::new::<COUNTING>(&page.plan, table);
     'partitions: for (pk, partition) in
         table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref())
     {
@@ -182,7 +184,7 @@ fn run_page(
             // call per row); an unbounded range walks the rows like `iter()`.
             Check::One(term) if !trace => {
                 let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                scan_rows::<false, COUNTING>(rows, pk, &mut sink, |_, stored| {
                     term.holds(&stored.properties)
                 })
             }
@@ -190,14 +192,14 @@ fn run_page(
                 let pk_str = pk.as_str();
                 let matches = |rk: &Key, stored: &Stored| check.matches(pk_str, rk, stored);
                 let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                scan_rows::<true>(rows, pk, &mut sink, matches)
+                scan_rows::<true, COUNTING>(rows, pk, &mut sink, matches)
             }
         };
         // A partition counts once at least one of its entities was scanned.
         if page.stats.scanned > scanned_before {
             page.stats.partitions += 1;
         }
-        if page.stats.returned > returned_before {
+        if COUNTING && page.stats.returned > returned_before {
             last_partition_key = Some(pk);
         }
         if page.continuation.is_some() {
@@ -225,7 +227,7 @@ struct Sink<'s> {
 /// the rows run out. `TRACE` false skips recording scanned keys (the caller knows there is no
 /// trace).
 #[inline(always)]
-fn scan_rows<'t, const TRACE: bool>(
+fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
     rows: impl Iterator<Item = (&'t Key, &'t Stored)>,
     pk: &Key,
     sink: &mut Sink,
@@ -256,7 +258,7 @@ fn scan_rows<'t, const TRACE: bool>(
             }
         }
         if matches(rk, stored) {
-            if sink.entities.len() < sink.keep {
+            if !COUNTING || sink.entities.len() < sink.keep {
                 sink.entities
                     .push(project(pk.as_str(), rk, stored, sink.select));
             }
@@ -311,18 +313,20 @@ enum Check<'p> {
 impl<'p> Check<'p> {
     /// Expects the filter's names already [`intern_names`]d.
     ///
-    /// The key comparisons that bound the scan are left out: every row the scan reaches
+    /// With `SKIP_BOUNDING_KEYS` (counted pages), the key comparisons that bound the scan
+    /// are left out: every row the scan reaches
     /// satisfies them (the partition range holds exactly the PartitionKeys that satisfy
     /// every `PartitionKey op 'text'` but `ne`, and the RowKey range, applied when the plan
     /// pins one partition, likewise for RowKey). So `PartitionKey eq 'a' and Name ge 'B'
     /// and Name lt 'C'` checks two terms per row, not the general tree.
-    fn new(plan: &'p Plan, table: &Table) -> Check<'p> {
+    fn new<const SKIP_BOUNDING_KEYS: bool>(plan: &'p Plan, table: &Table) -> Check<'p> {
         use filter::{Expr, Target};
         let expr = &plan.filter;
         let pinned = matches!(
             plan.kind,
             QueryKind::Point | QueryKind::PartitionRange | QueryKind::PartitionScan
         );
+        let skip = SKIP_BOUNDING_KEYS;
         let mut terms = Vec::new();
         for term in expr.conjuncts() {
             match term {
@@ -331,12 +335,12 @@ impl<'p> Check<'p> {
                     target: Target::PartitionKey,
                     op,
                     literal: Value::String(_),
-                } if *op != CmpOp::Ne => {}
+                } if skip && *op != CmpOp::Ne => {}
                 Expr::Compare {
                     target: Target::RowKey,
                     op,
                     literal: Value::String(_),
-                } if *op != CmpOp::Ne && pinned => {}
+                } if skip && *op != CmpOp::Ne && pinned => {}
                 Expr::Bool(false) => return Check::Nothing,
                 Expr::Compare {
                     target: Target::Property(name),
