@@ -9,8 +9,8 @@
 //!
 //! Invariants kept on this side: the generator's entities are written without saving and
 //! saved by `save` (`AppState::write_unsaved`, `AppState::save_now`); a read-only tab refuses
-//! every write (a throw the section shows); reads go through `window.tablescope.wire`, which
-//! changes nothing.
+//! every write (a throw the section shows); reads go through `window.tablescope.wire` and
+//! `op::QUERY` (the evaluator's counted pages), which change nothing.
 
 use super::app::Section;
 use super::module_host::{Module, ModuleHost};
