@@ -2,6 +2,7 @@
 
 mod advice;
 mod execute;
+mod int_range;
 mod plan;
 
 pub use advice::{advise, Advice};
