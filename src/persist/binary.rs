@@ -119,6 +119,34 @@ fn put_len(out: &mut Vec<u8>, mut n: usize) {
     }
 }
 
+/// Entities of one partition as a chunk value (an entity without a Timestamp gets
+/// `DateTime::MIN`, for a receiver that sets its own): the Design section's hand-overs
+/// between its wasm and the playground's.
+pub fn encode_entities(partition_key: &str, entities: &[Entity]) -> Vec<u8> {
+    use crate::engine::{Record, Shape};
+    use std::sync::Arc;
+    // An entity type's entities share one property list: one shape for a run of them.
+    let mut shape: Option<Arc<Shape>> = None;
+    let rows: Vec<(Key, Stored)> = entities
+        .iter()
+        .map(|e| {
+            let shared = match &shape {
+                Some(s) if s.is(&e.properties) => s.clone(),
+                _ => shape.insert(Arc::new(Shape::of(&e.properties))).clone(),
+            };
+            (
+                Key::new(&e.row_key),
+                Stored {
+                    timestamp: e.timestamp.unwrap_or(DateTime::MIN),
+                    properties: Record::encode(shared, &e.properties),
+                },
+            )
+        })
+        .collect();
+    let refs: Vec<(&Key, &Stored)> = rows.iter().map(|(k, s)| (k, s)).collect();
+    encode(partition_key, &refs)
+}
+
 fn put_str(out: &mut Vec<u8>, s: &str) {
     put_len(out, s.len());
     out.extend_from_slice(s.as_bytes());

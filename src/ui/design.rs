@@ -56,10 +56,14 @@ pub fn mount_design(
 }
 
 /// The section's own CSS, which the playground's stylesheets do not carry (they are part of
-/// its first download): figures on one line, failed grades marked.
+/// its first download): figures on one line, failed grades marked, and a checkbox's label
+/// that wraps beside its box (the playground's `.inline-check` keeps its short labels on
+/// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
-.grade-fail .grade{color:var(--danger)}";
+.grade-fail .grade{color:var(--danger)}\
+#section-design .inline-check{white-space:normal;min-width:0}\
+#section-design .inline-check input{flex:none}";
 
 /// Adds [`STYLE`] to the page once (`<style data-css="design">`).
 fn add_style() {

@@ -9,8 +9,8 @@
 //!
 //! Invariants kept on this side: the generator's entities are written without saving and
 //! saved by `save` (`AppState::write_unsaved`, `AppState::save_now`); a read-only tab refuses
-//! every write (a throw the section shows); reads go through `window.tablescope.wire`, which
-//! changes nothing.
+//! every write (a throw the section shows); reads go through `window.tablescope.wire` and
+//! `op::QUERY` (the evaluator's counted pages), which change nothing.
 
 use super::app::Section;
 use super::module_host::{Module, ModuleHost};
@@ -57,6 +57,13 @@ pub mod op {
     pub const SAVE: u32 = 4;
     /// `(code)`: "Open in Code section".
     pub const OPEN_CODE: u32 = 5;
+    /// `(table, filter, top | undefined, NextPartitionKey | undefined, NextRowKey |
+    /// undefined, keep) -> [scanned, returned, partitions, kind, NextPartitionKey | undefined,
+    /// NextRowKey | undefined, last PartitionKey | undefined, [chunk, …]]`: one query page
+    /// (the engine's `query::count_page`, the page the service would send) with its first
+    /// `keep` entities as format-2 chunks; `kind` is the `QueryKind`'s place in declaration
+    /// order. Reads only.
+    pub const QUERY: u32 = 6;
 }
 
 /// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
@@ -102,6 +109,7 @@ fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<J
         op::INSERT => insert(state, &text(1)?, &args.get(2)),
         // Saved in this call, so the generator's clock sees what a save costs.
         op::SAVE => state.save_now().map(|()| JsValue::UNDEFINED),
+        op::QUERY => query(state, args),
         op::OPEN_CODE => {
             super::code_link::code_to_open().set(text(1)?);
             section.set(Section::Code);
@@ -130,4 +138,65 @@ fn insert(state: AppState, table: &str, chunks: &JsValue) -> Result<JsValue, Str
         }
         JsValue::UNDEFINED
     })
+}
+
+/// One page of a query for the Design section's evaluator (`op::QUERY`): counts, the
+/// continuation and a few entities, without the service's JSON (the evaluator counts pages
+/// of up to 1,000 entities each, and measures sizes on the first 100).
+fn query(state: AppState, args: &Array) -> Result<JsValue, String> {
+    use crate::engine::query::{count_page, plan, Continuation, QueryOptions};
+    let text = |i: u32| args.get(i).as_string();
+    let (Some(table), Some(filter)) = (text(1), text(2)) else {
+        return Err("bad request".into());
+    };
+    let continuation = match (text(4), text(5)) {
+        (Some(next_partition_key), Some(next_row_key)) => Some(Continuation {
+            next_partition_key,
+            next_row_key,
+        }),
+        _ => None,
+    };
+    let keep = args.get(6).as_f64().unwrap_or(0.0).max(0.0) as usize;
+    let options = QueryOptions {
+        top: args
+            .get(3)
+            .as_f64()
+            .map(|n| n.clamp(0.0, f64::from(u32::MAX)) as u32),
+        continuation,
+        ..QueryOptions::default()
+    };
+    let page = state
+        .read_mut(|account| {
+            let table = account.table(&table).map_err(|e| e.to_string())?;
+            let expr = crate::engine::filter::parse(&filter).map_err(|e| e.to_string())?;
+            count_page(table, plan(expr), &options, keep).map_err(|e| e.to_string())
+        })
+        .ok_or("bad request")??;
+    // The kept entities, a chunk per run of one PartitionKey.
+    let chunks = Array::new();
+    for run in page
+        .entities
+        .chunk_by(|a, b| a.partition_key == b.partition_key)
+    {
+        if let Some(first) = run.first() {
+            let bytes = crate::persist::binary::encode_entities(&first.partition_key, run);
+            chunks.push(&Uint8Array::from(bytes.as_slice()));
+        }
+    }
+    let text_or_undefined =
+        |s: Option<&String>| s.map_or(JsValue::UNDEFINED, |s| JsValue::from_str(s));
+    let c = page.continuation.as_ref();
+    let answer: Array = [
+        JsValue::from(page.stats.scanned as f64),
+        JsValue::from(page.stats.returned as f64),
+        JsValue::from(page.stats.partitions as f64),
+        JsValue::from(page.stats.kind as u32),
+        text_or_undefined(c.map(|c| &c.next_partition_key)),
+        text_or_undefined(c.map(|c| &c.next_row_key)),
+        text_or_undefined(page.last_partition_key.as_ref()),
+        chunks.into(),
+    ]
+    .iter()
+    .collect();
+    Ok(answer.into())
 }

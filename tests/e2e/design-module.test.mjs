@@ -130,6 +130,31 @@ for (const [lang, viewport, name] of [
   });
 }
 
+for (const lang of ['en', 'de', 'nl', 'ar']) {
+  test(`at 360 px in ${lang}, the generator's "replace" label stays inside its panel`, async () => {
+    const page = await openPage(env.browser, `${env.url}?lang=${lang}`, { viewport: PHONE });
+    await ready(page);
+    await page.locator('#nav-design').click();
+    await page.locator('#design-heading').waitFor({ timeout: 30_000 });
+    const label = page.locator('label:has(input.generate-replace)');
+    await label.scrollIntoViewIfNeeded();
+    const [box, panel] = await Promise.all([
+      label.boundingBox(),
+      page.locator('.design-generate').boundingBox(),
+    ]);
+    await page.locator('.design-generate').screenshot({ path: `${SHOTS}/module-replace-${lang}-360.png` });
+    assert.ok(box.x >= panel.x && box.x + box.width <= panel.x + panel.width,
+      `label ${box.x}..${box.x + box.width} inside panel ${panel.x}..${panel.x + panel.width}`);
+    // The checkbox keeps its size beside the wrapped text (Arabic's label fits one line).
+    const check = await page.locator('input.generate-replace').boundingBox();
+    assert.ok(check.width >= 12, `the checkbox is ${check.width} px wide`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true,
+      'no horizontal scrolling');
+    assertClean(page);
+    await page.close();
+  });
+}
+
 test('"Open in Code section" of a pattern crosses the bridge: the playground shows the code in its editor', async () => {
   const page = await openPage(env.browser, env.url);
   await ready(page);

@@ -27,6 +27,7 @@ mod permute;
 mod price;
 mod project;
 mod query;
+mod read_run;
 mod sample;
 mod simulate;
 mod template;
@@ -34,7 +35,7 @@ mod validate;
 
 pub use checklist::{review, Finding, Grade, Rule};
 pub use compare::{compare, Comparison, Side};
-pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation};
+pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation, PatternRun};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
 pub use generate::{Generator, Progress, Sink};
 pub use model::{

@@ -2,8 +2,12 @@
 
 mod advice;
 mod execute;
+mod int_range;
 mod plan;
 
 pub use advice::{advise, Advice};
-pub use execute::{execute_page, Continuation, QueryOptions, QueryPage, QueryStats, MAX_PAGE};
+pub use execute::{
+    count_page, execute_page, Continuation, CountedPage, QueryOptions, QueryPage, QueryStats,
+    MAX_PAGE,
+};
 pub use plan::{plan, KeyBounds, Plan, QueryKind};

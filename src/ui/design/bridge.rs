@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! call([op, a, b]) -> answer    op: a number of `ui::design_host::op`, which documents each
+//!                               (the evaluator's query pages: `op::QUERY`)
 //! wire(request) -> response     `window.tablescope.wire`: reads the sandbox
 //! ```
 //!
@@ -14,6 +15,9 @@
 //! Invariant: everything that crosses is checked; a missing function, a throw or an answer of
 //! the wrong shape is an `Err` with the reason, which the section shows. Nothing here panics.
 
+use crate::engine::design::DataPage;
+use crate::engine::query::{Continuation, QueryOptions, QueryStats};
+use crate::engine::QueryKind;
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -133,6 +137,80 @@ impl Bridge {
     /// Saves everything written since the last save.
     pub fn save(&self) -> Result<(), String> {
         self.call(op::SAVE, &[]).map(|_| ())
+    }
+
+    /// One page of a query (`op::QUERY`): the page's counts and continuation, and its first
+    /// `keep` entities.
+    pub fn query(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        keep: usize,
+    ) -> Result<DataPage, String> {
+        let c = options.continuation.as_ref();
+        let text = |s: Option<&String>| s.map_or(JsValue::UNDEFINED, |s| s.as_str().into());
+        let answer = self.call(
+            op::QUERY,
+            &[
+                table.into(),
+                options.filter.as_deref().unwrap_or_default().into(),
+                options.top.map_or(JsValue::UNDEFINED, JsValue::from),
+                text(c.map(|c| &c.next_partition_key)),
+                text(c.map(|c| &c.next_row_key)),
+                (keep as f64).into(),
+            ],
+        )?;
+        let bad = || "the bridge answered a query in an unknown form".to_string();
+        if !Array::is_array(&answer) {
+            return Err(bad());
+        }
+        let a = Array::from(&answer);
+        let count = |i: u32| {
+            a.get(i)
+                .as_f64()
+                .filter(|n| *n >= 0.0)
+                .map(|n| n as u64)
+                .ok_or_else(bad)
+        };
+        let kind = [
+            QueryKind::Point,
+            QueryKind::PartitionRange,
+            QueryKind::PartitionScan,
+            QueryKind::TableRange,
+            QueryKind::TableScan,
+        ]
+        .get(count(3)? as usize)
+        .copied()
+        .ok_or_else(bad)?;
+        let stats = QueryStats {
+            scanned: count(0)?,
+            returned: count(1)?,
+            partitions: count(2)?,
+            kind,
+        };
+        let continuation = match (a.get(4).as_string(), a.get(5).as_string()) {
+            (Some(next_partition_key), Some(next_row_key)) => Some(Continuation {
+                next_partition_key,
+                next_row_key,
+            }),
+            _ => None,
+        };
+        let mut names = crate::persist::codec::Names::default();
+        let mut entities = Vec::new();
+        let chunks = a.get(7);
+        if !Array::is_array(&chunks) {
+            return Err(bad());
+        }
+        for chunk in Array::from(&chunks).iter() {
+            let bytes = chunk.dyn_into::<Uint8Array>().map_err(|_| bad())?;
+            entities.extend(crate::persist::binary::decode(&bytes.to_vec(), &mut names)?.1);
+        }
+        Ok(DataPage {
+            entities,
+            continuation,
+            stats,
+            last_partition_key: a.get(6).as_string(),
+        })
     }
 
     /// One request to the sandbox, as `window.tablescope.wire` takes it.

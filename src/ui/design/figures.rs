@@ -8,7 +8,7 @@ use super::doc::Ctx;
 use super::fmt;
 use super::remote::Reader;
 use crate::engine::design::{
-    evaluate_pattern, project, Design, EvalOptions, Evaluation, Figures, Pattern, Target,
+    project, Design, EvalOptions, Evaluation, Figures, Pattern, PatternRun, Target,
 };
 use crate::engine::Request;
 use crate::i18n::{msg, t};
@@ -41,18 +41,34 @@ pub fn FiguresPanel() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let options = EvalOptions::default();
             let mut patterns = Vec::with_capacity(d.patterns.len());
+            let fail = |e: String| {
+                problem.try_set(Some(e));
+                running.try_set(false);
+            };
+            let now = crate::ui::data_panel::now;
+            let started = now();
+            // A query page per step, as many steps per task as fit in SLICE_MS, so the page
+            // paints and takes input between them (a table scan at 10⁶ is a thousand pages).
+            let mut slice_start = started;
             for i in 0..d.patterns.len() {
-                // One pattern per task, so the page can paint between them.
-                match evaluate_pattern(&d, &reader, i, &options) {
-                    Ok(f) => patterns.push(f),
-                    Err(e) => {
-                        problem.try_set(Some(e.to_string()));
-                        running.try_set(false);
-                        return;
+                let mut run = match PatternRun::new(&d, &reader, i, &options) {
+                    Ok(r) => r,
+                    Err(e) => return fail(e.to_string()),
+                };
+                let figures = loop {
+                    match run.step(&reader) {
+                        Ok(Some(f)) => break f,
+                        Ok(None) => {}
+                        Err(e) => return fail(e.to_string()),
                     }
-                }
-                super::run::pause().await;
+                    if now() - slice_start >= super::run::SLICE_MS {
+                        super::run::pause().await;
+                        slice_start = now();
+                    }
+                };
+                patterns.push(figures);
             }
+            expose_time(now() - started);
             let counts = d
                 .entity_types
                 .iter()
@@ -267,5 +283,16 @@ fn VersusPanel() -> impl IntoView {
                 <p class="field-note">{t(msg::design_versus_note)}</p>
             </section>
         })}
+    }
+}
+
+/// With `?perf=1`: `window.__tablescopeDesignEvaluateMs`, the evaluation's time from the
+/// click to the last pattern's figures (for `scripts/bench/design-evaluate.mjs`).
+fn expose_time(ms: f64) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if crate::ui::perf::requested(&window) {
+        let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignEvaluateMs".into(), &ms.into());
     }
 }

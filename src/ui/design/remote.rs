@@ -4,17 +4,18 @@
 //! - [`Writer`] keeps the generator's entities of a slice and hands them over in one call per
 //!   table ([`Writer::flush`]), as partition chunks in the persistence's format 2, which the
 //!   playground already decodes when it loads (so its own wasm needs no new decoder).
-//! - [`Reader`] sends the evaluator's queries as the in-page SDK transport does
+//! - [`Reader`] runs the evaluator's query pages in the playground's engine (`op::QUERY`):
+//!   their counts, continuation and only the entities the evaluator measures cross. Point
+//!   lookups, and `Data::page` (whole pages), go as the in-page SDK transport does
 //!   (`window.tablescope.wire`): the service's JSON, continuation headers, and the engine's
 //!   scan counts.
 
 use super::bridge::{Bridge, Refused};
 use crate::engine::design::{Data, DataPage, Sink};
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
-use crate::engine::{json, DateTime, Entity, Key, QueryKind, Record, Shape, Stored};
+use crate::engine::{json, Entity, QueryKind};
 use js_sys::{Array, Reflect, Uint8Array};
 use std::collections::HashMap;
-use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The development account's table endpoint, as `window.tablescope.wire` serves it.
@@ -70,7 +71,7 @@ impl Writer {
         for (table, partitions) in order {
             let chunks: Vec<Vec<u8>> = partitions
                 .iter()
-                .map(|(pk, entities)| chunk(pk, entities))
+                .map(|(pk, entities)| crate::persist::binary::encode_entities(pk, entities))
                 .collect();
             if let Some(Refused {
                 partition_key,
@@ -85,30 +86,6 @@ impl Writer {
         }
         Ok(())
     }
-}
-
-/// Entities of one partition as a format-2 chunk (the Timestamp is the playground's to set).
-fn chunk(partition_key: &str, entities: &[Entity]) -> Vec<u8> {
-    // An entity type's entities share one property list: one shape for a run of them.
-    let mut shape: Option<Arc<Shape>> = None;
-    let rows: Vec<(Key, Stored)> = entities
-        .iter()
-        .map(|e| {
-            let shared = match &shape {
-                Some(s) if s.is(&e.properties) => s.clone(),
-                _ => shape.insert(Arc::new(Shape::of(&e.properties))).clone(),
-            };
-            (
-                Key::new(&e.row_key),
-                Stored {
-                    timestamp: e.timestamp.unwrap_or(DateTime::MIN),
-                    properties: Record::encode(shared, &e.properties),
-                },
-            )
-        })
-        .collect();
-    let refs: Vec<(&Key, &Stored)> = rows.iter().map(|(k, s)| (k, s)).collect();
-    crate::persist::binary::encode(partition_key, &refs)
 }
 
 impl Sink for Writer {
@@ -239,10 +216,23 @@ impl Data for Reader {
             _ => None,
         };
         Ok(DataPage {
+            last_partition_key: entities.last().map(|e| e.partition_key.clone()),
             entities,
             continuation,
             stats,
         })
+    }
+
+    /// The evaluator's pages go through `op::QUERY`: the playground's engine runs the page
+    /// and answers its counts and continuation, and only the entities asked for (the first
+    /// page's 100 whose sizes are measured), so no page crosses as the service's JSON.
+    fn counted_page(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        keep: usize,
+    ) -> Result<DataPage, String> {
+        self.bridge.query(table, options, keep)
     }
 
     fn contains(&self, table: &str, partition_key: &str, row_key: &str) -> bool {

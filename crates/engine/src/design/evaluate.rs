@@ -3,15 +3,15 @@
 //! paged and touched. Writes are planned on the drawn entities (their keys and partitions,
 //! and whether the entities they must change exist) without changing the data.
 
-use super::figures::{json_bytes, positions, EvalOptions, Figures, Kind, Spread};
+use super::figures::{positions, EvalOptions, Figures, Kind, Spread};
 use super::model::{Design, Pattern, ReadPattern, WriteOp, WritePattern};
-use super::query::{requests, select};
+use super::read_run::ReadRun;
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::query::{execute_page, plan, Continuation, QueryOptions, QueryStats, MAX_PAGE};
+use crate::query::{count_page, execute_page, plan, Continuation, QueryOptions, QueryStats};
 use crate::{filter, Account, Entity};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// Every pattern's measured figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,6 +31,18 @@ pub trait Data {
     fn page(&self, table: &str, options: &QueryOptions) -> Result<DataPage, String>;
     /// Whether `table` holds the entity with these keys.
     fn contains(&self, table: &str, partition_key: &str, row_key: &str) -> bool;
+    /// One page of which the evaluator measures only the first `keep` entities and counts
+    /// the rest: an implementation may leave the others out (its counts, continuation and
+    /// `last_partition_key` stay those of the whole page). By default the whole page.
+    fn counted_page(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        keep: usize,
+    ) -> Result<DataPage, String> {
+        let _ = keep;
+        self.page(table, options)
+    }
 }
 
 /// What the evaluator needs of a query page.
@@ -39,6 +51,8 @@ pub struct DataPage {
     pub entities: Vec<Entity>,
     pub continuation: Option<Continuation>,
     pub stats: QueryStats,
+    /// The PartitionKey of the page's last returned entity (whether in `entities` or not).
+    pub last_partition_key: Option<String>,
 }
 
 impl Data for Account {
@@ -52,9 +66,28 @@ impl Data for Account {
             .map_err(|e| e.to_string())?;
         let page = execute_page(table, plan(expr), options, false).map_err(|e| e.to_string())?;
         Ok(DataPage {
+            last_partition_key: page.entities.last().map(|e| e.partition_key.clone()),
             entities: page.entities,
             continuation: page.continuation,
             stats: page.stats,
+        })
+    }
+
+    fn counted_page(
+        &self,
+        table: &str,
+        options: &QueryOptions,
+        keep: usize,
+    ) -> Result<DataPage, String> {
+        let table = self.table(table).map_err(|e| e.to_string())?;
+        let expr = filter::parse(options.filter.as_deref().unwrap_or_default())
+            .map_err(|e| e.to_string())?;
+        let page = count_page(table, plan(expr), options, keep).map_err(|e| e.to_string())?;
+        Ok(DataPage {
+            entities: page.entities,
+            continuation: page.continuation,
+            stats: page.stats,
+            last_partition_key: page.last_partition_key,
         })
     }
 
@@ -87,7 +120,7 @@ pub fn evaluate<D: Data + ?Sized>(
 }
 
 /// Runs pattern `index` only: a caller that must stay responsive (the browser) evaluates
-/// one pattern per turn and can stop between them.
+/// one pattern per turn and can stop between them, or steps a [`PatternRun`].
 pub fn evaluate_pattern<D: Data + ?Sized>(
     design: &Design,
     account: &D,
@@ -104,14 +137,84 @@ fn pattern<D: Data + ?Sized>(
     i: usize,
     options: &EvalOptions,
 ) -> Result<Figures, DesignError> {
-    let at = |e: String| DesignError::new(format!("patterns[{i}]"), e);
-    match design.patterns.get(i) {
-        Some(Pattern::Read(r)) => read(design, account, r, options).map_err(at),
-        Some(Pattern::Write(w)) => write(design, account, w, options).map_err(at),
-        None => Err(at(format!(
-            "the design has {} patterns",
-            design.patterns.len()
-        ))),
+    let mut run = PatternRun::start(design, account, i, options)?;
+    loop {
+        if let Some(f) = run.step(account)? {
+            return Ok(f);
+        }
+    }
+}
+
+/// One pattern's evaluation in steps: a read sends one query page per [`PatternRun::step`]
+/// (see `read_run`); a write, whose draws are point lookups, is done when started. Stepped
+/// to the end it gives what [`evaluate_pattern`] gives.
+pub struct PatternRun {
+    index: usize,
+    state: RunState,
+}
+
+enum RunState {
+    Read(Box<ReadRun>),
+    Done(Option<Figures>),
+}
+
+impl PatternRun {
+    /// Validates `design` and plans pattern `index`.
+    pub fn new<D: Data + ?Sized>(
+        design: &Design,
+        data: &D,
+        index: usize,
+        options: &EvalOptions,
+    ) -> Result<PatternRun, DesignError> {
+        super::validate::design(design)?;
+        PatternRun::start(design, data, index, options)
+    }
+
+    fn start<D: Data + ?Sized>(
+        design: &Design,
+        data: &D,
+        i: usize,
+        options: &EvalOptions,
+    ) -> Result<PatternRun, DesignError> {
+        let at = |e: String| DesignError::new(format!("patterns[{i}]"), e);
+        let state = match design.patterns.get(i) {
+            Some(Pattern::Read(r)) => RunState::Read(Box::new(
+                ReadRun::new(design, data, r, options).map_err(at)?,
+            )),
+            Some(Pattern::Write(w)) => {
+                RunState::Done(Some(write(design, data, w, options).map_err(at)?))
+            }
+            None => {
+                return Err(at(format!(
+                    "the design has {} patterns",
+                    design.patterns.len()
+                )))
+            }
+        };
+        Ok(PatternRun { index: i, state })
+    }
+
+    /// Requests done and planned, for progress.
+    pub fn progress(&self) -> (usize, usize) {
+        match &self.state {
+            RunState::Read(r) => r.progress(),
+            RunState::Done(_) => (1, 1),
+        }
+    }
+
+    /// One page more; the figures once the pattern is done.
+    pub fn step<D: Data + ?Sized>(&mut self, data: &D) -> Result<Option<Figures>, DesignError> {
+        let at = |e: String| DesignError::new(format!("patterns[{}]", self.index), e);
+        match &mut self.state {
+            RunState::Read(r) => {
+                if r.step(data).map_err(at)? {
+                    Ok(r.figures())
+                } else {
+                    Ok(None)
+                }
+            }
+            RunState::Done(f) => Ok(f.take()),
+        }
     }
 }
 
@@ -126,79 +229,17 @@ pub fn read_draws(r: &ReadPattern, options: &EvalOptions) -> u32 {
 
 /// One call's (or request's) measured figures.
 #[derive(Default, Clone)]
-struct Call {
-    requests: f64,
-    scanned: f64,
-    returned: f64,
-    partitions: f64,
-    bytes: f64,
-    bytes_selected: f64,
-}
-
-fn read<D: Data + ?Sized>(
-    design: &Design,
-    account: &D,
-    r: &ReadPattern,
-    options: &EvalOptions,
-) -> Result<Figures, String> {
-    let ty = design
-        .entity_type(&r.entity_type)
-        .ok_or_else(|| format!("no entity type {:?}", r.entity_type))?;
-    if ty.count == 0 {
-        return Err(format!(
-            "entity type {:?} has no entities to draw parameters from",
-            ty.name
-        ));
-    }
-    if !account.has_table(&ty.table) {
-        return Err(format!(
-            "table {:?} does not exist: generate the data first",
-            ty.table
-        ));
-    }
-    let table = ty.table.as_str();
-    let model = TypeModel::new(design, ty, ty.count)?;
-    let needs = r.needs.clone();
-    let sent_select = select(r);
-    let mut calls = Vec::new();
-    let mut kind = Kind::TableScan;
-    let mut example = String::new();
-    let mut seen: HashMap<String, (Call, Kind)> = HashMap::new();
-    for pos in positions(ty.count, read_draws(r, options)) {
-        let drawn = model.at_position(pos);
-        let mut call = Call::default();
-        for planned in requests(&model, r, &drawn) {
-            if example.is_empty() {
-                example = planned.filter.clone();
-            }
-            // Draws that bind the same parameters send the same request: run it once.
-            let (one, k) = match seen.get(&planned.filter) {
-                Some(done) => done.clone(),
-                None => {
-                    let done = request(
-                        account,
-                        table,
-                        &planned.filter,
-                        r,
-                        needs.as_deref(),
-                        sent_select.is_some(),
-                    )?;
-                    seen.insert(planned.filter.clone(), done.clone());
-                    done
-                }
-            };
-            if call.requests == 0.0 {
-                kind = k;
-            }
-            call.add(&one);
-        }
-        calls.push(call);
-    }
-    Ok(figures(r.name.clone(), kind, calls, 0.0, None, example))
+pub(super) struct Call {
+    pub(super) requests: f64,
+    pub(super) scanned: f64,
+    pub(super) returned: f64,
+    pub(super) partitions: f64,
+    pub(super) bytes: f64,
+    pub(super) bytes_selected: f64,
 }
 
 impl Call {
-    fn add(&mut self, other: &Call) {
+    pub(super) fn add(&mut self, other: &Call) {
         self.requests += other.requests;
         self.scanned += other.scanned;
         self.returned += other.returned;
@@ -208,78 +249,7 @@ impl Call {
     }
 }
 
-/// Sends one request of a read, page after page until it has what the pattern needs.
-fn request<D: Data + ?Sized>(
-    account: &D,
-    table: &str,
-    filter_text: &str,
-    r: &ReadPattern,
-    needs: Option<&[String]>,
-    selects: bool,
-) -> Result<(Call, Kind), String> {
-    let mut call = Call::default();
-    let mut kind = Kind::TableScan;
-    let need = r.result_size.map_or(u64::MAX, u64::from);
-    let mut got = 0u64;
-    let mut continuation = None;
-    let mut per_entity = None;
-    loop {
-        let top = r
-            .result_size
-            .map(|_| (need - got).min(u64::from(MAX_PAGE)) as u32);
-        // The first page returns whole entities (their JSON sizes are measured on it);
-        // later pages only need counting, so they project to one key.
-        let opts = QueryOptions {
-            filter: Some(filter_text.to_string()),
-            select: per_entity.is_some().then(|| vec!["RowKey".to_string()]),
-            top,
-            continuation: continuation.take(),
-            page_budget: None,
-        };
-        let page = account.page(table, &opts)?;
-        if call.requests == 0.0 {
-            kind = page.stats.kind.into();
-        }
-        call.requests += 1.0;
-        call.scanned += page.stats.scanned as f64;
-        call.returned += page.stats.returned as f64;
-        call.partitions += page.stats.partitions as f64;
-        if per_entity.is_none() && !page.entities.is_empty() {
-            // Sizes vary only in digits and chosen texts: 100 entities measure them.
-            let sample = page.entities.get(..100).unwrap_or(&page.entities);
-            let n = sample.len() as f64;
-            let full: usize = sample.iter().map(|e| json_bytes(e, None)).sum();
-            let sel: usize = sample.iter().map(|e| json_bytes(e, needs)).sum();
-            per_entity = Some((full as f64 / n, sel as f64 / n));
-        }
-        got += page.stats.returned;
-        match page.continuation {
-            Some(c) if got < need => {
-                // A page that stops inside a partition counts it again on the next.
-                if page
-                    .entities
-                    .last()
-                    .is_some_and(|e| e.partition_key == c.next_partition_key)
-                {
-                    call.partitions -= 1.0;
-                }
-                continuation = Some(c);
-            }
-            _ => break,
-        }
-    }
-    if let Some((full, sel)) = per_entity {
-        call.bytes = full * got as f64;
-        call.bytes_selected = if selects || needs.is_some() {
-            sel
-        } else {
-            full
-        } * got as f64;
-    }
-    Ok((call, kind))
-}
-
-fn figures(
+pub(super) fn figures(
     pattern: String,
     kind: Kind,
     calls: Vec<Call>,

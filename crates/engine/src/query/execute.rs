@@ -5,6 +5,7 @@
 //! the continuation names it (inclusive): the next page starts there. So a page may be short,
 //! or empty, and still carry a continuation.
 
+use super::int_range::IntRange;
 use super::plan::{Plan, QueryKind};
 use crate::entity::Entity;
 use crate::error::{Error, ErrorCode, Result};
@@ -69,6 +70,49 @@ pub fn execute_page(
     options: &QueryOptions,
     trace: bool,
 ) -> Result<QueryPage> {
+    run_page::<false>(table, plan, options, trace, usize::MAX).map(|(page, _)| page)
+}
+
+/// A page for a caller that only counts (the Design section's evaluator): the same scan, the
+/// same counts and continuation as [`execute_page`], but only the first `keep` entities that
+/// match are built (`$select` applied), plus the PartitionKey of the last entity returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountedPage {
+    /// The first `keep` entities of the page (fewer if it returned fewer).
+    pub entities: Vec<Entity>,
+    pub continuation: Option<Continuation>,
+    pub stats: QueryStats,
+    /// The PartitionKey of the page's last returned entity, kept or not.
+    pub last_partition_key: Option<String>,
+}
+
+/// Runs one page of `plan` over `table`, building only its first `keep` entities.
+pub fn count_page(
+    table: &Table,
+    plan: Plan,
+    options: &QueryOptions,
+    keep: usize,
+) -> Result<CountedPage> {
+    let (page, last_partition_key) = run_page::<true>(table, plan, options, false, keep)?;
+    Ok(CountedPage {
+        entities: page.entities,
+        continuation: page.continuation,
+        stats: page.stats,
+        last_partition_key,
+    })
+}
+
+/// [`execute_page`]; `COUNTING` (a separate copy, so the playground's start, which runs
+/// only `execute_page`, carries none of it) builds at most `keep` entities, skips the key
+/// comparisons the scan range enforces (see [`Check::new`]), and names the PartitionKey of
+/// the last entity returned.
+fn run_page<const COUNTING: bool>(
+    table: &Table,
+    plan: Plan,
+    options: &QueryOptions,
+    trace: bool,
+    keep: usize,
+) -> Result<(QueryPage, Option<String>)> {
     let limit = options.top.unwrap_or(MAX_PAGE);
     if limit > MAX_PAGE {
         return Err(Error::with_detail(
@@ -108,9 +152,10 @@ pub fn execute_page(
         scanned_keys: trace.then(Vec::new),
     };
     if pk_range.is_empty() {
-        return Ok(page);
+        return Ok((page, None));
     }
-    let mut check = Check::new(&page.plan.filter, table);
+    let mut last_partition_key: Option<&Key> = None;
+    let mut check = Check::new::<COUNTING>(&page.plan, table);
     'partitions: for (pk, partition) in
         table.partition_range(pk_range.lower.as_ref(), pk_range.upper.as_ref())
     {
@@ -123,10 +168,11 @@ pub fn execute_page(
         if rk_range.is_empty() {
             continue;
         }
-        let scanned_before = page.stats.scanned;
+        let (scanned_before, returned_before) = (page.stats.scanned, page.stats.returned);
         let mut sink = Sink {
             limit: u64::from(limit),
             budget,
+            keep,
             select,
             entities: &mut page.entities,
             stats: &mut page.stats,
@@ -139,7 +185,7 @@ pub fn execute_page(
             // call per row); an unbounded range walks the rows like `iter()`.
             Check::One(term) if !trace => {
                 let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                scan_rows::<false>(rows, pk, &mut sink, |_, stored| {
+                scan_rows::<false, COUNTING>(rows, pk, &mut sink, |_, stored| {
                     term.holds(&stored.properties)
                 })
             }
@@ -147,24 +193,30 @@ pub fn execute_page(
                 let pk_str = pk.as_str();
                 let matches = |rk: &Key, stored: &Stored| check.matches(pk_str, rk, stored);
                 let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
-                scan_rows::<true>(rows, pk, &mut sink, matches)
+                scan_rows::<true, COUNTING>(rows, pk, &mut sink, matches)
             }
         };
         // A partition counts once at least one of its entities was scanned.
         if page.stats.scanned > scanned_before {
             page.stats.partitions += 1;
         }
+        if COUNTING && page.stats.returned > returned_before {
+            last_partition_key = Some(pk);
+        }
         if page.continuation.is_some() {
             break 'partitions;
         }
     }
-    Ok(page)
+    let last = last_partition_key.map(|k| k.as_str().to_string());
+    Ok((page, last))
 }
 
 /// Where a page's results go while a partition's rows are scanned.
 struct Sink<'s> {
     limit: u64,
     budget: u64,
+    /// Entities built at most; those past it are only counted.
+    keep: usize,
     select: Option<&'s [String]>,
     entities: &'s mut Vec<Entity>,
     stats: &'s mut QueryStats,
@@ -176,7 +228,7 @@ struct Sink<'s> {
 /// the rows run out. `TRACE` false skips recording scanned keys (the caller knows there is no
 /// trace).
 #[inline(always)]
-fn scan_rows<'t, const TRACE: bool>(
+fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
     rows: impl Iterator<Item = (&'t Key, &'t Stored)>,
     pk: &Key,
     sink: &mut Sink,
@@ -207,8 +259,10 @@ fn scan_rows<'t, const TRACE: bool>(
             }
         }
         if matches(rk, stored) {
-            sink.entities
-                .push(project(pk.as_str(), rk, stored, sink.select));
+            if !COUNTING || sink.entities.len() < sink.keep {
+                sink.entities
+                    .push(project(pk.as_str(), rk, stored, sink.select));
+            }
             returned += 1;
             if returned >= sink.limit {
                 stop = scanned;
@@ -259,12 +313,35 @@ enum Check<'p> {
 
 impl<'p> Check<'p> {
     /// Expects the filter's names already [`intern_names`]d.
-    fn new(expr: &'p filter::Expr, table: &Table) -> Check<'p> {
+    ///
+    /// With `SKIP_BOUNDING_KEYS` (counted pages), the key comparisons that bound the scan
+    /// are left out: every row the scan reaches
+    /// satisfies them (the partition range holds exactly the PartitionKeys that satisfy
+    /// every `PartitionKey op 'text'` but `ne`, and the RowKey range, applied when the plan
+    /// pins one partition, likewise for RowKey). So `PartitionKey eq 'a' and Name ge 'B'
+    /// and Name lt 'C'` checks two terms per row, not the general tree.
+    fn new<const SKIP_BOUNDING_KEYS: bool>(plan: &'p Plan, table: &Table) -> Check<'p> {
         use filter::{Expr, Target};
+        let expr = &plan.filter;
+        let pinned = matches!(
+            plan.kind,
+            QueryKind::Point | QueryKind::PartitionRange | QueryKind::PartitionScan
+        );
+        let skip = SKIP_BOUNDING_KEYS;
         let mut terms = Vec::new();
         for term in expr.conjuncts() {
             match term {
                 Expr::Bool(true) => {}
+                Expr::Compare {
+                    target: Target::PartitionKey,
+                    op,
+                    literal: Value::String(_),
+                } if skip && *op != CmpOp::Ne => {}
+                Expr::Compare {
+                    target: Target::RowKey,
+                    op,
+                    literal: Value::String(_),
+                } if skip && *op != CmpOp::Ne && pinned => {}
                 Expr::Bool(false) => return Check::Nothing,
                 Expr::Compare {
                     target: Target::Property(name),
@@ -378,39 +455,6 @@ impl<'p> Term<'p> {
     }
 }
 
-/// `v op l` for Int32 operands as "v lies in [lo, lo + span]" (or not, for `ne`): the same
-/// answer as `op.holds(v.cmp(&l))` without a branch on the operator.
-#[derive(Debug, Clone, Copy)]
-struct IntRange {
-    lo: i64,
-    span: u64,
-    inside: bool,
-}
-
-impl IntRange {
-    fn new(op: CmpOp, l: i32) -> IntRange {
-        let l = i64::from(l);
-        let (lo, hi, inside) = match op {
-            CmpOp::Eq => (l, l, true),
-            CmpOp::Ne => (l, l, false),
-            CmpOp::Gt => (l + 1, i64::MAX, true),
-            CmpOp::Ge => (l, i64::MAX, true),
-            CmpOp::Lt => (i64::MIN, l - 1, true),
-            CmpOp::Le => (i64::MIN, l, true),
-        };
-        IntRange {
-            lo,
-            span: hi.wrapping_sub(lo) as u64,
-            inside,
-        }
-    }
-
-    #[inline(always)]
-    fn holds(self, v: i32) -> bool {
-        (i64::from(v).wrapping_sub(self.lo) as u64 <= self.span) == self.inside
-    }
-}
-
 /// The entity with only the selected properties (keys and Timestamp always kept: the JSON
 /// form decides which system properties to show).
 fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> Entity {
@@ -432,33 +476,5 @@ fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> En
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn int_range_agrees_with_the_operator() {
-        let samples = [
-            i32::MIN,
-            i32::MIN + 1,
-            -43,
-            -42,
-            -41,
-            -1,
-            0,
-            1,
-            41,
-            42,
-            43,
-            i32::MAX - 1,
-            i32::MAX,
-        ];
-        for op in CmpOp::ALL {
-            for l in samples {
-                let range = IntRange::new(op, l);
-                for v in samples {
-                    assert_eq!(range.holds(v), op.holds(v.cmp(&l)), "{v} {op:?} {l}");
-                }
-            }
-        }
-    }
-}
+#[path = "execute_tests.rs"]
+mod tests;
