@@ -17,8 +17,10 @@ import { CHROMIUM, DIST, screenshot } from './lib.mjs';
 import { serve } from './serve.mjs';
 
 /** The tmpfs size: room for the profile and the app (with the service worker's precache of
- * the modules loaded on first use, about 1.4 MB), not for the 8 MB import on top. */
-const DISK = '12m';
+ * the modules loaded on first use, about 2.5 MB since the Design module is built at opt-level
+ * 3), not for the 8 MB import on top. At 12 MB the restart after the full save had no room to
+ * open the store. */
+const DISK = '14m';
 
 let server;
 let disk;
