@@ -1,6 +1,7 @@
 //! A docs embed's code cell (issue #12, item 3): `?embed=1&snippet=<file>.js` (a starter
 //! snippet of `snippets/`) or `?embed=1&code=<text>` (the code itself, at most
-//! [`MAX_CODE_CHARS`]), optionally `&scenario=<lesson>.json` to run on that lesson's data.
+//! [`MAX_CODE_CHARS`]), optionally `&scenario=<lesson>.json` to run on that lesson's data and
+//! `&limit=<seconds>` for the time limit's first value (the visitor can change it in the cell).
 //!
 //! The cell is its own small wasm (the `cell` bin, `src/cell.rs`; Trunk's `pattern_script`
 //! loads it instead of the lessons module when the embed asks for code). A docs embed may
@@ -14,11 +15,13 @@
 //! Invariants:
 //! - the cell's account is its own: the lesson's steps run on a fresh account before every
 //!   run, so each run starts from the lesson's data; the user's IndexedDB is never opened;
-//! - one run at a time; a run never outlives its time limit (the runner terminates its worker);
+//! - one run at a time; a run never outlives its time limit, read from the cell's field as the
+//!   run starts, nor a click on Stop (the runner terminates its worker);
 //! - the code, whether from the URL or a file, is only ever a textarea's value and the
 //!   sandbox's input: never HTML.
 
 mod view;
+mod wire_log;
 
 use super::code_panel::runtime::Bundle;
 use super::code_panel::snippets;
@@ -137,7 +140,6 @@ async fn start(frame: Rc<view::Frame>, request: CellRequest) {
         frame,
         bundle,
         lesson,
-        limit_s: request.limit_s,
         running: RefCell::new(None),
     });
     let on_run = {
@@ -148,7 +150,16 @@ async fn start(frame: Rc<view::Frame>, request: CellRequest) {
             }
         }
     };
-    cell.frame.ready(&code, &data, request.limit_s, on_run);
+    let on_stop = {
+        let cell = Rc::downgrade(&cell);
+        move || {
+            if let Some(cell) = cell.upgrade() {
+                stop(&cell);
+            }
+        }
+    };
+    cell.frame
+        .ready(&code, &data, request.limit_s, on_run, on_stop);
     // The cell lives as long as the page.
     std::mem::forget(cell);
 }
@@ -158,13 +169,12 @@ struct Cell {
     frame: Rc<view::Frame>,
     bundle: Bundle,
     lesson: Option<Scenario>,
-    limit_s: f64,
     /// The run under way and the `wire` function it calls (kept alive until it settles).
     running: RefCell<Option<Running>>,
 }
 
 struct Running {
-    _run: Rc<super::code_panel::runtime::Run>,
+    run: Rc<super::code_panel::runtime::Run>,
     _wire: Closure<dyn Fn(JsValue) -> Result<JsValue, JsValue>>,
 }
 
@@ -199,9 +209,10 @@ fn run(cell: Rc<Cell>) {
         move |v: serde_json::Value| frame.exchange(&v)
     };
     let code = frame.code();
+    let limit_s = frame.limit_s();
     let started = cell.bundle.run(
         &code,
-        cell.limit_s * 1000.0,
+        limit_s * 1000.0,
         Some(wire.as_ref().unchecked_ref()),
         on_log,
         on_exchange,
@@ -218,14 +229,22 @@ fn run(cell: Rc<Cell>) {
     };
     frame.set_running(true);
     *cell.running.borrow_mut() = Some(Running {
-        _run: r.clone(),
+        run: r.clone(),
         _wire: wire,
     });
     wasm_bindgen_futures::spawn_local(async move {
         let settled = r.settled().await;
-        let outcome = super::code_panel::Outcome::from_json(&settled, cell.limit_s);
+        let outcome = super::code_panel::Outcome::from_json(&settled, limit_s);
         cell.frame.finish(&outcome);
         cell.frame.set_running(false);
         cell.running.borrow_mut().take();
     });
+}
+
+/// Stops the run under way, if any: it settles as stopped, and `run` shows that.
+fn stop(cell: &Cell) {
+    let running = cell.running.borrow().as_ref().map(|r| r.run.clone());
+    if let Some(run) = running {
+        run.stop();
+    }
 }

@@ -141,13 +141,18 @@ fn save_text(text: &str) {
     }
 }
 
-/// The time limit in seconds, from the field (blank or not a positive number: the default).
+/// The longest time limit, in seconds: an hour (and well under the 2^31 ms a browser's timer
+/// can wait; a longer wait fires at once).
+pub(crate) const MAX_LIMIT_S: f64 = 3600.0;
+
+/// The time limit in seconds, from the field (blank or not a positive number: the default;
+/// over [`MAX_LIMIT_S`]: that).
 pub(crate) fn limit_seconds(text: &str) -> f64 {
     text.trim()
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s > 0.0)
-        .unwrap_or(5.0)
+        .map_or(5.0, |s| s.min(MAX_LIMIT_S))
 }
 
 /// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer:

@@ -5,10 +5,13 @@
 // cell's own, and shows its console output and a compact wire log. Checked here: a snippet by
 // name and code by text with their exact output lines and wire entries (methods, URLs,
 // statuses, a query's figures); the lesson's exact entities; every run starting from the
-// lesson's data again; runaway code stopped at the limit; a syntax error with its line; bad
-// addresses with a clear error; code from the URL shown as text, never HTML; "Open in the
-// playground" opening the code in the Code section; axe on the cell (light and dark, desktop and
-// 360 px); the cell's text in all four languages. Screenshots: /tmp/shots-cells/.
+// lesson's data again; runaway code stopped at the limit; Stop, by mouse and by keyboard; the
+// limit field applying to the next run; a wire entry opened to its exact request and response
+// (request line, headers, body; status, headers), data shown as text; a syntax error with its
+// line; bad addresses with a clear error; code from the URL shown as text, never HTML; "Open in
+// the playground" opening the code in the Code section; axe on the cell with an entry open
+// (light and dark, desktop and 360 px); the cell's text in all four languages. Screenshots:
+// /tmp/shots-cells/.
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/code-cell.test.mjs   (default dist: dist/)
 
@@ -41,16 +44,23 @@ async function openCell(params, options) {
   return page;
 }
 
-/** Clicks Run and waits for the outcome of that run: `{ kind, text, line }`. */
-async function run(page) {
-  const before = Number((await page.locator('.cell-embed .code-outcome').getAttribute('data-run')) ?? 0);
-  await page.locator('.cell-embed .run-code').click();
+const runNumber = async (page) => Number((await page.locator('.cell-embed .code-outcome').getAttribute('data-run')) ?? 0);
+
+/** The outcome of run `n` once it has ended: `{ kind, text, line }`. */
+async function outcomeOf(page, n) {
   const outcome = page.locator(
-    `.cell-embed .code-outcome[data-run="${before + 1}"] :is(.code-done, .code-error, .code-timeout)`,
+    `.cell-embed .code-outcome[data-run="${n}"] :is(.code-done, .code-error, .code-timeout, .code-stopped)`,
   );
   await outcome.waitFor({ timeout: 30_000 });
   const kind = (await outcome.getAttribute('class')).replace('code-', '');
   return { kind, text: await outcome.textContent(), line: await outcome.getAttribute('data-line') };
+}
+
+/** Clicks Run and waits for the outcome of that run. */
+async function run(page) {
+  const n = (await runNumber(page)) + 1;
+  await page.locator('.cell-embed .run-code').click();
+  return outcomeOf(page, n);
 }
 
 const consoleLines = (page) => page.locator('.cell-embed .console-line').allTextContents();
@@ -140,7 +150,8 @@ test("code by text runs on the lesson's data, and every run starts from it again
 
 test('runaway code stops at the limit, and a syntax error shows its line', async () => {
   const page = await openCell({ code: 'console.log("start");\nwhile (true) {}', limit: '1' });
-  assert.match(await page.locator('.cell-limit').textContent(), /^Code that does not finish stops after 1 s\./);
+  // `&limit=` is the field's first value.
+  assert.equal(await page.locator('#cell-limit').inputValue(), '1');
   const started = Date.now();
   const timeout = await run(page);
   assert.equal(timeout.kind, 'timeout');
@@ -163,6 +174,147 @@ test('runaway code stops at the limit, and a syntax error shows its line', async
   assertClean(page);
   await page.context().close();
 });
+
+const RUNAWAY = 'console.log("start");\nwhile (true) {}';
+const focusedClass = (page) => page.evaluate(() => document.activeElement?.className ?? '');
+
+test('Stop ends a run, by mouse and by keyboard, and the limit field applies to the next run', async () => {
+  const page = await openCell({ code: RUNAWAY });
+  const runButton = page.locator('.cell-embed .run-code');
+  const stop = page.locator('.cell-embed .stop-code');
+  const limit = page.locator('#cell-limit');
+  // The limit is a labelled number field, the Code section's default until changed.
+  assert.equal(await page.locator('label[for="cell-limit"]').textContent(), 'Time limit (s)');
+  assert.deepEqual(
+    await limit.evaluate((e) => [e.type, e.value, e.min, e.max]),
+    ['number', '5', '0.1', '3600'],
+  );
+  assert.equal(await stop.textContent(), 'Stop');
+  assert.equal(await stop.isDisabled(), true, 'Stop is disabled between runs');
+
+  // By mouse: Stop ends the loop long before the 5 s limit.
+  const started = Date.now();
+  await runButton.click();
+  await page.locator('.cell-embed .console-line').first().waitFor({ timeout: 30_000 });
+  assert.equal(await runButton.isDisabled(), true);
+  await stop.click();
+  const stopped = await outcomeOf(page, 1);
+  assert.deepEqual([stopped.kind, stopped.text], ['stopped', 'Stopped.']);
+  assert.ok(Date.now() - started < 5_000, `stopped after ${Date.now() - started} ms`);
+  assert.deepEqual(await consoleLines(page), ['start']);
+  assert.equal(await runButton.isDisabled(), false, 'Run is back');
+  assert.equal(await stop.isDisabled(), true);
+
+  // By keyboard: Enter on Run starts, the focus moves to Stop, Enter there stops, and the
+  // focus is back on Run.
+  await runButton.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.cell-embed .stop-code:not([disabled])').waitFor();
+  assert.equal(await focusedClass(page), 'stop-code');
+  await page.locator('.cell-embed .code-outcome[data-run="2"] .code-running').waitFor();
+  await page.locator('.cell-embed .console-line').first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  const byKey = await outcomeOf(page, 2);
+  assert.deepEqual([byKey.kind, byKey.text], ['stopped', 'Stopped.']);
+  assert.equal(await focusedClass(page), 'primary run-code');
+
+  // A 1 s limit typed into the field stops the next run at 1 s, and says so.
+  await limit.fill('1');
+  const before = Date.now();
+  const timeout = await run(page);
+  const took = Date.now() - before;
+  assert.deepEqual([timeout.kind, timeout.text], ['timeout', 'Stopped at the time limit (1 s).']);
+  assert.ok(took >= 1_000 && took < 4_500, `the 1 s limit stopped the run after ${took} ms`);
+  assert.equal(await runButton.isDisabled(), false);
+  assertClean(page);
+  await page.context().close();
+});
+
+const PETS = [
+  'const pets = tableClient("Pets");',
+  'await pets.createTable();',
+  'const made = await pets.createEntity({ partitionKey: "cats", rowKey: "001", Name: "<b>Tom</b>", Age: 3 });',
+  'console.log(made.etag);',
+  'for await (const e of pets.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"cats"}` } })) {}',
+].join('\n');
+
+test('a wire entry opens to its exact request and response, shown as text', async () => {
+  const page = await openCell({ code: PETS });
+  assert.equal((await run(page)).kind, 'done');
+  const [etag] = await consoleLines(page);
+  assert.match(etag, /^W\/"datetime'.+'"$/);
+  const entries = page.locator('.cell-embed .wire-entry');
+  assert.equal(await entries.count(), 3);
+  // Closed, an entry is its one-line summary; the query's keeps its figures there.
+  assert.equal(await page.locator('.cell-embed .wire-details').count(), 0);
+  assert.equal(await entries.nth(1).locator('summary').textContent(), `POST ${ACCOUNT}/Pets 204`);
+  const figures = entries.nth(2).locator('summary .wire-query');
+  assert.deepEqual(
+    await figures.evaluate((e) => [e.dataset.kind, e.dataset.scanned, e.dataset.returned, e.textContent]),
+    ['Partition scan', '1', '1', 'Partition scan: scanned 1, returned 1'],
+  );
+
+  // The insert, opened by keyboard: its request line, headers and JSON body; the response's
+  // status and headers, with the ETag the SDK returned.
+  await entries.nth(1).locator('summary').focus();
+  await page.keyboard.press('Enter');
+  const request = (await entries.nth(1).locator('pre.wire-request').textContent()).split('\n');
+  assert.equal(request[0], `POST ${ACCOUNT}/Pets`);
+  for (const header of ['Content-Type: application/json;odata=nometadata', 'x-ms-version: 2019-02-02', 'Prefer: return-no-content']) {
+    assert.ok(request.includes(header), `${header} in\n${request.join('\n')}`);
+  }
+  assert.equal(request.at(-2), '', 'a blank line before the body');
+  assert.equal(request.at(-1), '{"PartitionKey":"cats","RowKey":"001","Name":"<b>Tom</b>","Age":3}');
+  const response = (await entries.nth(1).locator('pre.wire-response').textContent()).split('\n');
+  assert.equal(response[0], '204');
+  assert.ok(response.includes(`ETag: ${etag}`), `ETag: ${etag} in\n${response.join('\n')}`);
+  assert.ok(response.includes(`Location: ${ACCOUNT}/Pets(PartitionKey='cats',RowKey='001')`), response.join('\n'));
+  assert.deepEqual(await entries.nth(1).locator('.wire-details h4').allTextContents(), ['Request', 'Response']);
+  // Data, left to right, never HTML.
+  assert.deepEqual(await entries.nth(1).locator('pre').evaluateAll((p) => p.map((e) => e.dir)), ['ltr', 'ltr']);
+  assert.equal(await page.locator('.cell-embed .wire-details b').count(), 0);
+
+  // The table's creation, opened by mouse: 201 and the service's JSON answer.
+  await entries.nth(0).locator('summary').click();
+  const created = (await entries.nth(0).locator('pre.wire-response').textContent()).split('\n');
+  assert.equal(created[0], '201');
+  assert.equal(
+    created.at(-1),
+    `{"odata.metadata":"${ACCOUNT}/$metadata#Tables/@Element","TableName":"Pets"}`,
+  );
+  assert.equal((await entries.nth(0).locator('pre.wire-request').textContent()).split('\n').at(-1), '{"TableName":"Pets"}');
+  // Closing and opening again does not build the details twice.
+  await entries.nth(0).locator('summary').click();
+  await entries.nth(0).locator('summary').click();
+  assert.equal(await entries.nth(0).locator('.wire-details').count(), 1);
+  // A new run empties the log.
+  assert.equal((await run(page)).kind, 'done');
+  assert.equal(await page.locator('.cell-embed .wire-details').count(), 0);
+  assert.equal(await entries.count(), 3);
+  assertClean(page);
+  await page.context().close();
+});
+
+for (const lang of ['en', 'ar']) {
+  for (const [size, viewport] of [['desktop', DESKTOP], ['360px', PHONE]]) {
+    test(`screenshot: the cell's controls and an opened wire entry, ${lang}, ${size}`, async () => {
+      const catalogue = JSON.parse(await readFile(join(REPO, `www/locales/${lang}.json`), 'utf8'));
+      const page = await openCell({ lang, code: PETS }, { viewport });
+      assert.equal(await page.locator('.stop-code').textContent(), catalogue.code_stop);
+      assert.equal(await page.locator('label[for="cell-limit"]').textContent(), catalogue.code_limit);
+      assert.equal((await run(page)).kind, 'done');
+      await page.locator('.cell-embed .wire-entry summary').nth(1).click();
+      assert.deepEqual(
+        await page.locator('.cell-embed .wire-details h4').allTextContents(),
+        [catalogue.code_wire_request, catalogue.code_wire_response],
+      );
+      await noOverflow(page, `the cell with an opened entry in ${lang} at ${size}`);
+      await page.screenshot({ path: join(SHOTS, `cell-controls-${lang}-${size}.png`), fullPage: true });
+      assertClean(page);
+      await page.context().close();
+    });
+  }
+}
 
 test('a bad address gets a clear error, and code from the URL is text, never HTML', async () => {
   const cases = [
@@ -231,15 +383,20 @@ for (const colorScheme of ['light', 'dark']) {
       const page = await openCell({ scenario: 'employees.json', code: MARKETING_OVER_40 }, { viewport, colorScheme });
       await page.emulateMedia({ reducedMotion: 'reduce' });
       assert.equal((await run(page)).kind, 'done');
+      // With a wire entry open: its headings and scrollable request and response.
+      await page.locator('.cell-embed .wire-entry summary').first().click();
+      await page.locator('.cell-embed .wire-details').waitFor();
       const found = await audit(page, `cell ${colorScheme} ${size}`);
       await page.locator('#cell-code').fill('const = 1');
       assert.equal((await run(page)).kind, 'error');
       found.push(...(await audit(page, `cell with an error ${colorScheme} ${size}`)));
       assert.deepEqual(found, [], JSON.stringify(found, null, 2));
-      // Keyboard: the code, then Run, in that order.
+      // Keyboard: the code, then Run, then (Stop being disabled between runs) the time limit.
       await page.locator('#cell-code').focus();
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement.className), 'primary run-code');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'cell-limit');
       await page.screenshot({ path: join(SHOTS, `cell-${colorScheme}-${size}.png`), fullPage: true });
       await page.context().close();
     });

@@ -1,19 +1,21 @@
 //! The code cell's page: a bar with "Open in the playground", the code in a plain monospace
-//! textarea, Run, the outcome, the console and a compact wire log (one line per request:
-//! method, URL, status, and a query's figures).
+//! textarea, Run and Stop, the time limit, the outcome, the console and the wire log (one line
+//! per request: method, URL, status, and a query's figures; opened, its headers and bodies:
+//! `super::wire_log`).
 //!
 //! Plain DOM nodes, not Leptos: the embed's budget has no room for a view framework (see
 //! `super`). Every text the user's code or the URL supplies is set as a text node or a
 //! textarea's value, never as HTML.
 
-use crate::i18n::{self, msg};
+use super::wire_log::WireLog;
+use crate::i18n::msg;
 use crate::ui::code_panel::output::{Exchange, LogLine, Logged};
-use crate::ui::code_panel::Outcome;
+use crate::ui::code_panel::{limit_seconds, Outcome};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, HtmlButtonElement, HtmlTextAreaElement};
+use web_sys::{Document, Element, HtmlButtonElement, HtmlInputElement, HtmlTextAreaElement};
 
 /// The cell's nodes.
 pub struct Frame {
@@ -22,19 +24,21 @@ pub struct Frame {
     status: Element,
     code: HtmlTextAreaElement,
     run: HtmlButtonElement,
+    /// Enabled only while a run is under way.
+    stop: HtmlButtonElement,
     open: Element,
     data: Element,
-    limit: Element,
+    /// The time limit in seconds, read as each run starts.
+    limit: HtmlInputElement,
     outcome: Element,
     console: Element,
-    wire: Element,
-    wire_count: Element,
+    wire: WireLog,
     /// Runs started, and entries shown in this run (the log's keys).
     runs: Cell<u32>,
     entries: Cell<usize>,
 }
 
-fn element(document: &Document, tag: &str, class: &str) -> Element {
+pub(super) fn element(document: &Document, tag: &str, class: &str) -> Element {
     let e = document
         .create_element(tag)
         .unwrap_or_else(|_| document.create_element("div").expect("a div"));
@@ -44,15 +48,15 @@ fn element(document: &Document, tag: &str, class: &str) -> Element {
     e
 }
 
-fn text(e: &Element, text: &str) {
+pub(super) fn text(e: &Element, text: &str) {
     e.set_text_content(Some(text));
 }
 
-fn attr(e: &Element, name: &str, value: &str) {
+pub(super) fn attr(e: &Element, name: &str, value: &str) {
     let _ = e.set_attribute(name, value);
 }
 
-fn append(parent: &Element, child: &Element) {
+pub(super) fn append(parent: &Element, child: &Element) {
     let _ = parent.append_child(child);
 }
 
@@ -106,9 +110,34 @@ impl Frame {
         attr(&run, "type", "button");
         run.set_disabled(true);
         text(&run, &msg::code_run());
-        let limit = element(d, "span", "hint cell-limit");
-        append(&actions, &run);
-        append(&actions, &limit);
+        let stop: HtmlButtonElement = element(d, "button", "stop-code").unchecked_into();
+        attr(&stop, "type", "button");
+        stop.set_disabled(true);
+        text(&stop, &msg::code_stop());
+        // The limit: the Code section's field (`code_panel::limit_seconds` reads it).
+        let limit_field = element(d, "span", "cell-limit-field");
+        let limit_label = element(d, "label", "");
+        attr(&limit_label, "for", "cell-limit");
+        text(&limit_label, &msg::code_limit());
+        let limit: HtmlInputElement = element(d, "input", "").unchecked_into();
+        attr(&limit, "id", "cell-limit");
+        attr(&limit, "type", "number");
+        attr(&limit, "min", "0.1");
+        attr(
+            &limit,
+            "max",
+            &crate::ui::code_panel::MAX_LIMIT_S.to_string(),
+        );
+        attr(&limit, "step", "any");
+        attr(&limit, "dir", "ltr");
+        attr(&limit, "inputmode", "decimal");
+        append(&limit_field, &limit_label);
+        append(&limit_field, &limit);
+        let hint = element(d, "span", "hint cell-hint");
+        text(&hint, &msg::code_run_hint());
+        for e in [run.as_ref(), stop.as_ref(), &limit_field, &hint] {
+            append(&actions, e);
+        }
         let outcome = element(d, "p", "code-outcome");
         attr(&outcome, "role", "status");
         attr(&outcome, "aria-live", "polite");
@@ -132,6 +161,7 @@ impl Frame {
         let wire = element(d, "ol", "wire-entries");
         append(&wire_section, &wire_heading);
         append(&wire_section, &wire);
+        let wire = WireLog::new(d, wire, wire_count);
         append(&output, &console_section);
         append(&output, &wire_section);
         for e in [&label, code.as_ref(), &actions, &outcome, &output] {
@@ -148,13 +178,13 @@ impl Frame {
             status,
             code,
             run,
+            stop,
             open,
             data,
             limit,
             outcome,
             console,
             wire,
-            wire_count,
             runs: Cell::new(0),
             entries: Cell::new(0),
         }))
@@ -167,18 +197,20 @@ impl Frame {
         text(&self.status, why);
     }
 
-    /// Shows the code and what it runs on, and makes Run (and Ctrl/Cmd+Enter) call `on_run`.
-    pub fn ready(&self, code: &str, data: &str, limit_s: f64, on_run: impl Fn() + 'static) {
+    /// Shows the code and what it runs on, and makes Run (and Ctrl/Cmd+Enter) call `on_run`
+    /// and Stop `on_stop`.
+    pub fn ready(
+        &self,
+        code: &str,
+        data: &str,
+        limit_s: f64,
+        on_run: impl Fn() + 'static,
+        on_stop: impl Fn() + 'static,
+    ) {
         self.status.remove();
         text(&self.data, data);
-        text(
-            &self.limit,
-            &format!(
-                "{} {}",
-                msg::cell_limit(&i18n::number(limit_s)),
-                msg::code_run_hint()
-            ),
-        );
+        // A number field's value is a plain decimal number, in every language.
+        self.limit.set_value(&limit_s.to_string());
         self.code.set_value(code);
         self.code.set_read_only(false);
         let lines = code.lines().count().clamp(4, 24) as u32;
@@ -198,6 +230,9 @@ impl Frame {
         };
         self.run.set_onclick(Some(click.as_ref().unchecked_ref()));
         click.forget();
+        let stop = Closure::<dyn Fn()>::new(on_stop);
+        self.stop.set_onclick(Some(stop.as_ref().unchecked_ref()));
+        stop.forget();
         let keys =
             Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |ev: web_sys::KeyboardEvent| {
                 if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
@@ -225,19 +260,40 @@ impl Frame {
         self.code.value()
     }
 
+    /// The time limit in the field, in seconds (blank or out of bounds: as the Code section
+    /// reads its own).
+    pub fn limit_s(&self) -> f64 {
+        limit_seconds(&self.limit.value())
+    }
+
     /// Empties the output for a new run.
     pub fn clear(&self) {
         self.console.set_inner_html("");
-        self.wire.set_inner_html("");
-        text(&self.wire_count, "");
+        self.wire.clear();
         text(&self.outcome, "");
         self.entries.set(0);
         self.runs.set(self.runs.get() + 1);
         attr(&self.outcome, "data-run", &self.runs.get().to_string());
     }
 
+    /// Run is enabled between runs, Stop during one; the keyboard focus moves from the one
+    /// being disabled to the other, so it is never lost to the page.
     pub fn set_running(&self, running: bool) {
-        self.run.set_disabled(running);
+        let (from, to) = if running {
+            (&self.run, &self.stop)
+        } else {
+            (&self.stop, &self.run)
+        };
+        let focused = self.document.active_element();
+        let had_focus = focused.is_some_and(|e| {
+            let from: &Element = from.as_ref();
+            e == *from
+        });
+        to.set_disabled(false);
+        if had_focus {
+            let _ = to.focus();
+        }
+        from.set_disabled(true);
         if running {
             let span = element(&self.document, "span", "code-running");
             text(&span, &msg::code_running());
@@ -280,58 +336,9 @@ impl Frame {
         append(&self.console, &li);
     }
 
-    /// One request of the SDK and its answer, on one line.
+    /// One request of the SDK and its answer (`super::wire_log`).
     pub fn exchange(&self, v: &serde_json::Value) {
-        let x = Exchange::from_json(self.next_id(), v);
-        let d = &self.document;
-        // A request is data, read left to right in every language; the figures' sentence
-        // keeps the page's direction in its own isolate.
-        let li = element(d, "li", "wire-entry");
-        attr(&li, "dir", "ltr");
-        attr(&li, "data-method", &x.method);
-        attr(&li, "data-status", &x.status.to_string());
-        attr(&li, "data-url", &x.url);
-        let method = element(d, "span", "wire-method");
-        text(&method, &x.method);
-        let url = element(d, "bdi", "wire-url");
-        attr(&url, "dir", "ltr");
-        text(&url, &x.readable_url());
-        let status = element(
-            d,
-            "span",
-            if x.status >= 400 {
-                "wire-status failed"
-            } else {
-                "wire-status"
-            },
-        );
-        text(&status, &x.status.to_string());
-        for (i, e) in [&method, &url, &status].into_iter().enumerate() {
-            if i > 0 {
-                let _ = li.append_with_str_1(" ");
-            }
-            append(&li, e);
-        }
-        if let Some(q) = &x.query {
-            let figures = element(d, "bdi", "wire-query");
-            attr(&figures, "dir", i18n::lang().dir());
-            attr(&figures, "data-kind", &q.kind);
-            attr(&figures, "data-scanned", &q.scanned.to_string());
-            attr(&figures, "data-returned", &q.returned.to_string());
-            text(
-                &figures,
-                &msg::code_wire_figures(
-                    &crate::ui::explain_text::kind_name(&q.kind),
-                    &i18n::number(q.returned as f64),
-                    &i18n::number(q.scanned as f64),
-                ),
-            );
-            let _ = li.append_with_str_1(" ");
-            append(&li, &figures);
-        }
-        append(&self.wire, &li);
-        let count = self.wire.child_element_count();
-        text(&self.wire_count, &i18n::number(count as f64));
+        self.wire.add(Exchange::from_json(self.next_id(), v));
     }
 
     /// How the run ended.

@@ -300,30 +300,40 @@ fn header_text(headers: &[(String, String)]) -> String {
         .join("\n")
 }
 
-/// The exchange as it went over the (in-page) wire: request line, headers, body; status line,
-/// headers, body.
+/// A head (start line and headers) and, after a blank line, the body if there is one.
+fn message_text(start: &str, headers: &[(String, String)], body: &str) -> String {
+    let mut text = format!("{start}\n{}", header_text(headers));
+    if !body.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(body);
+    }
+    text
+}
+
+impl Exchange {
+    /// The request as it went over the (in-page) wire: request line, headers, body.
+    pub fn request_text(&self) -> String {
+        message_text(
+            &format!("{} {}", self.method, self.url),
+            &self.request_headers,
+            &self.request_body,
+        )
+    }
+
+    /// The response: status, headers, body.
+    pub fn response_text(&self) -> String {
+        message_text(
+            &self.status.to_string(),
+            &self.response_headers,
+            &self.response_body,
+        )
+    }
+}
+
+/// The exchange's request and response in full (the Code section's wire log; the docs
+/// embed's code cell builds the same from plain DOM nodes, `ui::cell::wire_log`).
 fn exchange_details(x: &Exchange) -> impl IntoView {
-    let request = format!(
-        "{} {}\n{}{}",
-        x.method,
-        x.url,
-        header_text(&x.request_headers),
-        if x.request_body.is_empty() {
-            String::new()
-        } else {
-            format!("\n\n{}", x.request_body)
-        }
-    );
-    let response = format!(
-        "{}\n{}{}",
-        x.status,
-        header_text(&x.response_headers),
-        if x.response_body.is_empty() {
-            String::new()
-        } else {
-            format!("\n\n{}", x.response_body)
-        }
-    );
+    let (request, response) = (x.request_text(), x.response_text());
     view! {
         <div class="wire-details">
             <h4>{t(msg::code_wire_request)}</h4>
