@@ -11,6 +11,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { openDesign } from './lib/design-page.mjs';
 import { start, REPO } from '../../tests/e2e/lib.mjs';
 
 const arg = (name, fallback) => {
@@ -37,21 +38,9 @@ function tenPatterns() {
   return JSON.stringify(d);
 }
 
-function watchLongTasks() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-}
-
 const env = await start();
 try {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(watchLongTasks);
-  const page = await context.newPage();
-  await page.goto(`${env.url}?perf=1`);
-  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 30_000 });
-  await page.locator('#nav-design').click();
+  const { context, page } = await openDesign(env);
   await page.locator('input.import-file').setInputFiles({
     name: 'ten-patterns.json', mimeType: 'application/json', buffer: Buffer.from(tenPatterns()),
   });

@@ -9,26 +9,15 @@
 //   (after `trunk build index.html --release && node scripts/split.mjs dist`)
 
 import { loadavg } from 'node:os';
+import { openDesign } from './lib/design-page.mjs';
 import { start } from '../../tests/e2e/lib.mjs';
 
 const at = process.argv.indexOf('--count');
 const COUNT = at === -1 ? 1_000_000 : Number(process.argv[at + 1]);
 
-function watchLongTasks() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
 const env = await start();
 try {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(watchLongTasks);
-  const page = await context.newPage();
-  await page.goto(`${env.url}?perf=1`);
-  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 30_000 });
-  await page.locator('#nav-design').click();
+  const { context, page } = await openDesign(env);
   await page.locator('.gallery-open[data-gallery="employees-by-department"]').click();
   await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Employees by department');
   const count = page.locator('fieldset.design-type[data-index="0"] input.type-count');
@@ -41,7 +30,7 @@ try {
   await page.locator('.generate-status', { hasText: 'Generated' }).waitFor({ timeout: 600_000 });
   const wall = Date.now() - t0;
   const measured = await page.evaluate(() => performance.getEntriesByName('tablescope-design-generate').at(-1)?.duration);
-  const during = await page.evaluate(() => window.__longTasks.map((t) => t.duration));
+  const during = await page.evaluate(() => window.__longTasks);
   const split = await page.evaluate(() => window.__tablescopeDesignGenerate);
   console.log(`generation and hand-over to the playground (the Design module's engine, the bridge, the playground's inserts) ${Math.round(split.engineMs)} ms in ${split.slices} slices, the saves' planning ${Math.round(split.saveMs)} ms, the rest (rendering, timers) ${Math.round(measured - split.engineMs - split.saveMs)} ms`);
   const s0 = Date.now();
@@ -52,7 +41,7 @@ try {
   await page.locator('button.evaluate').click();
   await page.locator('table.measured tbody tr').first().waitFor({ timeout: 600_000 });
   const evaluation = Date.now() - e0;
-  const evalTasks = await page.evaluate(() => window.__longTasks.map((t) => t.duration));
+  const evalTasks = await page.evaluate(() => window.__longTasks);
   const max = (xs) => Math.round(Math.max(0, ...xs));
   console.log(`| entities | generate (measure) | generate (click to status) | longest task while generating | tasks over 100 ms | saves settled after | evaluate 6 patterns | longest task evaluating | load avg |`);
   console.log(`|---|---|---|---|---|---|---|---|---|`);

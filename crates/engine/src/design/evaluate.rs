@@ -8,7 +8,8 @@ use super::model::{Design, Pattern, ReadPattern, WriteOp, WritePattern};
 use super::read_run::ReadRun;
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::query::{count_page, execute_page, plan, Continuation, QueryOptions, QueryStats};
+use crate::query::{count_page, execute_page, plan, Continuation, Plan, QueryOptions, QueryStats};
+use crate::table::Table;
 use crate::{filter, Account, Entity};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -55,16 +56,26 @@ pub struct DataPage {
     pub last_partition_key: Option<String>,
 }
 
+/// `table` of `account` and the plan of `options`' filter, for a page on it.
+fn planned<'a>(
+    account: &'a Account,
+    table: &str,
+    options: &QueryOptions,
+) -> Result<(&'a Table, Plan), String> {
+    let table = account.table(table).map_err(|e| e.to_string())?;
+    let expr =
+        filter::parse(options.filter.as_deref().unwrap_or_default()).map_err(|e| e.to_string())?;
+    Ok((table, plan(expr)))
+}
+
 impl Data for Account {
     fn has_table(&self, table: &str) -> bool {
         self.table(table).is_ok()
     }
 
     fn page(&self, table: &str, options: &QueryOptions) -> Result<DataPage, String> {
-        let table = self.table(table).map_err(|e| e.to_string())?;
-        let expr = filter::parse(options.filter.as_deref().unwrap_or_default())
-            .map_err(|e| e.to_string())?;
-        let page = execute_page(table, plan(expr), options, false).map_err(|e| e.to_string())?;
+        let (table, plan) = planned(self, table, options)?;
+        let page = execute_page(table, plan, options, false).map_err(|e| e.to_string())?;
         Ok(DataPage {
             last_partition_key: page.entities.last().map(|e| e.partition_key.clone()),
             entities: page.entities,
@@ -79,10 +90,8 @@ impl Data for Account {
         options: &QueryOptions,
         keep: usize,
     ) -> Result<DataPage, String> {
-        let table = self.table(table).map_err(|e| e.to_string())?;
-        let expr = filter::parse(options.filter.as_deref().unwrap_or_default())
-            .map_err(|e| e.to_string())?;
-        let page = count_page(table, plan(expr), options, keep).map_err(|e| e.to_string())?;
+        let (table, plan) = planned(self, table, options)?;
+        let page = count_page(table, plan, options, keep).map_err(|e| e.to_string())?;
         Ok(DataPage {
             entities: page.entities,
             continuation: page.continuation,
