@@ -48,12 +48,20 @@ export function observe(listener) {
   return () => observers.delete(listener);
 }
 
-/** The page's engine; looked up per request, so the bundle may load before the app mounts. */
-function pageWire(request) {
+/**
+ * The page's engine; looked up per request, so the bundle may load before the app mounts.
+ * The engine's wire code lives in the split build's deferred wasm, which a first call would
+ * fetch synchronously, and a service worker does not answer a synchronous request: offline,
+ * before the idle prefetch has finished, that call failed. So each request first awaits the
+ * deferred wasm the ordinary way (scripts/split/glue.mjs; at once when already loaded, and
+ * absent in a build that is not split).
+ */
+async function pageWire(request) {
   const wire = globalThis.tablescope?.wire;
   if (typeof wire !== 'function') {
     throw new Error("Tablescope's engine is not running on this page (window.tablescope.wire is missing)");
   }
+  await globalThis.__tablescope_deferred_ready?.();
   return wire(request);
 }
 
