@@ -66,9 +66,25 @@ export async function openPage(browser, url, { viewport = DESKTOP, colorScheme =
     if (msg.type() === 'error') page.problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => page.problems.push(`uncaught exception: ${err.stack ?? err}`));
-  page.on('requestfailed', (req) =>
-    page.problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-  );
+  // A reload or a new goto cancels the old document's loads in flight (the deferred wasm
+  // is often one): those aborts are the navigation's doing, not the page's problem.
+  let navigating = 0;
+  for (const name of ['reload', 'goto']) {
+    const navigate = page[name].bind(page);
+    page[name] = async (...args) => {
+      navigating += 1;
+      try {
+        return await navigate(...args);
+      } finally {
+        navigating -= 1;
+      }
+    };
+  }
+  page.on('requestfailed', (req) => {
+    const error = req.failure()?.errorText;
+    if (navigating > 0 && error === 'net::ERR_ABORTED') return;
+    page.problems.push(`request failed: ${req.url()} (${error})`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) page.problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
