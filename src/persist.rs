@@ -80,9 +80,10 @@ pub struct Persist {
     committed: Rc<Cell<u64>>,
     /// Whether `seq` is known (a load read it): a save before any load checks nothing.
     seq_known: bool,
-    /// What the changes of failed saves were, oldest first: not on disk until a full rewrite
-    /// commits.
-    unsaved: Rc<RefCell<Vec<String>>>,
+    /// The changes of failed saves, oldest first: not on disk until a full rewrite commits.
+    /// Kept as they are and put in words only when asked ([`Persist::unsaved`]): a save of a
+    /// million generated entities would otherwise format a million sentences nobody reads.
+    unsaved: Rc<RefCell<Vec<ChangeSet>>>,
     /// Test hook ([`Persist::abort_transaction`]): the number of the issued transaction to
     /// abort, counted by `issued`.
     abort_at: Option<u64>,
@@ -232,7 +233,7 @@ impl Persist {
         account: &Account,
         changes: Vec<ChangeSet>,
     ) -> Result<(), PersistError> {
-        self.begin(account, &changes).await
+        self.begin(account, changes).await
     }
 
     /// Plans and issues the transaction for the change sets now (reading `account` as it is
@@ -248,12 +249,11 @@ impl Persist {
     pub fn begin(
         &mut self,
         account: &Account,
-        changes: &[ChangeSet],
+        changes: Vec<ChangeSet>,
     ) -> impl Future<Output = Result<(), PersistError>> + 'static {
         let full = self.needs_full_write.get();
         let base = if full { self.committed.get() } else { self.seq };
         let check = self.seq_known.then_some(base);
-        let described: Vec<String> = changes.iter().flatten().map(describe).collect();
         let started = if changes.is_empty() && !full {
             Ok(None)
         } else {
@@ -261,7 +261,7 @@ impl Persist {
                 &mut self.index,
                 &mut self.last_timestamp,
                 account,
-                changes,
+                &changes,
                 full,
             )
             .and_then(|mut plan| {
@@ -305,7 +305,7 @@ impl Persist {
                 }
                 Err(_) => {
                     needs_full_write.set(true);
-                    unsaved.borrow_mut().extend(described);
+                    unsaved.borrow_mut().extend(changes);
                 }
             }
             result
@@ -346,7 +346,12 @@ impl Persist {
     /// The changes of failed saves that are not on disk, oldest first, in words (e.g.
     /// "wrote (p, r) in Orders"); empty once a save has rewritten the store.
     pub fn unsaved(&self) -> Vec<String> {
-        self.unsaved.borrow().clone()
+        self.unsaved
+            .borrow()
+            .iter()
+            .flatten()
+            .flat_map(describe)
+            .collect()
     }
 
     /// Test hook: aborts the `n`th transaction issued from now on (1 = the next), as a
@@ -450,23 +455,36 @@ fn open_error(e: idb::Error) -> PersistError {
 }
 
 /// One change in words, for telling the user what is not on disk.
-fn describe(change: &crate::engine::Change) -> String {
+fn describe(change: &crate::engine::Change) -> Vec<String> {
     use crate::engine::Change;
-    match change {
+    let wrote = |table: &str, partition_key: &str, row_key: &str| {
+        format!("wrote ('{partition_key}', '{row_key}') in {table}")
+    };
+    vec![match change {
         Change::TableCreated { table } => format!("created table {table}"),
         Change::TableDeleted { table } => format!("deleted table {table}"),
         Change::EntityWritten {
             table,
             partition_key,
             row_key,
-        } => format!("wrote ('{partition_key}', '{row_key}') in {table}"),
+        } => wrote(table, partition_key, row_key),
         Change::EntityDeleted {
             table,
             partition_key,
             row_key,
         } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
+        Change::RowsInserted {
+            table,
+            partition_key,
+            row_keys,
+        } => {
+            return row_keys
+                .iter()
+                .map(|row_key| wrote(table, partition_key, row_key.as_str()))
+                .collect()
+        }
         Change::AccountReplaced => "replaced every table (import or reset)".into(),
-    }
+    }]
 }
 
 /// A chunk record's value as format 1's JSON text (see [`Persist::records`]).

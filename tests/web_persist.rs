@@ -922,7 +922,7 @@ async fn an_abort_anywhere_in_a_burst_leaves_a_loadable_prefix() {
             burst_step(&mut a, step);
             states.push(export_text(&a));
             let changes = a.take_changes();
-            saving.push(p.begin(&a, &changes));
+            saving.push(p.begin(&a, changes));
         }
         let mut results = Vec::new();
         for s in saving {

@@ -89,18 +89,43 @@ impl Index {
 
     /// The start of the chunk a RowKey belongs to, creating the partition's first chunk.
     pub fn chunk_for(&mut self, table: &str, partition_key: &Key, row_key: &Key) -> Key {
-        let starts = self
-            .tables
-            .entry(table.to_string())
-            .or_default()
-            .entry(partition_key.clone())
-            .or_insert_with(|| vec![Key::default()]);
+        let starts = self.starts_mut(table, partition_key);
         let after = starts.partition_point(|s| s <= row_key);
         match after.checked_sub(1).and_then(|i| starts.get(i)) {
             Some(start) => start.clone(),
             // Unreachable while starts[0] is "": every key is >= "".
             None => Key::default(),
         }
+    }
+
+    /// A partition's chunk starts, created as one chunk starting at "" if new.
+    fn starts_mut(&mut self, table: &str, partition_key: &Key) -> &mut Vec<Key> {
+        self.tables
+            .entry(table.to_string())
+            .or_default()
+            .entry(partition_key.clone())
+            .or_insert_with(|| vec![Key::default()])
+    }
+
+    /// [`Index::chunk_for`] of many RowKeys of one partition: the starts of the chunks they
+    /// belong to, each once, in key order.
+    pub fn chunks_for<'k>(
+        &mut self,
+        table: &str,
+        partition_key: &Key,
+        row_keys: impl Iterator<Item = &'k Key>,
+    ) -> Vec<Key> {
+        let starts = self.starts_mut(table, partition_key);
+        let mut used = vec![false; starts.len()];
+        for row_key in row_keys {
+            // starts[0] is "", so every key has a chunk: `after` is at least 1.
+            let after = starts.partition_point(|s| s <= row_key);
+            if let Some(u) = after.checked_sub(1).and_then(|i| used.get_mut(i)) {
+                *u = true;
+            }
+        }
+        let chunks = starts.iter().zip(used).filter(|(_, u)| *u);
+        chunks.map(|(s, _)| s.clone()).collect()
     }
 
     /// Replaces a partition's chunk starts (empty removes the partition).

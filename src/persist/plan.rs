@@ -89,6 +89,16 @@ pub fn plan(
                     let start = index.chunk_for(table, &pk, &Key::new(row_key));
                     dirty.insert((table.clone(), pk, start));
                 }
+                Change::RowsInserted {
+                    table,
+                    partition_key,
+                    row_keys,
+                } => {
+                    let pk = Key::new(partition_key);
+                    for start in index.chunks_for(table, &pk, row_keys.iter()) {
+                        dirty.insert((table.clone(), pk.clone(), start));
+                    }
+                }
             }
         }
         for (table, pk, start) in dirty {
@@ -310,6 +320,20 @@ mod tests {
             let rk = format!("{:04}", next(900));
             if next(3) == 0 {
                 let _ = account.delete("Model", &pk, &rk, None);
+            } else if next(10) == 0 {
+                // A run of inserts (the Design generator's): new rows of one partition,
+                // one change for them all; a key already there is refused and skipped.
+                let mut run = account.insert_run("Model", &pk, &["V"]).unwrap();
+                for _ in 0..next(40) {
+                    let rk = format!("{:04}", next(900));
+                    let values = [crate::engine::ValueRef::Int32(step)];
+                    let row = crate::engine::Row {
+                        row_key: &rk,
+                        names: &[0],
+                        values: &values,
+                    };
+                    let _ = run.insert(row);
+                }
             } else {
                 let e = Entity::new(pk, rk).with("V", Value::Int32(step));
                 account

@@ -79,7 +79,7 @@ async fn attach_with(
             }
             if restamped > 0 || repaired > 0 {
                 // What the load repaired goes to disk at once, not with the next write.
-                let saving = persist.begin(&account, &[]);
+                let saving = persist.begin(&account, Vec::new());
                 let report = on_error.clone();
                 let in_flight = IN_FLIGHT.with(Rc::clone);
                 in_flight.set(in_flight.get() + 1);
@@ -120,7 +120,7 @@ pub fn record(account: &mut Account) {
         let mut s = s.borrow_mut();
         let session = s.as_mut()?;
         Some((
-            session.persist.begin(account, &changes),
+            session.persist.begin(account, changes),
             session.on_error.clone(),
         ))
     });

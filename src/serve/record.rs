@@ -38,47 +38,61 @@ pub enum Op {
 /// The feed is taken right after each request, so the current value is the one the change
 /// wrote; an entity that is gone by then is logged as deleted, which replays to the same end.
 pub fn ops(account: &Account, set: &ChangeSet) -> Option<Vec<Op>> {
-    set.iter()
-        .map(|change| {
-            Some(match change {
-                Change::AccountReplaced => return None,
-                Change::TableCreated { table } => Op::CreateTable {
-                    table: table.clone(),
-                },
-                Change::TableDeleted { table } => Op::DeleteTable {
-                    table: table.clone(),
-                },
-                Change::EntityWritten {
-                    table,
-                    partition_key,
-                    row_key,
-                } => match account
-                    .table(table)
-                    .ok()
-                    .and_then(|t| t.entity(partition_key, row_key))
-                {
-                    Some(entity) => Op::Put {
-                        table: table.clone(),
-                        entity,
-                    },
-                    None => Op::Delete {
-                        table: table.clone(),
-                        partition_key: partition_key.clone(),
-                        row_key: row_key.clone(),
-                    },
-                },
-                Change::EntityDeleted {
-                    table,
-                    partition_key,
-                    row_key,
-                } => Op::Delete {
-                    table: table.clone(),
-                    partition_key: partition_key.clone(),
-                    row_key: row_key.clone(),
-                },
-            })
-        })
-        .collect()
+    let mut ops = Vec::with_capacity(set.len());
+    for change in set {
+        match change {
+            Change::AccountReplaced => return None,
+            Change::TableCreated { table } => ops.push(Op::CreateTable {
+                table: table.clone(),
+            }),
+            Change::TableDeleted { table } => ops.push(Op::DeleteTable {
+                table: table.clone(),
+            }),
+            Change::EntityWritten {
+                table,
+                partition_key,
+                row_key,
+            } => ops.push(written(account, table, partition_key, row_key)),
+            Change::RowsInserted {
+                table,
+                partition_key,
+                row_keys,
+            } => {
+                for row_key in row_keys {
+                    ops.push(written(account, table, partition_key, row_key.as_str()));
+                }
+            }
+            Change::EntityDeleted {
+                table,
+                partition_key,
+                row_key,
+            } => ops.push(Op::Delete {
+                table: table.clone(),
+                partition_key: partition_key.clone(),
+                row_key: row_key.clone(),
+            }),
+        }
+    }
+    Some(ops)
+}
+
+/// The op for an entity written: its value now, or its delete if it is gone.
+fn written(account: &Account, table: &str, partition_key: &str, row_key: &str) -> Op {
+    match account
+        .table(table)
+        .ok()
+        .and_then(|t| t.entity(partition_key, row_key))
+    {
+        Some(entity) => Op::Put {
+            table: table.to_string(),
+            entity,
+        },
+        None => Op::Delete {
+            table: table.to_string(),
+            partition_key: partition_key.to_string(),
+            row_key: row_key.to_string(),
+        },
+    }
 }
 
 /// Tables being rebuilt from a snapshot and a log, before they go into an [`Account`].

@@ -358,7 +358,7 @@ impl Account {
 }
 
 /// The refusal of a write that cannot get a Timestamp later than the last one issued.
-fn clock_exhausted() -> Error {
+pub(crate) fn clock_exhausted() -> Error {
     Error::with_detail(
         ErrorCode::InternalError,
         "the account's clock has reached 9999-12-31T23:59:59.9999999Z: no later Timestamp \

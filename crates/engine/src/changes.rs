@@ -5,6 +5,7 @@
 //! keeps batches atomic on disk. A change names *what* changed; the consumer reads the current
 //! state for the new values (the feed stays cheap on the write path).
 
+use crate::key::Key;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +28,13 @@ pub enum Change {
         partition_key: String,
         row_key: String,
     },
+    /// New entities of one partition were inserted by a run (`Account::insert_run`), in
+    /// this order: one change for the run instead of one per entity.
+    RowsInserted {
+        table: String,
+        partition_key: String,
+        row_keys: Vec<Key>,
+    },
     /// Every table was replaced (an import or a reset): rewrite everything.
     AccountReplaced,
 }
@@ -39,7 +47,8 @@ impl Change {
             Change::TableCreated { table }
             | Change::TableDeleted { table }
             | Change::EntityWritten { table, .. }
-            | Change::EntityDeleted { table, .. } => table,
+            | Change::EntityDeleted { table, .. }
+            | Change::RowsInserted { table, .. } => table,
         })
     }
 }

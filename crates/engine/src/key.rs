@@ -152,6 +152,19 @@ impl From<String> for Key {
     }
 }
 
+/// A key serializes as its text.
+impl serde::Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        String::deserialize(d).map(Key::from)
+    }
+}
+
 impl From<&str> for Key {
     fn from(s: &str) -> Self {
         Key::new(s)

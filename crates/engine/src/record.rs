@@ -37,17 +37,23 @@ impl Shape {
     pub fn of(properties: &[Property]) -> Shape {
         let mut names = Vec::with_capacity(properties.len());
         let mut types = Vec::with_capacity(properties.len());
-        let mut offsets = Vec::with_capacity(properties.len());
-        let mut at = 0u32;
         for (name, value) in properties {
-            let t = value.edm_type();
             names.push(name.clone());
-            types.push(t);
+            types.push(value.edm_type());
+        }
+        Shape::of_parts(names, types)
+    }
+
+    /// The shape of these (interned) names with these types, in order.
+    pub fn of_parts(names: Vec<PropertyName>, types: Vec<EdmType>) -> Shape {
+        let mut offsets = Vec::with_capacity(types.len());
+        let mut at = 0u32;
+        for t in &types {
             offsets.push(at);
-            at += width(t);
+            at += width(*t);
         }
         Shape {
-            key: shape_key(properties),
+            key: shape_key_of_parts(&names, &types),
             names: names.into(),
             types: types.into(),
             offsets: offsets.into(),
@@ -92,17 +98,41 @@ impl Shape {
                 .zip(properties)
                 .all(|((n, t), (pn, v))| Arc::ptr_eq(n, pn) && *t == v.edm_type())
     }
+
+    /// [`Shape::is`] for names (by pointer) and types given apart.
+    pub fn is_parts(&self, names: &[PropertyName], types: &[EdmType]) -> bool {
+        *self.types == *types
+            && self.names.len() == names.len()
+            && self.names.iter().zip(names).all(|(a, b)| Arc::ptr_eq(a, b))
+    }
 }
 
 /// A hash of a shape's interned names (by address: a shape holds its names, so an address is
 /// not reused while the shape lives) and types.
 pub fn shape_key(properties: &[Property]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = SHAPE_KEY_SEED;
     for (n, v) in properties {
-        let word = (Arc::as_ptr(n) as *const u8 as usize as u64) ^ ((v.edm_type() as u64) << 56);
-        h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+        h = mix(h, n, v.edm_type());
     }
     h
+}
+
+/// [`shape_key`] of names and types given apart.
+pub fn shape_key_of_parts(names: &[PropertyName], types: &[EdmType]) -> u64 {
+    let mut h = SHAPE_KEY_SEED;
+    for (n, t) in names.iter().zip(types) {
+        h = mix(h, n, *t);
+    }
+    h
+}
+
+const SHAPE_KEY_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One property's step of [`shape_key`].
+#[inline]
+fn mix(h: u64, name: &PropertyName, t: EdmType) -> u64 {
+    let word = (Arc::as_ptr(name) as *const u8 as usize as u64) ^ ((t as u64) << 56);
+    (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29)
 }
 
 /// Bytes a value of type `t` takes in the fixed part.
@@ -146,6 +176,31 @@ impl<'a> From<&'a Value> for ValueRef<'a> {
 }
 
 impl ValueRef<'_> {
+    /// The value's size in the service's entity-size formula (SPEC §1).
+    pub fn size(self) -> usize {
+        match self {
+            ValueRef::String(s) => 4 + 2 * crate::key::utf16_len(s),
+            ValueRef::Binary(b) => 4 + b.len(),
+            ValueRef::DateTime(_) | ValueRef::Double(_) | ValueRef::Int64(_) => 8,
+            ValueRef::Guid(_) => 16,
+            ValueRef::Int32(_) => 4,
+            ValueRef::Boolean(_) => 1,
+        }
+    }
+
+    pub fn edm_type(self) -> EdmType {
+        match self {
+            ValueRef::String(_) => EdmType::String,
+            ValueRef::Int32(_) => EdmType::Int32,
+            ValueRef::Int64(_) => EdmType::Int64,
+            ValueRef::Double(_) => EdmType::Double,
+            ValueRef::Boolean(_) => EdmType::Boolean,
+            ValueRef::DateTime(_) => EdmType::DateTime,
+            ValueRef::Guid(_) => EdmType::Guid,
+            ValueRef::Binary(_) => EdmType::Binary,
+        }
+    }
+
     pub fn to_value(self) -> Value {
         match self {
             ValueRef::String(s) => Value::String(s.into()),
@@ -199,23 +254,43 @@ impl Record {
     pub fn encode(shape: Arc<Shape>, properties: &[Property]) -> Record {
         let mut tail = 0;
         for (_, v) in properties {
-            if let Value::String(s) = v {
-                tail += s.len();
-            } else if let Value::Binary(b) = v {
-                tail += b.len();
-            }
+            tail += tail_len(ValueRef::from(v));
         }
+        Record::build(shape, tail, |shape, data| {
+            let mut end = shape.fixed_len as usize;
+            for ((_, v), at) in properties.iter().zip(shape.offsets.iter()) {
+                end = write(data, *at as usize, end, ValueRef::from(v));
+            }
+        })
+    }
+
+    /// [`Record::encode`] from borrowed values, in the shape's order.
+    pub fn encode_refs(shape: Arc<Shape>, values: &[ValueRef]) -> Record {
+        let mut tail = 0;
+        for v in values {
+            tail += tail_len(*v);
+        }
+        Record::build(shape, tail, |shape, data| {
+            let mut end = shape.fixed_len as usize;
+            for (v, at) in values.iter().zip(shape.offsets.iter()) {
+                end = write(data, *at as usize, end, *v);
+            }
+        })
+    }
+
+    /// A record of `shape` with `tail` variable-length bytes, its buffer filled by `fill`.
+    fn build(shape: Arc<Shape>, tail: usize, fill: impl FnOnce(&Shape, &mut [u8])) -> Record {
         let len = shape.fixed_len as usize + tail;
         let data = if len <= INLINE {
             let mut bytes = [0; INLINE];
-            write(&shape, properties, &mut bytes);
+            fill(&shape, &mut bytes);
             Data::Inline {
                 len: len as u8,
                 bytes,
             }
         } else {
             let mut bytes = vec![0; len].into_boxed_slice();
-            write(&shape, properties, &mut bytes);
+            fill(&shape, &mut bytes);
             Data::Heap(bytes)
         };
         Record { shape, data }
@@ -329,24 +404,30 @@ fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
     }
 }
 
-/// Writes `properties`' values into `data` (at least the shape's fixed part plus their
-/// strings' and binaries' bytes long): each at its offset, variable-length bytes after the
-/// fixed part in order.
-fn write(shape: &Shape, properties: &[Property], data: &mut [u8]) {
-    let mut end = shape.fixed_len as usize;
-    for ((_, v), at) in properties.iter().zip(shape.offsets.iter()) {
-        let at = *at as usize;
-        match v {
-            Value::Int32(v) => put(data, at, &v.to_le_bytes()),
-            Value::Int64(v) => put(data, at, &v.to_le_bytes()),
-            Value::Double(v) => put(data, at, &v.to_bits().to_le_bytes()),
-            Value::Boolean(v) => put(data, at, &[u8::from(*v)]),
-            Value::DateTime(v) => put(data, at, &v.ticks().to_le_bytes()),
-            Value::Guid(v) => put(data, at, &v.0),
-            Value::String(s) => end = append(data, at, end, s.as_bytes()),
-            Value::Binary(b) => end = append(data, at, end, b),
-        }
+/// The variable-length bytes a value takes after a record's fixed part.
+fn tail_len(v: ValueRef) -> usize {
+    match v {
+        ValueRef::String(s) => s.len(),
+        ValueRef::Binary(b) => b.len(),
+        _ => 0,
     }
+}
+
+/// Writes a value into `data` (at least the shape's fixed part plus the strings' and
+/// binaries' bytes long): at its slot `at`, variable-length bytes at `end`; returns where
+/// the next variable-length bytes go.
+fn write(data: &mut [u8], at: usize, end: usize, v: ValueRef) -> usize {
+    match v {
+        ValueRef::Int32(v) => put(data, at, &v.to_le_bytes()),
+        ValueRef::Int64(v) => put(data, at, &v.to_le_bytes()),
+        ValueRef::Double(v) => put(data, at, &v.to_bits().to_le_bytes()),
+        ValueRef::Boolean(v) => put(data, at, &[u8::from(v)]),
+        ValueRef::DateTime(v) => put(data, at, &v.ticks().to_le_bytes()),
+        ValueRef::Guid(v) => put(data, at, &v.0),
+        ValueRef::String(s) => return append(data, at, end, s.as_bytes()),
+        ValueRef::Binary(b) => return append(data, at, end, b),
+    }
+    end
 }
 
 /// Writes variable-length bytes at `end` and their (offset, length) into the slot at `at`;

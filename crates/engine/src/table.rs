@@ -17,7 +17,7 @@
 use super::datetime::DateTime;
 use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
-use super::record::{shape_key, Record, Shape};
+use super::record::{shape_key, shape_key_of_parts, Record, Shape};
 use super::value::EdmType;
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -163,6 +163,57 @@ impl Table {
         Some(removed)
     }
 
+    /// A new row, unless the partition holds `row_key` already (then `false` and nothing
+    /// changed). Its properties must be counted by the caller ([`Table::count_run`]).
+    pub(crate) fn insert_new(&mut self, partition_key: &Key, row_key: Key, stored: Stored) -> bool {
+        let partition = match self.partitions.get_mut(partition_key) {
+            Some(p) => p,
+            None => self.partitions.entry(partition_key.clone()).or_default(),
+        };
+        match partition.rows.entry(row_key) {
+            std::collections::btree_map::Entry::Occupied(_) => false,
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(stored);
+                self.entity_count += 1;
+                true
+            }
+        }
+    }
+
+    /// The table's interned name for `name` (a column's key), or a new one.
+    pub(crate) fn interned(&self, name: &str) -> PropertyName {
+        self.columns
+            .get_key_value(name)
+            .map_or_else(|| PropertyName::from(name), |(k, _)| k.clone())
+    }
+
+    /// Adds a run's counts (`counts[i][t]`: values of type `t` under `names[i]`, which the
+    /// run interned with [`Table::interned`]) to the columns, and zeroes them.
+    pub(crate) fn count_run(&mut self, names: &[PropertyName], counts: &mut [[u32; 8]]) {
+        for (name, counted) in names.iter().zip(counts.iter_mut()) {
+            if counted.iter().all(|c| *c == 0) {
+                continue;
+            }
+            let stats = self.columns.entry(name.clone()).or_default();
+            for (total, c) in stats.counts.iter_mut().zip(counted.iter_mut()) {
+                *total += std::mem::take(c);
+            }
+        }
+    }
+
+    /// [`Table::shape_for`] for interned names and types given apart.
+    pub(crate) fn shape_for_parts(
+        &mut self,
+        names: &[PropertyName],
+        types: &[EdmType],
+    ) -> Arc<Shape> {
+        self.shared_shape(
+            shape_key_of_parts(names, types),
+            |s| s.is_parts(names, types),
+            || Shape::of_parts(names.to_vec(), types.to_vec()),
+        )
+    }
+
     /// Counts one more value of type `t` under `name`; returns the interned name.
     fn intern_and_count(&mut self, name: &PropertyName, t: EdmType) -> PropertyName {
         if let Some(stats) = self.columns.get_mut(name) {
@@ -201,14 +252,28 @@ impl Table {
     /// The interned shape of these (interned) properties, made if new. A sorted list rather
     /// than a hash map: tables have few shapes, and a map's code costs the wasm kilobytes.
     fn shape_for(&mut self, properties: &[Property]) -> Arc<Shape> {
-        let key = shape_key(properties);
+        self.shared_shape(
+            shape_key(properties),
+            |s| s.is(properties),
+            || Shape::of(properties),
+        )
+    }
+
+    /// The shape with this [`Shape::key`] that `is` accepts, or the one `make` builds (then
+    /// shared while the list has room).
+    fn shared_shape(
+        &mut self,
+        key: u64,
+        is: impl Fn(&Shape) -> bool,
+        make: impl FnOnce() -> Shape,
+    ) -> Arc<Shape> {
         // Where shapes with this key start (or where this one goes).
         let at = self.shapes.partition_point(|s| s.key() < key);
         let mut same_key = self.shapes.iter().skip(at).take_while(|s| s.key() == key);
-        if let Some(shape) = same_key.find(|s| s.is(properties)) {
+        if let Some(shape) = same_key.find(|s| is(s)) {
             return shape.clone();
         }
-        let shape = Arc::new(Shape::of(properties));
+        let shape = Arc::new(make());
         if self.shapes.len() < MAX_SHARED_SHAPES {
             self.shapes.insert(at, shape.clone());
         }

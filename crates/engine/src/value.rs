@@ -110,17 +110,9 @@ pub enum Value {
 }
 
 impl Value {
+    #[inline]
     pub fn edm_type(&self) -> EdmType {
-        match self {
-            Value::String(_) => EdmType::String,
-            Value::Int32(_) => EdmType::Int32,
-            Value::Int64(_) => EdmType::Int64,
-            Value::Double(_) => EdmType::Double,
-            Value::Boolean(_) => EdmType::Boolean,
-            Value::DateTime(_) => EdmType::DateTime,
-            Value::Guid(_) => EdmType::Guid,
-            Value::Binary(_) => EdmType::Binary,
-        }
+        crate::ValueRef::from(self).edm_type()
     }
 
     pub fn string(s: impl Into<String>) -> Value {
@@ -129,14 +121,7 @@ impl Value {
 
     /// The value's size in the service's entity-size formula (SPEC §1).
     pub fn size(&self) -> usize {
-        match self {
-            Value::String(s) => 4 + 2 * super::key::utf16_len(s),
-            Value::Binary(b) => 4 + b.len(),
-            Value::DateTime(_) | Value::Double(_) | Value::Int64(_) => 8,
-            Value::Guid(_) => 16,
-            Value::Int32(_) => 4,
-            Value::Boolean(_) => 1,
-        }
+        crate::ValueRef::from(self).size()
     }
 
     /// The value as the UI shows it in a cell (not the JSON form: Int64 without quotes,
