@@ -22,7 +22,7 @@
 //! named like a system property or twice in one entity, and nothing follows the last entity.
 
 use super::codec::Names;
-use crate::engine::{DateTime, Entity, Guid, Key, PropertyName, Stored, Value, ValueRef};
+use crate::engine::{DateTime, Entity, Guid, Key, PropertyName, Row, Seen, Stored, ValueRef};
 
 /// The first bytes of every format-2 chunk.
 pub const MAGIC: &[u8; 4] = b"TSC2";
@@ -38,35 +38,80 @@ const BINARY: u8 = 7;
 
 /// Encodes rows of one partition as a chunk value.
 pub fn encode<'a>(partition_key: &str, rows: &[(&'a Key, &'a Stored)]) -> Vec<u8> {
-    // Names in order of first use; a partition's entities usually share all of them.
-    let mut names: Vec<&str> = Vec::new();
-    let mut body = Vec::with_capacity(rows.len() * 64);
-    put_len(&mut body, rows.len());
+    let mut chunk = ChunkWriter::new(partition_key, rows.len() * 64);
     for (row_key, stored) in rows {
-        put_str(&mut body, row_key.as_str());
-        body.extend_from_slice(&stored.timestamp.ticks().to_le_bytes());
-        put_len(&mut body, stored.properties.len());
-        for (name, value) in stored.properties.iter() {
-            let index = match names.iter().position(|n| *n == &**name) {
-                Some(i) => i,
-                None => {
-                    names.push(name);
-                    names.len() - 1
-                }
-            };
-            put_len(&mut body, index);
-            put_value(&mut body, value);
+        let properties = &stored.properties;
+        chunk.push(
+            row_key.as_str(),
+            stored.timestamp,
+            properties.len(),
+            properties.iter(),
+        );
+    }
+    chunk.finish()
+}
+
+/// A chunk written entity by entity: nothing is kept of an entity but its bytes. The
+/// count and the names (in order of first use; a partition's entities usually share all
+/// of them) go in front when it is finished.
+pub struct ChunkWriter {
+    partition_key: String,
+    names: Vec<PropertyName>,
+    body: Vec<u8>,
+    count: usize,
+}
+
+impl ChunkWriter {
+    /// A chunk of `partition_key` whose entities should take about `bytes`.
+    pub fn new(partition_key: &str, bytes: usize) -> ChunkWriter {
+        ChunkWriter {
+            partition_key: partition_key.to_string(),
+            names: Vec::new(),
+            body: Vec::with_capacity(bytes),
+            count: 0,
         }
     }
-    let mut out = Vec::with_capacity(body.len() + 64);
-    out.extend_from_slice(MAGIC);
-    put_str(&mut out, partition_key);
-    put_len(&mut out, names.len());
-    for name in names {
-        put_str(&mut out, name);
+
+    /// Appends an entity of the partition: its `count` properties.
+    pub fn push<'v>(
+        &mut self,
+        row_key: &str,
+        timestamp: DateTime,
+        count: usize,
+        properties: impl Iterator<Item = (&'v PropertyName, ValueRef<'v>)>,
+    ) {
+        let body = &mut self.body;
+        put_str(body, row_key);
+        body.extend_from_slice(&timestamp.ticks().to_le_bytes());
+        put_len(body, count);
+        for (name, value) in properties {
+            let names = &mut self.names;
+            let found = names
+                .iter()
+                .position(|n| PropertyName::ptr_eq(n, name) || n == name);
+            let index = found.unwrap_or_else(|| {
+                names.push(name.clone());
+                names.len() - 1
+            });
+            put_len(body, index);
+            put_value(body, value);
+        }
+        self.count += 1;
     }
-    out.extend_from_slice(&body);
-    out
+
+    /// The chunk's bytes.
+    pub fn finish(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.body.len() + 64);
+        out.extend_from_slice(MAGIC);
+        put_str(&mut out, &self.partition_key);
+        put_len(&mut out, self.names.len());
+        for name in &self.names {
+            put_str(&mut out, name);
+        }
+        put_len(&mut out, self.count);
+        out.extend_from_slice(&self.body);
+        out
+    }
 }
 
 fn put_value(out: &mut Vec<u8>, value: ValueRef) {
@@ -123,28 +168,20 @@ fn put_len(out: &mut Vec<u8>, mut n: usize) {
 /// `DateTime::MIN`, for a receiver that sets its own): the Design section's hand-overs
 /// between its wasm and the playground's.
 pub fn encode_entities(partition_key: &str, entities: &[Entity]) -> Vec<u8> {
-    use crate::engine::{Record, Shape};
-    use std::sync::Arc;
-    // An entity type's entities share one property list: one shape for a run of them.
-    let mut shape: Option<Arc<Shape>> = None;
-    let rows: Vec<(Key, Stored)> = entities
-        .iter()
-        .map(|e| {
-            let shared = match &shape {
-                Some(s) if s.is(&e.properties) => s.clone(),
-                _ => shape.insert(Arc::new(Shape::of(&e.properties))).clone(),
-            };
-            (
-                Key::new(&e.row_key),
-                Stored {
-                    timestamp: e.timestamp.unwrap_or(DateTime::MIN),
-                    properties: Record::encode(shared, &e.properties),
-                },
-            )
-        })
-        .collect();
-    let refs: Vec<(&Key, &Stored)> = rows.iter().map(|(k, s)| (k, s)).collect();
-    encode(partition_key, &refs)
+    let mut chunk = ChunkWriter::new(partition_key, entities.len() * 64);
+    for e in entities {
+        chunk.push_entity(e);
+    }
+    chunk.finish()
+}
+
+impl ChunkWriter {
+    /// Appends an entity of the partition (without a Timestamp: `DateTime::MIN`).
+    pub fn push_entity(&mut self, e: &Entity) {
+        let properties = e.properties.iter().map(|(n, v)| (n, ValueRef::from(v)));
+        let stamp = e.timestamp.unwrap_or(DateTime::MIN);
+        self.push(&e.row_key, stamp, e.properties.len(), properties);
+    }
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
@@ -154,52 +191,21 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 
 /// Decodes a chunk value: its PartitionKey and entities, or what is wrong with it.
 pub fn decode(bytes: &[u8], shared: &mut Names) -> Result<(String, Vec<Entity>), String> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(MAGIC.len())? != MAGIC {
-        return Err("not a chunk of format 2".into());
-    }
-    let partition_key = r.str()?.to_string();
-    let name_count = r.len()?;
-    let mut names: Vec<PropertyName> = Vec::with_capacity(name_count.min(256));
-    for _ in 0..name_count {
-        let name = r.str()?;
-        if matches!(name, "PartitionKey" | "RowKey" | "Timestamp") || name.starts_with("odata.") {
-            return Err(format!("a property is named {name}"));
-        }
-        names.push(shared.get(name));
-    }
-    let count = r.len()?;
-    let mut entities = Vec::with_capacity(count.min(bytes.len()));
-    for i in 0..count {
-        let row_key = r.str()?.to_string();
-        let ticks = r.i64()?;
-        let timestamp = DateTime::from_ticks(ticks)
-            .ok_or_else(|| format!("entity {i}: a Timestamp out of range"))?;
-        let property_count = r.len()?;
-        let mut properties = Vec::with_capacity(property_count.min(256));
-        for _ in 0..property_count {
-            let index = r.len()?;
-            let name = names
-                .get(index)
-                .ok_or_else(|| format!("entity {i}: property name {index} is not in the chunk"))?;
-            if properties
-                .iter()
-                .any(|(n, _)| PropertyName::ptr_eq(n, name))
-            {
-                return Err(format!("entity {i}: property {name} is stored twice"));
-            }
-            let value = r.value().map_err(|e| format!("entity {i}, {name}: {e}"))?;
-            properties.push((name.clone(), value));
+    let mut rows = ChunkRows::new(bytes)?;
+    let partition_key = rows.partition_key.to_string();
+    let names: Vec<PropertyName> = rows.names.iter().map(|n| shared.get(n)).collect();
+    let mut entities = Vec::with_capacity(rows.count.min(bytes.len()));
+    while let Some((timestamp, row)) = rows.next()? {
+        let mut properties = Vec::with_capacity(row.values.len());
+        for (n, v) in row.names.iter().zip(row.values) {
+            properties.push((names[*n].clone(), v.to_value()));
         }
         entities.push(Entity {
             partition_key: partition_key.clone(),
-            row_key,
+            row_key: row.row_key.to_string(),
             timestamp: Some(timestamp),
             properties,
         });
-    }
-    if r.at != bytes.len() {
-        return Err("bytes follow the last entity".into());
     }
     Ok((partition_key, entities))
 }
@@ -209,8 +215,11 @@ struct Reader<'a> {
     at: usize,
 }
 
+/// What a read found wrong (a fixed sentence: the hot reads return no `String`).
+type Bad = &'static str;
+
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Bad> {
         let end = self
             .at
             .checked_add(n)
@@ -221,55 +230,146 @@ impl<'a> Reader<'a> {
         Ok(taken)
     }
 
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Bad> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N)?);
         Ok(out)
     }
 
-    fn len(&mut self) -> Result<usize, String> {
+    fn len(&mut self) -> Result<usize, Bad> {
         let mut n: usize = 0;
         for shift in (0..35).step_by(7) {
-            let byte = self.take(1)?[0];
+            let byte = *self.take(1)?.first().ok_or("the chunk ends early")?;
             n |= usize::from(byte & 0x7f) << shift;
             if byte & 0x80 == 0 {
                 return Ok(n);
             }
         }
-        Err("a length is too long".into())
+        Err("a length is too long")
     }
 
-    fn str(&mut self) -> Result<&'a str, String> {
+    fn str(&mut self) -> Result<&'a str, Bad> {
         let n = self.len()?;
-        std::str::from_utf8(self.take(n)?).map_err(|_| "text that is not UTF-8".into())
+        std::str::from_utf8(self.take(n)?).map_err(|_| "text that is not UTF-8")
     }
 
-    fn i64(&mut self) -> Result<i64, String> {
+    fn i64(&mut self) -> Result<i64, Bad> {
         Ok(i64::from_le_bytes(self.array()?))
     }
 
-    fn value(&mut self) -> Result<Value, String> {
+    fn value_ref(&mut self) -> Result<ValueRef<'a>, String> {
         let tag = self.take(1)?[0];
         Ok(match tag {
-            STRING => Value::string(self.str()?),
-            INT32 => Value::Int32(i32::from_le_bytes(self.array()?)),
-            INT64 => Value::Int64(self.i64()?),
-            DOUBLE => Value::Double(f64::from_bits(u64::from_le_bytes(self.array()?))),
+            STRING => ValueRef::String(self.str()?),
+            INT32 => ValueRef::Int32(i32::from_le_bytes(self.array()?)),
+            INT64 => ValueRef::Int64(self.i64()?),
+            DOUBLE => ValueRef::Double(f64::from_bits(u64::from_le_bytes(self.array()?))),
             BOOLEAN => match self.take(1)?[0] {
-                0 => Value::Boolean(false),
-                1 => Value::Boolean(true),
+                0 => ValueRef::Boolean(false),
+                1 => ValueRef::Boolean(true),
                 b => return Err(format!("a Boolean stored as {b}")),
             },
-            DATETIME => {
-                Value::DateTime(DateTime::from_ticks(self.i64()?).ok_or("a DateTime out of range")?)
-            }
-            GUID => Value::Guid(Guid(self.array()?)),
+            DATETIME => ValueRef::DateTime(
+                DateTime::from_ticks(self.i64()?).ok_or("a DateTime out of range")?,
+            ),
+            GUID => ValueRef::Guid(Guid(self.array()?)),
             BINARY => {
                 let n = self.len()?;
-                Value::Binary(self.take(n)?.into())
+                ValueRef::Binary(self.take(n)?)
             }
             tag => return Err(format!("an unknown type tag {tag}")),
         })
+    }
+}
+
+/// A chunk's rows borrowed from its bytes, one at a time, for a run of inserts
+/// (`engine::RowRun`: no `Entity` per row). It checks what [`decode`] checks, row by row;
+/// each row comes with its stored Timestamp.
+pub struct ChunkRows<'a> {
+    pub partition_key: &'a str,
+    /// The chunk's property names; a row names its properties by position in them.
+    pub names: Vec<&'a str>,
+    r: Reader<'a>,
+    count: usize,
+    next: usize,
+    positions: Vec<usize>,
+    values: Vec<ValueRef<'a>>,
+}
+
+impl<'a> ChunkRows<'a> {
+    /// Reads the chunk's header.
+    pub fn new(bytes: &'a [u8]) -> Result<ChunkRows<'a>, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(MAGIC.len())? != MAGIC {
+            return Err("not a chunk of format 2".into());
+        }
+        let partition_key = r.str()?;
+        let name_count = r.len()?;
+        let mut names = Vec::with_capacity(name_count.min(256));
+        for _ in 0..name_count {
+            let name = r.str()?;
+            if matches!(name, "PartitionKey" | "RowKey" | "Timestamp") || name.starts_with("odata.")
+            {
+                return Err(format!("a property is named {name}"));
+            }
+            if names.contains(&name) {
+                return Err(format!("the property name {name} is listed twice"));
+            }
+            names.push(name);
+        }
+        let count = r.len()?;
+        Ok(ChunkRows {
+            partition_key,
+            names,
+            r,
+            count,
+            next: 0,
+            positions: Vec::new(),
+            values: Vec::new(),
+        })
+    }
+
+    /// The next row and its Timestamp, or `None` after the last (when nothing may follow).
+    pub fn next(&mut self) -> Result<Option<(DateTime, Row<'_>)>, String> {
+        let i = self.next;
+        if i == self.count {
+            return if self.r.at == self.r.bytes.len() {
+                Ok(None)
+            } else {
+                Err("bytes follow the last entity".into())
+            };
+        }
+        self.next += 1;
+        let r = &mut self.r;
+        let row_key = r.str()?;
+        let timestamp = DateTime::from_ticks(r.i64()?)
+            .ok_or_else(|| format!("entity {i}: a Timestamp out of range"))?;
+        let property_count = r.len()?;
+        self.positions.clear();
+        self.values.clear();
+        let mut seen = Seen::default();
+        for _ in 0..property_count {
+            let index = r.len()?;
+            let Some(name) = self.names.get(index) else {
+                return Err(format!(
+                    "entity {i}: property name {index} is not in the chunk"
+                ));
+            };
+            if seen.again(index, &self.positions) {
+                return Err(format!("entity {i}: property {name} is stored twice"));
+            }
+            let value = r
+                .value_ref()
+                .map_err(|e| format!("entity {i}, {name}: {e}"))?;
+            self.positions.push(index);
+            self.values.push(value);
+        }
+        let row = Row {
+            row_key,
+            names: &self.positions,
+            values: &self.values,
+        };
+        Ok(Some((timestamp, row)))
     }
 }
 

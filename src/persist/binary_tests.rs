@@ -1,7 +1,7 @@
 //! The format-2 chunk: exact round trips of every type, and damaged bytes refused.
 
 use super::*;
-use crate::engine::Table;
+use crate::engine::{Table, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Two rows of a partition with every type, edge values included, as a table stores them.
@@ -159,7 +159,7 @@ fn each_rule_is_checked() {
     );
     check(
         chunk(&["A", "A"], &[2, 0, BOOLEAN, 1, 1, BOOLEAN, 0]),
-        "property A is stored twice",
+        "the property name A is listed twice",
     );
     check(
         chunk(&["A"], &[1, 3, BOOLEAN, 1]),

@@ -119,25 +119,41 @@ fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<J
     }
 }
 
-/// Writes format-2 chunks of `table` without saving; the first entity refused stops it and
-/// is answered as `[PartitionKey, RowKey, message]`.
+/// Writes format-2 chunks of `table` without saving, each as a run of inserts into its
+/// partition (`engine::RowRun`: the rows go from the chunk's bytes into records, with no
+/// `Entity` between). The first entity refused stops it and is answered as
+/// `[PartitionKey, RowKey, message]`; the entities before it stay written, as do those before
+/// a chunk found damaged (which answers `Err`).
 fn insert(state: AppState, table: &str, chunks: &JsValue) -> Result<JsValue, String> {
-    let mut names = crate::persist::codec::Names::default();
-    let mut decoded = Vec::new();
+    let mut bytes = Vec::new();
     for chunk in Array::from(chunks).iter() {
-        let bytes = chunk.dyn_into::<Uint8Array>().map_err(|_| "bad request")?;
-        decoded.push(crate::persist::binary::decode(&bytes.to_vec(), &mut names)?.1);
+        bytes.push(
+            chunk
+                .dyn_into::<Uint8Array>()
+                .map_err(|_| "bad request")?
+                .to_vec(),
+        );
     }
     state.write_unsaved(|account| {
-        for entity in decoded.into_iter().flatten() {
-            let keys = (entity.partition_key.clone(), entity.row_key.clone());
-            if let Err(e) = account.insert(table, entity) {
-                let refused = Array::of3(&keys.0.into(), &keys.1.into(), &e.to_string().into());
-                return refused.into();
+        for chunk in &bytes {
+            let mut rows = crate::persist::binary::ChunkRows::new(chunk)?;
+            let partition_key = rows.partition_key;
+            let mut run = account
+                .insert_run(table, partition_key, &rows.names)
+                .map_err(|e| e.to_string())?;
+            while let Some((_, row)) = rows.next()? {
+                if let Err(e) = run.insert(row) {
+                    let refused = Array::of3(
+                        &partition_key.into(),
+                        &row.row_key.into(),
+                        &e.to_string().into(),
+                    );
+                    return Ok(refused.into());
+                }
             }
         }
-        JsValue::UNDEFINED
-    })
+        Ok(JsValue::UNDEFINED)
+    })?
 }
 
 /// One page of a query for the Design section's evaluator (`op::QUERY`): counts, the

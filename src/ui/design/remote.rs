@@ -14,6 +14,7 @@ use super::bridge::{Bridge, Refused};
 use crate::engine::design::{Data, DataPage, Sink};
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
 use crate::engine::{json, Entity, QueryKind};
+use crate::persist::binary::ChunkWriter;
 use js_sys::{Array, Reflect, Uint8Array};
 use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,14 +22,20 @@ use wasm_bindgen::{JsCast, JsValue};
 /// The development account's table endpoint, as `window.tablescope.wire` serves it.
 const BASE: &str = "http://127.0.0.1:10002/devstoreaccount1/";
 
-/// A PartitionKey and its entities waiting in one flush.
-type Partition = (String, Vec<Entity>);
-
 /// The generator's side: tables known at the start of a run, entities waiting for a flush.
 pub struct Writer {
     bridge: Bridge,
     tables: Vec<(String, u64)>,
-    waiting: Vec<(String, Entity)>,
+    waiting: Vec<Waiting>,
+}
+
+/// A table's entities since the last flush, as the chunks of their partitions (in order of
+/// first appearance), written as they come: nothing is kept of an entity but its bytes.
+struct Waiting {
+    table: String,
+    chunks: Vec<ChunkWriter>,
+    /// A PartitionKey's place in `chunks`.
+    at: HashMap<String, usize>,
 }
 
 impl Writer {
@@ -41,38 +48,12 @@ impl Writer {
         })
     }
 
-    /// Hands the waiting entities to the playground (written, not yet saved). `Err` holds the
-    /// message to show: a refused entity or a bridge failure.
+    /// Hands the waiting entities to the playground (written, not yet saved): one call per
+    /// table, a chunk per partition. `Err` holds the message to show: a refused entity or a
+    /// bridge failure.
     pub fn flush(&mut self) -> Result<(), String> {
-        let waiting = std::mem::take(&mut self.waiting);
-        // Per table, per partition in order of first appearance: one chunk each.
-        let mut order: Vec<(String, Vec<Partition>)> = Vec::new();
-        let mut at: HashMap<(String, String), (usize, usize)> = HashMap::new();
-        for (table, entity) in waiting {
-            let key = (table, entity.partition_key.clone());
-            let (t, p) = match at.get(&key) {
-                Some(&found) => found,
-                None => {
-                    let t = match order.iter().position(|(name, _)| *name == key.0) {
-                        Some(t) => t,
-                        None => {
-                            order.push((key.0.clone(), Vec::new()));
-                            order.len() - 1
-                        }
-                    };
-                    order[t].1.push((key.1.clone(), Vec::new()));
-                    let found = (t, order[t].1.len() - 1);
-                    at.insert(key, found);
-                    found
-                }
-            };
-            order[t].1[p].1.push(entity);
-        }
-        for (table, partitions) in order {
-            let chunks: Vec<Vec<u8>> = partitions
-                .iter()
-                .map(|(pk, entities)| crate::persist::binary::encode_entities(pk, entities))
-                .collect();
+        for Waiting { table, chunks, .. } in std::mem::take(&mut self.waiting) {
+            let chunks: Vec<Vec<u8>> = chunks.into_iter().map(ChunkWriter::finish).collect();
             if let Some(Refused {
                 partition_key,
                 row_key,
@@ -103,7 +84,26 @@ impl Sink for Writer {
     }
 
     fn insert(&mut self, table: &str, entity: Entity) -> Result<(), String> {
-        self.waiting.push((table.to_string(), entity));
+        let w = match self.waiting.iter().position(|w| w.table == table) {
+            Some(i) => &mut self.waiting[i],
+            None => {
+                self.waiting.push(Waiting {
+                    table: table.to_string(),
+                    chunks: Vec::new(),
+                    at: HashMap::new(),
+                });
+                self.waiting.last_mut().ok_or("no table")?
+            }
+        };
+        let i = match w.at.get(&entity.partition_key) {
+            Some(i) => *i,
+            None => {
+                w.chunks.push(ChunkWriter::new(&entity.partition_key, 4096));
+                w.at.insert(entity.partition_key.clone(), w.chunks.len() - 1);
+                w.chunks.len() - 1
+            }
+        };
+        w.chunks[i].push_entity(&entity);
         Ok(())
     }
 }

@@ -18,8 +18,11 @@ use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// What one task may take, in milliseconds (a generation slice, or a save's planning).
-pub const SLICE_MS: f64 = 40.0;
+/// What one task aims to take, in milliseconds (a generation slice, or a save's planning):
+/// half the 100 ms a task may take before the page feels stuck, since a slice's size is
+/// set from the one before it and can overshoot. Shorter slices cost time: each ends with
+/// a render and a pause.
+pub const SLICE_MS: f64 = 50.0;
 
 /// How a run ended.
 #[derive(Clone, PartialEq)]
