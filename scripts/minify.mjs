@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
 /** The files minified here: none is named by an integrity attribute (Trunk's SRI). */
-export const FILES = ['learn.js', 'codegen.js', 'connect.js', 'design.js', 'cell.js', 'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js', 'playground.css', 'teach.css'];
+export const FILES = ['learn.js', 'codegen.js', 'connect.js', 'design.js', 'design-worker.js', 'cell.js', 'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js', 'playground.css', 'teach.css'];
 
 /**
  * Minifies one JavaScript (or, by its extension, CSS) file in place. Whitespace and local names only: no syntax is

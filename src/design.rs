@@ -16,6 +16,20 @@ mod exports {
     pub fn mount_design(host: web_sys::HtmlElement, bridge: JsValue) -> Result<(), JsValue> {
         tablescope::ui::design::mount_design(host, bridge).map_err(|e| JsValue::from_str(&e))
     }
+
+    /// In the generator's Web Worker (`www/design-worker.js`): starts a run of `design` (its
+    /// JSON) into `tables` (`[[name, entities], …]`, created by the page).
+    #[wasm_bindgen]
+    pub fn design_worker_start(design: &str, tables: JsValue) -> Result<(), JsValue> {
+        tablescope::ui::design::offthread::worker_start(design, &tables)
+            .map_err(|e| JsValue::from_str(&e))
+    }
+
+    /// In the generator's Web Worker: the next slice of up to `max` entities, as chunks.
+    #[wasm_bindgen]
+    pub fn design_worker_step(max: f64) -> Result<JsValue, JsValue> {
+        tablescope::ui::design::offthread::worker_step(max).map_err(|e| JsValue::from_str(&e))
+    }
 }
 
 #[cfg(target_arch = "wasm32")]

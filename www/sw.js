@@ -33,7 +33,7 @@ const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
  * The app's own modules that load on first use and that no page names, unhashed (so never
  * deleted as stale): precached, so that they work offline without ever having been opened.
  */
-const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm'];
+const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm', 'design-worker.js'];
 
 /** The code cell's module (src/cell.rs): the start script names it, but only a docs embed,
  * which registers no service worker, loads it; the playground never needs it offline. */

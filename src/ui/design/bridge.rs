@@ -109,13 +109,10 @@ impl Bridge {
         self.call(op::DELETE_TABLE, &[name.into()]).map(|_| ())
     }
 
-    /// Writes chunks of `table` without saving; the first entity refused stops it.
-    pub fn insert(&self, table: &str, chunks: &[Vec<u8>]) -> Result<Option<Refused>, String> {
-        let list: Array = chunks
-            .iter()
-            .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
-            .collect();
-        let answer = self.call(op::INSERT, &[table.into(), list.into()])?;
+    /// Writes chunks (`Uint8Array`s) of `table` without saving; the first entity refused
+    /// stops it.
+    pub fn insert(&self, table: &str, chunks: &Array) -> Result<Option<Refused>, String> {
+        let answer = self.call(op::INSERT, &[table.into(), chunks.into()])?;
         if answer.is_undefined() || answer.is_null() {
             return Ok(None);
         }

@@ -11,12 +11,11 @@
 //!   scan counts.
 
 use super::bridge::{Bridge, Refused};
+use super::handover::Slice;
 use crate::engine::design::{Data, DataPage, Sink};
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
 use crate::engine::{json, Entity, QueryKind};
-use crate::persist::binary::ChunkWriter;
 use js_sys::{Array, Reflect, Uint8Array};
-use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The development account's table endpoint, as `window.tablescope.wire` serves it.
@@ -26,16 +25,7 @@ const BASE: &str = "http://127.0.0.1:10002/devstoreaccount1/";
 pub struct Writer {
     bridge: Bridge,
     tables: Vec<(String, u64)>,
-    waiting: Vec<Waiting>,
-}
-
-/// A table's entities since the last flush, as the chunks of their partitions (in order of
-/// first appearance), written as they come: nothing is kept of an entity but its bytes.
-struct Waiting {
-    table: String,
-    chunks: Vec<ChunkWriter>,
-    /// A PartitionKey's place in `chunks`.
-    at: HashMap<String, usize>,
+    waiting: Slice,
 }
 
 impl Writer {
@@ -44,28 +34,42 @@ impl Writer {
         Ok(Writer {
             bridge,
             tables,
-            waiting: Vec::new(),
+            waiting: Slice::default(),
         })
+    }
+
+    /// The tables and their entity counts (as known at the start, and created since).
+    pub fn tables(&self) -> &[(String, u64)] {
+        &self.tables
     }
 
     /// Hands the waiting entities to the playground (written, not yet saved): one call per
     /// table, a chunk per partition. `Err` holds the message to show: a refused entity or a
     /// bridge failure.
     pub fn flush(&mut self) -> Result<(), String> {
-        for Waiting { table, chunks, .. } in std::mem::take(&mut self.waiting) {
-            let chunks: Vec<Vec<u8>> = chunks.into_iter().map(ChunkWriter::finish).collect();
-            if let Some(Refused {
-                partition_key,
-                row_key,
-                message,
-            }) = self.bridge.insert(&table, &chunks)?
-            {
-                return Err(format!(
-                    "the entity ({partition_key:?}, {row_key:?}) of table {table:?} was refused: {message}; keys must be unique, so let a key include a sequential or random property"
-                ));
-            }
+        for (table, chunks) in self.waiting.take() {
+            let list: Array = chunks
+                .iter()
+                .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
+                .collect();
+            hand_over(&self.bridge, &table, &list)?;
         }
         Ok(())
+    }
+}
+
+/// Writes the chunks (`Uint8Array`s) of `table` into the playground, unsaved; `Err` holds the
+/// message to show: a refused entity or a bridge failure.
+pub fn hand_over(bridge: &Bridge, table: &str, chunks: &Array) -> Result<(), String> {
+    match bridge.insert(table, chunks)? {
+        None => Ok(()),
+        Some(Refused {
+            partition_key,
+            row_key,
+            message,
+        }) => Err(format!(
+            "the entity ({partition_key:?}, {row_key:?}) of table {table:?} was refused: {message}; keys must be unique, so let a key include a sequential or random property"
+        )),
     }
 }
 
@@ -84,26 +88,7 @@ impl Sink for Writer {
     }
 
     fn insert(&mut self, table: &str, entity: Entity) -> Result<(), String> {
-        let w = match self.waiting.iter().position(|w| w.table == table) {
-            Some(i) => &mut self.waiting[i],
-            None => {
-                self.waiting.push(Waiting {
-                    table: table.to_string(),
-                    chunks: Vec::new(),
-                    at: HashMap::new(),
-                });
-                self.waiting.last_mut().ok_or("no table")?
-            }
-        };
-        let i = match w.at.get(&entity.partition_key) {
-            Some(i) => *i,
-            None => {
-                w.chunks.push(ChunkWriter::new(&entity.partition_key, 4096));
-                w.at.insert(entity.partition_key.clone(), w.chunks.len() - 1);
-                w.chunks.len() - 1
-            }
-        };
-        w.chunks[i].push_entity(&entity);
+        self.waiting.push(table, &entity);
         Ok(())
     }
 }

@@ -2,9 +2,10 @@
 //! saved like any other write) in slices of about [`SLICE_MS`], so the page stays responsive,
 //! with progress and cancel. Same design and seed, same entities.
 //!
-//! The section is its own wasm: the engine's generator runs here, and each slice's entities
-//! cross to the playground's account through the bridge (`super::remote::Writer`), written
-//! there without saving (a read-only tab refuses them).
+//! The section is its own wasm: the engine's generator runs in a Web Worker running a second
+//! instance of it (`super::offthread`), or here where no worker starts, and each slice's
+//! entities cross to the playground's account through the bridge as partition chunks
+//! (`super::remote`), written there without saving (a read-only tab refuses them).
 //!
 //! Invariant: every entity written is saved: the slices write without saving, and a save
 //! follows every few slices, at the end, and on cancel or failure.
@@ -12,8 +13,9 @@
 use super::bridge::Bridge;
 use super::doc::Ctx;
 use super::fmt;
+use super::offthread::OffThread;
 use super::remote::Writer;
-use crate::engine::design::{Design, Generator};
+use crate::engine::design::{Design, Generator, Progress};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -96,7 +98,8 @@ pub fn GeneratorPanel() -> impl IntoView {
 
 /// Generates `design` into the account, a slice per task, until done, cancelled or refused.
 /// With `replace`, the design's tables are deleted first (the generator never mixes its
-/// data into a table that holds entities).
+/// data into a table that holds entities). The entities are drawn in a Web Worker where one
+/// starts (`super::offthread`), else here.
 async fn generate(
     bridge: Bridge,
     design: &Design,
@@ -129,60 +132,196 @@ async fn generate(
         Err(e) => return Outcome::Failed(e.to_string()),
     };
     mark(START_MARK);
-    let started = now();
-    // Entities per generation slice, and per save (see `AppState::write_unsaved`): each
-    // adapts so that its task takes about SLICE_MS.
-    let (mut per_slice, mut per_save, mut unsaved): (u64, u64, u64) = (2_000, 5_000, 0);
-    // Where the time goes (for the benchmark, `?perf=1`): the generation with its hand-over
-    // to the playground (`engineMs`), the saves' planning, and the slices.
-    let (mut engine_ms, mut save_ms, mut slices) = (0.0, 0.0, 0u32);
+    let mut pace = Pace::new(bridge, progress);
+    // The first step writes nothing: it checks the design's tables and creates them.
+    if let Err(e) = generator.step(&mut writer, 0) {
+        return Outcome::Failed(e.to_string());
+    }
+    match OffThread::start(design, writer.tables()).await {
+        Ok(worker) => off_thread(&worker, &mut pace, cancel).await,
+        Err(_) => in_thread(generator, writer, &mut pace, cancel).await,
+    }
+}
+
+/// The entities drawn in the worker, a slice handed over while it draws the next.
+async fn off_thread(worker: &OffThread, pace: &mut Pace, cancel: StoredValue<bool>) -> Outcome {
+    pace.off_thread = true;
+    let mut done = 0;
+    if let Err(e) = worker.request(pace.per_slice) {
+        return pace.failed(e);
+    }
+    loop {
+        if cancel.get_value() {
+            worker.stop();
+            return pace.cancelled(done);
+        }
+        let w0 = now();
+        let slice = match worker.slice().await {
+            Ok(s) => s,
+            Err(e) => return pace.failed(e),
+        };
+        pace.wait_ms += now() - w0;
+        let p = slice.progress;
+        if !p.is_complete() {
+            if let Err(e) = worker.request(pace.per_slice) {
+                return pace.failed(e);
+            }
+        }
+        let t0 = now();
+        for (table, chunks) in &slice.tables {
+            if let Err(e) = super::remote::hand_over(&pace.bridge, table, chunks) {
+                worker.stop();
+                return pace.failed(e);
+            }
+        }
+        pace.sliced(now() - t0, p, p.done - done);
+        done = p.done;
+        if let Some(ended) = pace.after_slice(p).await {
+            return ended;
+        }
+    }
+}
+
+/// The entities drawn here, a slice per task.
+async fn in_thread(
+    mut generator: Generator<'_>,
+    mut writer: Writer,
+    pace: &mut Pace,
+    cancel: StoredValue<bool>,
+) -> Outcome {
     loop {
         let done = generator.progress().done;
         if cancel.get_value() {
-            return match save(&bridge) {
-                Ok(()) => Outcome::Cancelled { entities: done },
-                Err(e) => Outcome::Failed(e),
-            };
+            return pace.cancelled(done);
         }
         let t0 = now();
         let stepped = generator
-            .step(&mut writer, per_slice)
+            .step(&mut writer, pace.per_slice)
             .map_err(|e| e.to_string())
             .and_then(|p| writer.flush().map(|()| p));
-        let took = now() - t0;
-        engine_ms += took;
-        slices += 1;
         let p = match stepped {
             Ok(p) => p,
-            Err(e) => {
-                // What was written before the refusal is kept, and saved.
-                let _ = save(&bridge);
-                return Outcome::Failed(e);
-            }
+            Err(e) => return pace.failed(e),
         };
-        per_slice = adapt(per_slice, took);
-        unsaved += p.done - done;
-        progress.set((p.done, p.total));
-        if unsaved >= per_save || p.is_complete() {
+        pace.sliced(now() - t0, p, p.done - done);
+        if let Some(ended) = pace.after_slice(p).await {
+            return ended;
+        }
+    }
+}
+
+/// A run's pacing: slice and save sizes that adapt to what they cost, the saves, progress,
+/// and where the time goes (for the benchmark, `?perf=1`).
+///
+/// Invariant: every entity written is saved: the slices write without saving, and a save
+/// follows every few slices, at the end, and on cancel or failure.
+struct Pace {
+    bridge: Bridge,
+    progress: RwSignal<(u64, u64)>,
+    started: f64,
+    /// Entities per generation slice, and per save (see `AppState::write_unsaved`): each
+    /// adapts so that its task takes about SLICE_MS.
+    per_slice: u64,
+    per_save: u64,
+    unsaved: u64,
+    /// The slices' work on this thread (drawing here, or only the hand-over), the saves'
+    /// planning, the waits for the worker.
+    engine_ms: f64,
+    save_ms: f64,
+    wait_ms: f64,
+    slices: u32,
+    off_thread: bool,
+}
+
+impl Pace {
+    fn new(bridge: Bridge, progress: RwSignal<(u64, u64)>) -> Pace {
+        Pace {
+            bridge,
+            progress,
+            started: now(),
+            per_slice: 2_000,
+            per_save: 5_000,
+            unsaved: 0,
+            engine_ms: 0.0,
+            save_ms: 0.0,
+            wait_ms: 0.0,
+            slices: 0,
+            off_thread: false,
+        }
+    }
+
+    /// A slice of `written` entities took `took` ms on this thread.
+    fn sliced(&mut self, took: f64, p: Progress, written: u64) {
+        self.engine_ms += took;
+        self.slices += 1;
+        // Sized from this slice's own count, not from `per_slice`: off the main thread the
+        // next slice was asked for before this one came, so scaling `per_slice` would
+        // compound one slice's growth into the next and overshoot.
+        if written > 0 {
+            self.per_slice = adapt(written, took);
+        }
+        self.unsaved += written;
+        self.progress.set((p.done, p.total));
+    }
+
+    /// Saves when enough is unsaved or the run is complete; `Some` when the run ended.
+    async fn after_slice(&mut self, p: Progress) -> Option<Outcome> {
+        if self.unsaved >= self.per_save || p.is_complete() {
             pause().await;
             let t0 = now();
-            if let Err(e) = save(&bridge) {
-                return Outcome::Failed(e);
+            if let Err(e) = save(&self.bridge) {
+                return Some(Outcome::Failed(e));
             }
             let took = now() - t0;
-            save_ms += took;
-            per_save = adapt(per_save, took);
-            unsaved = 0;
+            self.save_ms += took;
+            self.per_save = adapt(self.unsaved, took);
+            self.unsaved = 0;
         }
         if p.is_complete() {
             measure();
-            expose_times(engine_ms, save_ms, slices);
-            return Outcome::Done {
+            self.expose_times();
+            return Some(Outcome::Done {
                 entities: p.done,
-                ms: now() - started,
-            };
+                ms: now() - self.started,
+            });
         }
         pause().await;
+        None
+    }
+
+    /// What was written before is kept, and saved.
+    fn failed(&self, e: String) -> Outcome {
+        let _ = save(&self.bridge);
+        Outcome::Failed(e)
+    }
+
+    fn cancelled(&self, done: u64) -> Outcome {
+        match save(&self.bridge) {
+            Ok(()) => Outcome::Cancelled { entities: done },
+            Err(e) => Outcome::Failed(e),
+        }
+    }
+
+    /// With `?perf=1`: `window.__tablescopeDesignGenerate = {engineMs, saveMs, waitMs,
+    /// slices, offThread}`.
+    fn expose_times(&self) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if !crate::ui::perf::requested(&window) {
+            return;
+        }
+        let times = js_sys::Object::new();
+        for (name, v) in [
+            ("engineMs", JsValue::from(self.engine_ms)),
+            ("saveMs", self.save_ms.into()),
+            ("waitMs", self.wait_ms.into()),
+            ("slices", f64::from(self.slices).into()),
+            ("offThread", self.off_thread.into()),
+        ] {
+            let _ = js_sys::Reflect::set(&times, &name.into(), &v);
+        }
+        let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignGenerate".into(), &times);
     }
 }
 
@@ -216,25 +355,6 @@ fn measure() {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.measure_with_start_mark("tablescope-design-generate", START_MARK);
     }
-}
-
-/// With `?perf=1`: `window.__tablescopeDesignGenerate = {engineMs, saveMs, slices}`.
-fn expose_times(engine_ms: f64, save_ms: f64, slices: u32) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    if !crate::ui::perf::requested(&window) {
-        return;
-    }
-    let times = js_sys::Object::new();
-    for (name, v) in [
-        ("engineMs", engine_ms),
-        ("saveMs", save_ms),
-        ("slices", f64::from(slices)),
-    ] {
-        let _ = js_sys::Reflect::set(&times, &name.into(), &v.into());
-    }
-    let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignGenerate".into(), &times);
 }
 
 /// Lets the browser paint and handle input before the next slice: the rest runs as a new
