@@ -267,3 +267,37 @@ fn a_batch_commits_at_one_instant() {
     assert_eq!(etags[0], "W/\"datetime'2026-01-01T00%3A00%3A00.0000001Z'\"");
     assert_eq!(etags[1], "W/\"datetime'2026-01-01T00%3A00%3A00.0000002Z'\"");
 }
+
+/// Operations are read in order: the first operation that is wrong names the failure, be it
+/// its entity, its partition or a repeat of an earlier operation's entity.
+#[test]
+fn the_first_wrong_operation_names_the_failure() {
+    let mut a = account_with("Bat");
+    let bad = || BatchRequest::Insert {
+        entity: raw(r#"{"PartitionKey":"p","RowKey":"bad","V":{"nested":1}}"#),
+    };
+    let code_at = |r: &Response| {
+        let (_, code, message) = failure(r);
+        (code, message.split(':').next().unwrap_or("").to_string())
+    };
+    let r = batch(&mut a, "Bat", vec![ins("p", "1"), ins("p", "1"), bad()]);
+    assert_eq!(code_at(&r), ("InvalidDuplicateRow".into(), "1".into()));
+    let r = batch(&mut a, "Bat", vec![ins("p", "1"), bad(), ins("p", "1")]);
+    assert_eq!(code_at(&r), ("InvalidInput".into(), "1".into()));
+    let r = batch(
+        &mut a,
+        "Bat",
+        vec![ins("p", "1"), ins("q", "2"), ins("p", "1")],
+    );
+    assert_eq!(
+        code_at(&r),
+        ("CommandsInBatchActOnDifferentPartitions".into(), "1".into())
+    );
+    let r = batch(
+        &mut a,
+        "Bat",
+        vec![ins("p", "1"), ins("p", "2"), bad(), ins("q", "3")],
+    );
+    assert_eq!(code_at(&r), ("InvalidInput".into(), "2".into()));
+    assert_eq!(count(&mut a), 0, "nothing of a refused batch is applied");
+}

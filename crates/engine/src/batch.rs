@@ -124,10 +124,10 @@ impl Stamps {
     }
 }
 
-/// First pass: the batch's shape, and each entity decoded and valid.
+/// First pass: the batch's shape, and each entity decoded and valid. Errors come as the
+/// operations are read in order: for each, its decoding, then its partition, then whether
+/// an earlier operation names the same entity.
 fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
-    let mut keys: Vec<(String, String)> = Vec::with_capacity(operations.len());
-    let mut entities = Vec::with_capacity(operations.len());
     let has_get = operations
         .iter()
         .position(|op| matches!(op, BatchOperation::Get { .. }));
@@ -138,37 +138,59 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
         )
         .at_index(i));
     }
+    // The entities first (up to the first that fails), then their keys, borrowed from them:
+    // a key error before the failed entity comes first, as reading in order would find it.
+    let mut names = json::Names::default();
+    let mut entities = Vec::with_capacity(operations.len());
+    let mut failed = None;
     for (i, op) in operations.iter().enumerate() {
-        let (pk, rk, entity) = match op {
+        entities.push(match op {
             BatchOperation::Write { entity, .. } => {
-                let e = json::decode(entity).map_err(|e| e.at_index(i))?;
-                super::validate::entity(&e).map_err(|e| e.at_index(i))?;
-                (e.partition_key.clone(), e.row_key.clone(), Some(e))
+                let decoded = json::decode_sharing(entity, &mut names)
+                    .and_then(|e| super::validate::entity(&e).map(|()| e));
+                match decoded {
+                    Ok(e) => Some(e),
+                    Err(e) => {
+                        failed = Some(e.at_index(i));
+                        break;
+                    }
+                }
             }
-            BatchOperation::Delete {
-                partition_key,
-                row_key,
-                ..
-            }
-            | BatchOperation::Get {
-                partition_key,
-                row_key,
-            } => (partition_key.to_string(), row_key.to_string(), None),
-        };
-        if let Some((first_pk, _)) = keys.first() {
-            if *first_pk != pk {
-                return Err(
-                    Error::new(ErrorCode::CommandsInBatchActOnDifferentPartitions).at_index(i),
-                );
-            }
+            BatchOperation::Delete { .. } | BatchOperation::Get { .. } => None,
+        });
+    }
+    let key = |i: usize| -> (&str, &str) {
+        match (&operations[i], &entities[i]) {
+            (_, Some(e)) => (&e.partition_key, &e.row_key),
+            (
+                BatchOperation::Delete {
+                    partition_key,
+                    row_key,
+                    ..
+                }
+                | BatchOperation::Get {
+                    partition_key,
+                    row_key,
+                },
+                None,
+            ) => (partition_key, row_key),
+            (BatchOperation::Write { .. }, None) => ("", ""),
         }
-        if keys.iter().any(|(p, r)| *p == pk && *r == rk) {
+    };
+    let mut row_keys = std::collections::HashSet::with_capacity(entities.len());
+    for i in 0..entities.len() {
+        let (pk, rk) = key(i);
+        if pk != key(0).0 {
+            return Err(Error::new(ErrorCode::CommandsInBatchActOnDifferentPartitions).at_index(i));
+        }
+        if !row_keys.insert(rk) {
             return Err(Error::new(ErrorCode::InvalidDuplicateRow).at_index(i));
         }
-        keys.push((pk, rk));
-        entities.push(entity);
     }
-    Ok(entities)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(entities),
+    }
 }
 
 fn parse_if_match(if_match: Option<&str>) -> Result<Option<IfMatch>> {

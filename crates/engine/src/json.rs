@@ -8,7 +8,7 @@
 //! twice must fail with `DuplicatePropertiesSpecified` rather than silently keep the last one.
 
 use super::datetime::DateTime;
-use super::entity::Entity;
+use super::entity::{Entity, PropertyName};
 use super::error::{Error, ErrorCode, Result};
 use super::value::{EdmType, Guid, Value};
 use base64::Engine as _;
@@ -109,15 +109,42 @@ fn invalid(detail: String) -> Error {
 /// null values are dropped (null and missing are the same thing). Checks types and annotations;
 /// the limits of SPEC §1 are checked by [`super::validate::entity`].
 pub fn decode(raw: &RawEntity) -> Result<Entity> {
-    decode_with(raw, false)
+    decode_with(raw, false, &mut Names::default())
+}
+
+/// [`decode`] for the entities of one request (a batch's): property names they share are
+/// one allocation, not one per entity.
+pub fn decode_sharing(raw: &RawEntity, names: &mut Names) -> Result<Entity> {
+    decode_with(raw, false, names)
 }
 
 /// Decodes an entity written by Tablescope itself (export, persistence): keeps its Timestamp.
 pub fn decode_stored(raw: &RawEntity) -> Result<Entity> {
-    decode_with(raw, true)
+    decode_with(raw, true, &mut Names::default())
 }
 
-fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
+/// Property names already made for a request's entities, to share (a short list: entities
+/// have a handful of names, and a batch's mostly the same ones).
+#[derive(Debug, Default)]
+pub struct Names(Vec<PropertyName>);
+
+impl Names {
+    /// Names kept at most; past them a name is made anew each time.
+    const MAX: usize = 64;
+
+    fn get(&mut self, name: &str) -> PropertyName {
+        if let Some(n) = self.0.iter().find(|n| ***n == *name) {
+            return n.clone();
+        }
+        let made = PropertyName::from(name);
+        if self.0.len() < Self::MAX {
+            self.0.push(made.clone());
+        }
+        made
+    }
+}
+
+fn decode_with(raw: &RawEntity, keep_timestamp: bool, names: &mut Names) -> Result<Entity> {
     let mut annotations: Vec<(&str, EdmType)> = Vec::new();
     for (name, value) in &raw.0 {
         if let Some(prop) = name.strip_suffix(ANNOTATION) {
@@ -182,7 +209,7 @@ fn decode_with(raw: &RawEntity, keep_timestamp: bool) -> Result<Entity> {
                     continue;
                 }
                 let typed = decode_value(name, value, annotated(name))?;
-                entity.properties.push((name.as_str().into(), typed));
+                entity.properties.push((names.get(name), typed));
             }
         }
     }
