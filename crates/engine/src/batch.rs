@@ -160,21 +160,10 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
         });
     }
     let key = |i: usize| -> (&str, &str) {
-        match (&operations[i], &entities[i]) {
-            (_, Some(e)) => (&e.partition_key, &e.row_key),
-            (
-                BatchOperation::Delete {
-                    partition_key,
-                    row_key,
-                    ..
-                }
-                | BatchOperation::Get {
-                    partition_key,
-                    row_key,
-                },
-                None,
-            ) => (partition_key, row_key),
-            (BatchOperation::Write { .. }, None) => ("", ""),
+        match (&entities[i], operations[i].named_keys()) {
+            (Some(e), _) => (&e.partition_key, &e.row_key),
+            (None, Some(keys)) => keys,
+            (None, None) => ("", ""),
         }
     };
     let mut row_keys = std::collections::HashSet::with_capacity(entities.len());
@@ -271,21 +260,32 @@ fn apply(
 }
 
 fn payload_size(op: &BatchOperation) -> usize {
-    match op {
-        BatchOperation::Write { entity, .. } => {
+    match (op, op.named_keys()) {
+        (_, Some((partition_key, row_key))) => partition_key.len() + row_key.len(),
+        (BatchOperation::Write { entity, .. }, None) => {
             // Counted as written, without keeping the text.
             let mut bytes = ByteCount(0);
             serde_json::to_writer(&mut bytes, entity).map_or(0, |()| bytes.0)
         }
-        BatchOperation::Delete {
-            partition_key,
-            row_key,
-            ..
+        (_, None) => 0,
+    }
+}
+
+impl<'r> BatchOperation<'r> {
+    /// The keys a Delete or a Get names (a Write's are in its entity).
+    fn named_keys(&self) -> Option<(&'r str, &'r str)> {
+        match *self {
+            BatchOperation::Delete {
+                partition_key,
+                row_key,
+                ..
+            }
+            | BatchOperation::Get {
+                partition_key,
+                row_key,
+            } => Some((partition_key, row_key)),
+            BatchOperation::Write { .. } => None,
         }
-        | BatchOperation::Get {
-            partition_key,
-            row_key,
-        } => partition_key.len() + row_key.len(),
     }
 }
 
