@@ -11,11 +11,10 @@
 //! decoder ([`json::decode_stored`]), which is the reference and gives the precise error.
 
 use crate::engine::json::{self, RawEntity};
-use crate::engine::{DateTime, EdmType, Entity, PropertyName, Value};
+use crate::engine::{DateTime, EdmType, Entity, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 
 const ETAG: &str = "odata.etag";
@@ -35,19 +34,7 @@ pub fn encode(entities: &[Entity]) -> Result<String, String> {
 }
 
 /// Property names seen while loading, so entities share one allocation per name.
-#[derive(Default)]
-pub struct Names(HashMap<Box<str>, PropertyName>);
-
-impl Names {
-    pub(super) fn get(&mut self, name: &str) -> PropertyName {
-        if let Some(shared) = self.0.get(name) {
-            return shared.clone();
-        }
-        let shared: PropertyName = name.into();
-        self.0.insert(name.into(), shared.clone());
-        shared
-    }
-}
+pub use crate::engine::json::Names;
 
 /// Decodes a chunk value; every entity must carry its Timestamp.
 pub fn decode(text: &str, names: &mut Names) -> Result<Vec<Entity>, String> {

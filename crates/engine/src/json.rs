@@ -16,7 +16,7 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value as Json};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 const ANNOTATION: &str = "@odata.type";
@@ -123,24 +123,19 @@ pub fn decode_stored(raw: &RawEntity) -> Result<Entity> {
     decode_with(raw, true, &mut Names::default())
 }
 
-/// Property names already made for a request's entities, to share (a short list: entities
-/// have a handful of names, and a batch's mostly the same ones).
+/// Property names already made, so that entities decoded together (a batch's, a load's)
+/// share one allocation per name.
 #[derive(Debug, Default)]
-pub struct Names(Vec<PropertyName>);
+pub struct Names(HashMap<Box<str>, PropertyName>);
 
 impl Names {
-    /// Names kept at most; past them a name is made anew each time.
-    const MAX: usize = 64;
-
-    fn get(&mut self, name: &str) -> PropertyName {
-        if let Some(n) = self.0.iter().find(|n| ***n == *name) {
-            return n.clone();
+    pub fn get(&mut self, name: &str) -> PropertyName {
+        if let Some(shared) = self.0.get(name) {
+            return shared.clone();
         }
-        let made = PropertyName::from(name);
-        if self.0.len() < Self::MAX {
-            self.0.push(made.clone());
-        }
-        made
+        let shared: PropertyName = name.into();
+        self.0.insert(name.into(), shared.clone());
+        shared
     }
 }
 

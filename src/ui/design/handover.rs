@@ -60,3 +60,12 @@ impl Slice {
             .collect()
     }
 }
+
+/// Chunks as a JS array of `Uint8Array`s (copies), as the bridge and the worker's message
+/// carry them.
+pub fn to_js(chunks: &[Vec<u8>]) -> js_sys::Array {
+    chunks
+        .iter()
+        .map(|c| wasm_bindgen::JsValue::from(js_sys::Uint8Array::from(c.as_slice())))
+        .collect()
+}

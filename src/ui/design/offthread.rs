@@ -14,10 +14,10 @@
 //! is exactly what generating in the page gives. Where a worker cannot start (no module
 //! workers, a sandboxed frame) the page generates in its own thread (`super::run`).
 
-use super::handover::Slice;
+use super::handover::{to_js, Slice};
 use crate::engine::design::{Design, Generator, Progress, Sink};
 use crate::engine::Entity;
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -93,13 +93,7 @@ pub fn worker_step(max: f64) -> Result<JsValue, String> {
             .slice
             .take()
             .into_iter()
-            .map(|(name, chunks)| {
-                let list: Array = chunks
-                    .iter()
-                    .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
-                    .collect();
-                JsValue::from(Array::of2(&name.into(), &list))
-            })
+            .map(|(name, chunks)| JsValue::from(Array::of2(&name.into(), &to_js(&chunks))))
             .collect();
         Ok(message(&[
             ("kind", "slice".into()),

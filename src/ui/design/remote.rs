@@ -48,11 +48,7 @@ impl Writer {
     /// bridge failure.
     pub fn flush(&mut self) -> Result<(), String> {
         for (table, chunks) in self.waiting.take() {
-            let list: Array = chunks
-                .iter()
-                .map(|c| JsValue::from(Uint8Array::from(c.as_slice())))
-                .collect();
-            hand_over(&self.bridge, &table, &list)?;
+            hand_over(&self.bridge, &table, &super::handover::to_js(&chunks))?;
         }
         Ok(())
     }
