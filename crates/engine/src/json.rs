@@ -10,6 +10,7 @@
 use super::datetime::DateTime;
 use super::entity::{Entity, PropertyName};
 use super::error::{Error, ErrorCode, Result};
+use super::record::ValueRef;
 use super::value::{EdmType, Guid, Value};
 use base64::Engine as _;
 use serde::de::{MapAccess, Visitor};
@@ -140,80 +141,159 @@ impl Names {
 }
 
 fn decode_with(raw: &RawEntity, keep_timestamp: bool, names: &mut Names) -> Result<Entity> {
-    let mut annotations: Vec<(&str, EdmType)> = Vec::new();
-    for (name, value) in &raw.0 {
-        if let Some(prop) = name.strip_suffix(ANNOTATION) {
-            let type_name = value
-                .as_str()
-                .ok_or_else(|| invalid(format!("{name} must be a string")))?;
-            let edm = EdmType::from_odata_name(type_name)
-                .ok_or_else(|| invalid(format!("{name}: unknown type '{type_name}'")))?;
-            if annotations.iter().any(|(p, _)| *p == prop) {
+    let mut properties = Vec::with_capacity(raw.0.len());
+    let keys = Decoder::default().decode(raw, keep_timestamp, true, &mut properties)?;
+    let (partition_key, row_key) = keys.required()?;
+    Ok(Entity {
+        partition_key: partition_key.to_string(),
+        row_key: row_key.to_string(),
+        timestamp: keys.timestamp,
+        properties: properties
+            .into_iter()
+            .map(|(name, value)| (names.get(name), value.into_value()))
+            .collect(),
+    })
+}
+
+/// A property value decoded from a request, borrowing its text where it can: only Binary,
+/// which base64 encodes, needs bytes of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decoded<'r> {
+    Borrowed(ValueRef<'r>),
+    Binary(Vec<u8>),
+}
+
+impl Decoded<'_> {
+    pub fn as_ref(&self) -> ValueRef<'_> {
+        match self {
+            Decoded::Borrowed(v) => *v,
+            Decoded::Binary(b) => ValueRef::Binary(b),
+        }
+    }
+
+    pub fn into_value(self) -> Value {
+        match self {
+            Decoded::Borrowed(v) => v.to_value(),
+            Decoded::Binary(b) => Value::Binary(b.into()),
+        }
+    }
+}
+
+/// What an entity's members say besides its properties: its keys (absent or null: `None`)
+/// and, for stored data, its Timestamp.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Keys<'r> {
+    pub partition_key: Option<&'r str>,
+    pub row_key: Option<&'r str>,
+    pub timestamp: Option<DateTime>,
+}
+
+impl<'r> Keys<'r> {
+    /// Both keys, or `PropertiesNeedValue` naming the first missing.
+    pub fn required(&self) -> Result<(&'r str, &'r str)> {
+        let missing = |which: &str| {
+            Error::with_detail(
+                ErrorCode::PropertiesNeedValue,
+                format!("{which} is required"),
+            )
+        };
+        let partition_key = self.partition_key.ok_or_else(|| missing("PartitionKey"))?;
+        let row_key = self.row_key.ok_or_else(|| missing("RowKey"))?;
+        Ok((partition_key, row_key))
+    }
+}
+
+/// Decodes the entities of one request one after another, reusing its scratch lists.
+///
+/// The one decoder of the JSON form: [`decode`], [`decode_stored`] and a batch's run of
+/// inserts (`batch::inserts`) all go through [`Decoder::decode`], so they accept, refuse
+/// and order their errors alike.
+#[derive(Default)]
+pub struct Decoder<'r> {
+    annotations: Vec<(&'r str, EdmType)>,
+    seen: Seen<'r>,
+}
+
+impl<'r> Decoder<'r> {
+    /// Decodes `raw`'s members: its properties are appended to `properties` (names and
+    /// values borrowed from `raw`, nulls dropped, in order), its keys returned. A
+    /// client-supplied Timestamp and `odata.*` metadata are ignored unless `keep_timestamp`
+    /// (stored data). With `check_names`, each property name is checked where it is met
+    /// (a caller that checks every distinct name once may skip it). The first fault met in
+    /// member order is the error; `properties` may then hold part of the entity.
+    pub fn decode(
+        &mut self,
+        raw: &'r RawEntity,
+        keep_timestamp: bool,
+        check_names: bool,
+        properties: &mut Vec<(&'r str, Decoded<'r>)>,
+    ) -> Result<Keys<'r>> {
+        self.annotations.clear();
+        self.seen.clear();
+        for (name, value) in &raw.0 {
+            if let Some(prop) = name.strip_suffix(ANNOTATION) {
+                let type_name = value
+                    .as_str()
+                    .ok_or_else(|| invalid(format!("{name} must be a string")))?;
+                let edm = EdmType::from_odata_name(type_name)
+                    .ok_or_else(|| invalid(format!("{name}: unknown type '{type_name}'")))?;
+                if self.annotations.iter().any(|(p, _)| *p == prop) {
+                    return Err(Error::with_detail(
+                        ErrorCode::DuplicatePropertiesSpecified,
+                        name.clone(),
+                    ));
+                }
+                self.annotations.push((prop, edm));
+            }
+        }
+
+        let mut keys = Keys::default();
+        for (name, value) in &raw.0 {
+            if name.ends_with(ANNOTATION) || name.starts_with("odata.") {
+                continue;
+            }
+            if !self.seen.insert(name.as_str()) {
                 return Err(Error::with_detail(
                     ErrorCode::DuplicatePropertiesSpecified,
                     name.clone(),
                 ));
             }
-            annotations.push((prop, edm));
-        }
-    }
-    let annotated = |prop: &str| {
-        annotations
-            .iter()
-            .find(|(p, _)| *p == prop)
-            .map(|(_, t)| *t)
-    };
-
-    let mut entity = Entity {
-        properties: Vec::with_capacity(raw.0.len()),
-        ..Entity::default()
-    };
-    let (mut pk, mut rk) = (None, None);
-    let mut seen = Seen::default();
-    for (name, value) in &raw.0 {
-        if name.ends_with(ANNOTATION) || name.starts_with("odata.") {
-            continue;
-        }
-        if !seen.insert(name.as_str()) {
-            return Err(Error::with_detail(
-                ErrorCode::DuplicatePropertiesSpecified,
-                name.clone(),
-            ));
-        }
-        match name.as_str() {
-            "PartitionKey" => pk = key_value(name, value)?,
-            "RowKey" => rk = key_value(name, value)?,
-            // Stored data carries the Timestamp it was given: one that does not read back is
-            // refused, never replaced (null, like any null, is the same as absent).
-            "Timestamp" if keep_timestamp => {
-                entity.timestamp = match value {
-                    Json::Null => None,
-                    Json::String(text) => Some(DateTime::parse(text).map_err(|_| {
-                        invalid(format!(
-                            "Timestamp: '{text}' is not an ISO 8601 DateTime between \
-                             1601-01-01 and 9999-12-31"
-                        ))
-                    })?),
-                    _ => return Err(invalid("Timestamp must be ISO 8601 text".into())),
-                };
-            }
-            "Timestamp" => {}
-            _ => {
-                super::validate::property_name(name)?;
-                if value.is_null() {
-                    continue;
+            match name.as_str() {
+                "PartitionKey" => keys.partition_key = key_value(name, value)?,
+                "RowKey" => keys.row_key = key_value(name, value)?,
+                // Stored data carries the Timestamp it was given: one that does not read back
+                // is refused, never replaced (null, like any null, is the same as absent).
+                "Timestamp" if keep_timestamp => {
+                    keys.timestamp = match value {
+                        Json::Null => None,
+                        Json::String(text) => Some(DateTime::parse(text).map_err(|_| {
+                            invalid(format!(
+                                "Timestamp: '{text}' is not an ISO 8601 DateTime between \
+                                 1601-01-01 and 9999-12-31"
+                            ))
+                        })?),
+                        _ => return Err(invalid("Timestamp must be ISO 8601 text".into())),
+                    };
                 }
-                let typed = decode_value(name, value, annotated(name))?;
-                entity.properties.push((names.get(name), typed));
+                "Timestamp" => {}
+                _ => {
+                    if check_names {
+                        super::validate::property_name(name)?;
+                    }
+                    if value.is_null() {
+                        continue;
+                    }
+                    let annotation = self
+                        .annotations
+                        .iter()
+                        .find(|(p, _)| *p == name)
+                        .map(|(_, t)| *t);
+                    properties.push((name, decode_ref(name, value, annotation)?));
+                }
             }
         }
+        Ok(keys)
     }
-    entity.partition_key = pk.ok_or_else(|| {
-        Error::with_detail(ErrorCode::PropertiesNeedValue, "PartitionKey is required")
-    })?;
-    entity.row_key =
-        rk.ok_or_else(|| Error::with_detail(ErrorCode::PropertiesNeedValue, "RowKey is required"))?;
-    Ok(entity)
 }
 
 /// Member names met so far: a short list searched in place (an entity has a handful of
@@ -226,6 +306,11 @@ struct Seen<'a> {
 
 impl<'a> Seen<'a> {
     const LIST: usize = 16;
+
+    fn clear(&mut self) {
+        self.list.clear();
+        self.set = None;
+    }
 
     /// False when `name` was met before.
     fn insert(&mut self, name: &'a str) -> bool {
@@ -243,9 +328,9 @@ impl<'a> Seen<'a> {
     }
 }
 
-fn key_value(name: &str, value: &Json) -> Result<Option<String>> {
+fn key_value<'r>(name: &str, value: &'r Json) -> Result<Option<&'r str>> {
     match value {
-        Json::String(s) => Ok(Some(s.clone())),
+        Json::String(s) => Ok(Some(s)),
         Json::Null => Ok(None),
         _ => Err(invalid(format!("{name} must be a string"))),
     }
@@ -253,51 +338,61 @@ fn key_value(name: &str, value: &Json) -> Result<Option<String>> {
 
 /// Decodes one property value, annotated or not.
 pub fn decode_value(name: &str, value: &Json, annotation: Option<EdmType>) -> Result<Value> {
+    decode_ref(name, value, annotation).map(Decoded::into_value)
+}
+
+/// [`decode_value`], borrowing the value's text.
+pub fn decode_ref<'r>(
+    name: &str,
+    value: &'r Json,
+    annotation: Option<EdmType>,
+) -> Result<Decoded<'r>> {
     let bad = |what: &str| invalid(format!("{name}: {what}"));
     let Some(edm) = annotation else {
         return match value {
-            Json::String(s) => Ok(Value::string(s.as_str())),
-            Json::Bool(b) => Ok(Value::Boolean(*b)),
+            Json::String(s) => Ok(ValueRef::String(s)),
+            Json::Bool(b) => Ok(ValueRef::Boolean(*b)),
             Json::Number(n) => number_unannotated(n).ok_or_else(|| bad("an integer without annotation must fit Int32; annotate Int64 values as strings")),
             _ => Err(bad("objects and arrays are not property values")),
-        };
+        }
+        .map(Decoded::Borrowed);
     };
     let text = value.as_str();
-    match edm {
+    let borrowed = match edm {
         EdmType::String => text
-            .map(Value::string)
+            .map(ValueRef::String)
             .ok_or_else(|| bad("Edm.String needs a string")),
         EdmType::Boolean => value
             .as_bool()
-            .map(Value::Boolean)
+            .map(ValueRef::Boolean)
             .ok_or_else(|| bad("Edm.Boolean needs true or false")),
         EdmType::Int32 => json_i64(value)
             .and_then(|v| i32::try_from(v).ok())
-            .map(Value::Int32)
+            .map(ValueRef::Int32)
             .ok_or_else(|| bad("not an Int32")),
         EdmType::Int64 => json_i64(value)
-            .map(Value::Int64)
+            .map(ValueRef::Int64)
             .ok_or_else(|| bad("not an Int64 (write it as a string)")),
         EdmType::Double => match (value, text) {
             (Json::Number(n), _) => n
                 .as_f64()
-                .map(Value::Double)
+                .map(ValueRef::Double)
                 .ok_or_else(|| bad("not a Double")),
-            (_, Some("NaN")) => Ok(Value::Double(f64::NAN)),
-            (_, Some("Infinity")) => Ok(Value::Double(f64::INFINITY)),
-            (_, Some("-Infinity")) => Ok(Value::Double(f64::NEG_INFINITY)),
+            (_, Some("NaN")) => Ok(ValueRef::Double(f64::NAN)),
+            (_, Some("Infinity")) => Ok(ValueRef::Double(f64::INFINITY)),
+            (_, Some("-Infinity")) => Ok(ValueRef::Double(f64::NEG_INFINITY)),
             (_, Some(t)) => t
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .map(Value::Double)
+                .map(ValueRef::Double)
                 .ok_or_else(|| bad("not a Double")),
             _ => Err(bad("not a Double")),
         },
         EdmType::DateTime => {
             let t = text.ok_or_else(|| bad("Edm.DateTime needs ISO 8601 text"))?;
             match DateTime::parse(t) {
-                Ok(d) => Ok(Value::DateTime(d)),
+                Ok(d) => Ok(ValueRef::DateTime(d)),
                 Err(super::datetime::DateTimeError::OutOfRange) => Err(Error::with_detail(
                     ErrorCode::OutOfRangeInput,
                     format!("{name}: DateTime must lie between 1601-01-01 and 9999-12-31"),
@@ -307,22 +402,25 @@ pub fn decode_value(name: &str, value: &Json, annotation: Option<EdmType>) -> Re
         }
         EdmType::Guid => text
             .and_then(Guid::parse)
-            .map(Value::Guid)
+            .map(ValueRef::Guid)
             .ok_or_else(|| bad("not a Guid")),
-        EdmType::Binary => text
-            .and_then(|t| B64.decode(t).ok())
-            .map(|b| Value::Binary(b.into()))
-            .ok_or_else(|| bad("Edm.Binary needs base64 text")),
-    }
+        EdmType::Binary => {
+            return text
+                .and_then(|t| B64.decode(t).ok())
+                .map(Decoded::Binary)
+                .ok_or_else(|| bad("Edm.Binary needs base64 text"))
+        }
+    };
+    borrowed.map(Decoded::Borrowed)
 }
 
-fn number_unannotated(n: &Number) -> Option<Value> {
+fn number_unannotated(n: &Number) -> Option<ValueRef<'static>> {
     if n.is_f64() {
-        return n.as_f64().map(Value::Double);
+        return n.as_f64().map(ValueRef::Double);
     }
     n.as_i64()
         .and_then(|v| i32::try_from(v).ok())
-        .map(Value::Int32)
+        .map(ValueRef::Int32)
 }
 
 fn json_i64(value: &Json) -> Option<i64> {

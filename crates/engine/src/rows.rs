@@ -120,13 +120,9 @@ impl Account {
 impl RowRun<'_> {
     /// Inserts a row, as [`Account::insert`] would; returns its Timestamp.
     pub fn insert(&mut self, row: Row) -> Result<DateTime> {
-        let Some(size) = self.quick_size(&row) else {
-            return self.insert_slowly(row);
-        };
-        if size > validate::MAX_ENTITY_BYTES {
+        if !self.passes_quick_checks(&row) {
             return self.insert_slowly(row);
         }
-        let shape = self.shape_of(&row);
         // The clock is read for the run's first row only; the clock moves when a row is
         // stored, so a refused row takes no Timestamp (as with `insert`).
         let stamp = match self.stamp {
@@ -136,6 +132,42 @@ impl RowRun<'_> {
             None => self.account.timestamp_after(self.account.last_timestamp()),
         };
         let stamp = stamp.ok_or_else(crate::account::clock_exhausted)?;
+        self.store(row, stamp)?;
+        Ok(stamp)
+    }
+
+    /// Whether `row` passes every check an insert makes: valid, within the limits, and new
+    /// to the partition. A row it accepts cannot then fail [`RowRun::insert_at`] (unless
+    /// the same RowKey is inserted in between, which the caller rules out).
+    pub(crate) fn accepts(&self, row: &Row) -> bool {
+        if !self.passes_quick_checks(row) {
+            return false;
+        }
+        let Ok(table) = self.account.table(&self.table) else {
+            return false;
+        };
+        let exists = table
+            .partitions()
+            .get(&self.partition_key)
+            .is_some_and(|p| p.rows.contains_key(&Key::new(row.row_key)));
+        !exists
+    }
+
+    /// The next Timestamp of the account's clock ([`Account::next_timestamp`]), for rows
+    /// that share one.
+    pub(crate) fn next_timestamp(&mut self) -> Result<DateTime> {
+        self.account.next_timestamp()
+    }
+
+    /// Inserts a row [`RowRun::accepts`] with a Timestamp the caller took (a batch's inserts
+    /// share their commit's).
+    pub(crate) fn insert_at(&mut self, row: Row, stamp: DateTime) -> Result<()> {
+        self.store(row, stamp)
+    }
+
+    /// Stores a row that passed the quick checks, stamped `stamp`.
+    fn store(&mut self, row: Row, stamp: DateTime) -> Result<()> {
+        let shape = self.shape_of(&row);
         let stored = Stored {
             timestamp: stamp,
             properties: Record::encode_refs(shape, row.values),
@@ -155,7 +187,7 @@ impl RowRun<'_> {
         if self.account.feed_on() {
             self.inserted.push(row_key);
         }
-        Ok(stamp)
+        Ok(())
     }
 
     /// Adds the run's counts to the table's columns and its rows to the change feed. Also
@@ -177,6 +209,12 @@ impl RowRun<'_> {
                 row_keys: std::mem::take(&mut self.inserted),
             }]);
         }
+    }
+
+    /// Whether the row passes the quick checks, its entity size within the limit.
+    fn passes_quick_checks(&self, row: &Row) -> bool {
+        self.quick_size(row)
+            .is_some_and(|size| size <= validate::MAX_ENTITY_BYTES)
     }
 
     /// The row's entity size when every quick check passes (key, names, property count,
