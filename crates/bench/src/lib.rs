@@ -18,7 +18,7 @@
 use serde::{Deserialize, Serialize};
 use tablescope_engine::query::{self, QueryOptions};
 use tablescope_engine::{
-    filter, Account, BatchRequest, DateTime, Entity, RawEntity, Request, Response, Returned, Value,
+    filter, Account, BatchRequest, DateTime, Entity, RawEntity, Request, Response, Value,
 };
 
 /// `workload.mjs`'s plan (the fields the engine needs).
@@ -257,11 +257,7 @@ pub fn run(plan: &Plan, path: Path, host: &dyn Host) -> Outcome<Figures> {
                 Path::Execute => {
                     let r = account.execute(request);
                     succeeded("get", &r, 200)?;
-                    r.entity
-                        .as_ref()
-                        .and_then(Returned::typed)
-                        .and_then(|e| e.get("Bucket"))
-                        .cloned()
+                    r.entity.as_ref().and_then(|e| e.property("Bucket"))
                 }
             };
             check(

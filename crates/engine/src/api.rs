@@ -7,9 +7,12 @@ use super::account::WriteMode;
 use super::batch::BatchOperation;
 use super::entity::{ETag, Entity};
 use super::error::Error;
+use super::found::Found;
 use super::json::RawEntity;
 use super::query::{Advice, Continuation, QueryStats};
+use super::value::{EdmType, Value};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// An operation, named as in scenario files (SCENARIOS.md).
@@ -252,8 +255,9 @@ pub struct ColumnInfo {
 /// layer): [`crate::Account::execute_rows`] hands them over instead of building their JSON.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Rows {
-    /// A point read's or an insert's entity, or a query page's entities in order.
-    pub entities: Vec<Entity>,
+    /// A point read's or an insert's entity, or a query page's entities in order, as
+    /// stored: the JSON form applies `select`.
+    pub entities: Vec<Found>,
     /// The request's `$select`, when it projects: the JSON form lists exactly these names
     /// (system properties only when listed, a missing property as null).
     pub select: Option<Vec<String>>,
@@ -268,20 +272,14 @@ impl Rows {
         let select = self.select.as_deref();
         self.entities
             .iter()
-            .map(|e| Returned::raw_of(e, select))
+            .map(|found| Returned::raw_of(&found.to_entity(), select))
             .collect()
     }
 
-    /// The entities as a [`Response`] carries them: still typed, sharing one `$select`.
+    /// The entities as a [`Response`] carries them: still as stored. (Collected in place:
+    /// a `Returned` is the size of a `Found`, so a page is not copied.)
     pub fn into_returned(self) -> Vec<Returned> {
-        let select: Option<Arc<[String]>> = self.select.map(Arc::from);
-        self.entities
-            .into_iter()
-            .map(|entity| Returned::Typed {
-                entity,
-                select: select.clone(),
-            })
-            .collect()
+        self.entities.into_iter().map(Returned::Found).collect()
     }
 }
 
@@ -300,6 +298,9 @@ pub enum Returned {
         /// The request's `$select`, when it projects; shared by the page's entities.
         select: Option<Arc<[String]>>,
     },
+    /// An entity as the table holds it (a read's or a query's), with the read's `$select`:
+    /// it becomes an [`Entity`] or JSON only when asked.
+    Found(Found),
     Json(RawEntity),
 }
 
@@ -320,6 +321,7 @@ impl Returned {
     pub fn to_raw(&self) -> RawEntity {
         match self {
             Returned::Typed { entity, select } => Returned::raw_of(entity, select.as_deref()),
+            Returned::Found(found) => Returned::raw_of(&found.to_entity(), found.select.as_deref()),
             Returned::Json(raw) => raw.clone(),
         }
     }
@@ -328,12 +330,16 @@ impl Returned {
     /// leaves either out.
     pub fn keys(&self) -> Option<(&str, &str)> {
         match self {
-            Returned::Typed { entity, select } => {
-                let listed =
-                    |name: &str| select.as_ref().is_none_or(|s| s.iter().any(|n| n == name));
-                (listed("PartitionKey") && listed("RowKey"))
-                    .then(|| (entity.partition_key.as_str(), entity.row_key.as_str()))
-            }
+            Returned::Typed { entity, select } => listed_keys(
+                select,
+                entity.partition_key.as_str(),
+                entity.row_key.as_str(),
+            ),
+            Returned::Found(found) => listed_keys(
+                &found.select,
+                found.partition_key.as_str(),
+                found.row_key.as_str(),
+            ),
             Returned::Json(raw) => Some((
                 raw.get("PartitionKey")?.as_str()?,
                 raw.get("RowKey")?.as_str()?,
@@ -343,12 +349,45 @@ impl Returned {
 
     /// The typed entity, when the response was not read back from JSON. A projected entity
     /// holds only the selected user properties (its keys and Timestamp always).
-    pub fn typed(&self) -> Option<&Entity> {
+    pub fn typed(&self) -> Option<Cow<'_, Entity>> {
         match self {
-            Returned::Typed { entity, .. } => Some(entity),
+            Returned::Typed { entity, .. } => Some(Cow::Borrowed(entity)),
+            Returned::Found(found) => Some(Cow::Owned(found.to_entity())),
             Returned::Json(_) => None,
         }
     }
+}
+
+impl Returned {
+    /// The value of user property `name`, as the JSON form shows it: `None` when the entity
+    /// has none or `$select` leaves it out.
+    pub fn property(&self, name: &str) -> Option<Value> {
+        let listed = |select: &Option<Arc<[String]>>| {
+            select.as_ref().is_none_or(|s| s.iter().any(|n| n == name))
+        };
+        match self {
+            Returned::Typed { entity, select } if listed(select) => entity.get(name).cloned(),
+            Returned::Found(found) if listed(&found.select) => found.stored.properties.get(name),
+            Returned::Typed { .. } | Returned::Found(_) => None,
+            Returned::Json(raw) => {
+                let annotation = raw
+                    .get(&format!("{name}@odata.type"))
+                    .and_then(|t| t.as_str())
+                    .and_then(EdmType::from_odata_name);
+                super::json::decode_value(name, raw.get(name)?, annotation).ok()
+            }
+        }
+    }
+}
+
+/// Both keys, unless a `$select` leaves either out.
+fn listed_keys<'e>(
+    select: &Option<Arc<[String]>>,
+    partition_key: &'e str,
+    row_key: &'e str,
+) -> Option<(&'e str, &'e str)> {
+    let listed = |name: &str| select.as_ref().is_none_or(|s| s.iter().any(|n| n == name));
+    (listed("PartitionKey") && listed("RowKey")).then_some((partition_key, row_key))
 }
 
 /// Equal when their JSON forms are.
@@ -365,6 +404,11 @@ impl PartialEq for Returned {
                     select: sb,
                 },
             ) if sa == sb => a == b,
+            (Returned::Found(a), Returned::Found(b))
+                if a.select.is_none() && b.select.is_none() =>
+            {
+                a == b
+            }
             (Returned::Json(a), Returned::Json(b)) => a == b,
             _ => self.to_raw() == other.to_raw(),
         }

@@ -5,10 +5,11 @@ use super::account::{Account, IfMatch, WriteMode};
 use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, Returned, Rows, TableInfo};
 use super::batch::{self, BatchOperation, BatchResult};
 use super::entity::ETag;
-use super::entity::Entity;
 use super::error::{Error, ErrorCode, Result};
 use super::filter::{self, Row};
+use super::found::Found;
 use super::json::{self, RawEntity};
+use super::key::Key;
 use super::query::{self, QueryOptions};
 use std::sync::Arc;
 
@@ -86,14 +87,14 @@ impl Account {
                 row_key,
                 select,
             } => {
-                let e = self.get(table, partition_key, row_key)?;
+                let select = select.clone().filter(|s| !s.is_empty());
+                let found = self.found(table, partition_key, row_key, select.as_deref())?;
                 let mut response = Response {
                     status: 200,
-                    etag: e.timestamp.map(ETag),
+                    etag: Some(ETag(found.stored.timestamp)),
                     ..Response::default()
                 };
-                let select = select.clone().filter(|s| !s.is_empty());
-                rows.one(&mut response, e, select);
+                rows.one(&mut response, found, select);
                 Ok(response)
             }
             R::Query {
@@ -159,16 +160,18 @@ impl Account {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
-        let echo = (mode == WriteMode::Insert).then(|| entity.clone());
+        let keys = (mode == WriteMode::Insert)
+            .then(|| (entity.partition_key.clone(), entity.row_key.clone()));
         let timestamp = self.write(table, entity, mode, cond.as_ref())?;
         let mut response = Response {
-            status: if echo.is_some() { 201 } else { 204 },
+            status: if keys.is_some() { 201 } else { 204 },
             etag: Some(ETag(timestamp)),
             ..Response::default()
         };
-        if let Some(mut echo) = echo {
-            echo.timestamp = Some(timestamp);
-            rows.one(&mut response, echo, None);
+        // The echo is the entity as stored: the request's properties, in its order, with
+        // the new Timestamp.
+        if let Some((pk, rk)) = keys {
+            rows.one(&mut response, self.found(table, &pk, &rk, None)?, None);
         }
         Ok(response)
     }
@@ -227,6 +230,24 @@ impl Account {
             next_table_name,
             ..Response::default()
         })
+    }
+
+    /// The stored entity with these keys, as `select` projects it, or `ResourceNotFound`.
+    fn found(
+        &self,
+        table: &str,
+        partition_key: &str,
+        row_key: &str,
+        select: Option<&[String]>,
+    ) -> Result<Found> {
+        let (pk, rk) = (Key::new(partition_key), Key::new(row_key));
+        let select: Option<Arc<[String]>> = select.map(Arc::from);
+        self.table(table)?
+            .partitions()
+            .get(&pk)
+            .and_then(|p| p.rows.get(&rk))
+            .map(|stored| Found::new(&pk, &rk, stored, select.as_ref()))
+            .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))
     }
 
     /// One page of a query, with its figures and explanation.
@@ -312,21 +333,16 @@ enum Answer {
 
 impl Answer {
     /// A point read's or an insert's entity.
-    fn one(&mut self, response: &mut Response, entity: Entity, select: Option<Vec<String>>) {
+    fn one(&mut self, response: &mut Response, found: Found, select: Option<Vec<String>>) {
         match self {
             Answer::Rows(rows) => {
                 *rows = Some(Rows {
-                    entities: vec![entity],
+                    entities: vec![found],
                     select,
                     single: true,
                 });
             }
-            Answer::InResponse => {
-                response.entity = Some(Returned::Typed {
-                    entity,
-                    select: select.map(Arc::from),
-                });
-            }
+            Answer::InResponse => response.entity = Some(Returned::Found(found)),
         }
     }
 

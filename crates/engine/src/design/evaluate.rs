@@ -10,7 +10,7 @@ use super::sample::TypeModel;
 use super::DesignError;
 use crate::query::{count_page, execute_page, plan, Continuation, Plan, QueryOptions, QueryStats};
 use crate::table::Table;
-use crate::{filter, Account, Entity};
+use crate::{filter, Account, Entity, Found};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -77,8 +77,11 @@ impl Data for Account {
         let (table, plan) = planned(self, table, options)?;
         let page = execute_page(table, plan, options, false).map_err(|e| e.to_string())?;
         Ok(DataPage {
-            last_partition_key: page.entities.last().map(|e| e.partition_key.clone()),
-            entities: page.entities,
+            last_partition_key: page
+                .entities
+                .last()
+                .map(|e| e.partition_key.as_str().to_string()),
+            entities: page.entities.iter().map(Found::to_entity).collect(),
             continuation: page.continuation,
             stats: page.stats,
         })

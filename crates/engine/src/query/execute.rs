@@ -10,6 +10,7 @@ use super::plan::{Plan, QueryKind};
 use crate::entity::Entity;
 use crate::error::{Error, ErrorCode, Result};
 use crate::filter::{self, CmpOp, RowOf};
+use crate::found::Found;
 use crate::key::Key;
 use crate::record::{Record, Shape};
 use crate::table::{Stored, Table};
@@ -40,6 +41,13 @@ pub struct QueryOptions {
     pub page_budget: Option<u64>,
 }
 
+impl QueryOptions {
+    /// The names `$select` lists, when it projects (an empty list does not).
+    pub fn projection(&self) -> Option<&[String]> {
+        self.select.as_deref().filter(|s| !s.is_empty())
+    }
+}
+
 /// What a page cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -54,8 +62,9 @@ pub struct QueryStats {
 /// One page of results.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryPage {
-    /// Entities in PartitionKey, RowKey order, holding only the selected properties.
-    pub entities: Vec<Entity>,
+    /// Entities in PartitionKey, RowKey order, as stored: `$select` applies when they
+    /// become entities or JSON ([`Found::to_entity`]).
+    pub entities: Vec<Found>,
     pub continuation: Option<Continuation>,
     pub stats: QueryStats,
     pub plan: Plan,
@@ -95,7 +104,7 @@ pub fn count_page(
 ) -> Result<CountedPage> {
     let (page, last_partition_key) = run_page::<true>(table, plan, options, false, keep)?;
     Ok(CountedPage {
-        entities: page.entities,
+        entities: page.entities.iter().map(Found::to_entity).collect(),
         continuation: page.continuation,
         stats: page.stats,
         last_partition_key,
@@ -127,7 +136,7 @@ fn run_page<const COUNTING: bool>(
         ));
     }
     let budget = options.page_budget.unwrap_or(u64::MAX);
-    let select = options.select.as_deref().filter(|s| !s.is_empty());
+    let select: Option<Arc<[String]>> = options.projection().map(Arc::from);
 
     let mut pk_range = plan.partition_keys.clone();
     let start = options
@@ -173,7 +182,7 @@ fn run_page<const COUNTING: bool>(
             limit: u64::from(limit),
             budget,
             keep,
-            select,
+            select: select.as_ref(),
             entities: &mut page.entities,
             stats: &mut page.stats,
             scanned_keys: &mut page.scanned_keys,
@@ -217,8 +226,8 @@ struct Sink<'s> {
     budget: u64,
     /// Entities built at most; those past it are only counted.
     keep: usize,
-    select: Option<&'s [String]>,
-    entities: &'s mut Vec<Entity>,
+    select: Option<&'s Arc<[String]>>,
+    entities: &'s mut Vec<Found>,
     stats: &'s mut QueryStats,
     scanned_keys: &'s mut Option<Vec<(String, String)>>,
 }
@@ -260,8 +269,7 @@ fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
         }
         if matches(rk, stored) {
             if !COUNTING || sink.entities.len() < sink.keep {
-                sink.entities
-                    .push(project(pk.as_str(), rk, stored, sink.select));
+                sink.entities.push(Found::new(pk, rk, stored, sink.select));
             }
             returned += 1;
             if returned >= sink.limit {
@@ -452,26 +460,6 @@ impl<'p> Term<'p> {
                 filter::compare_ref(Some(record.value_at(i)), self.op, self.literal)
             }
         }
-    }
-}
-
-/// The entity with only the selected properties (keys and Timestamp always kept: the JSON
-/// form decides which system properties to show).
-fn project(pk: &str, rk: &Key, stored: &Stored, select: Option<&[String]>) -> Entity {
-    let properties = match select {
-        None => stored.properties.to_vec(),
-        Some(names) => stored
-            .properties
-            .iter()
-            .filter(|(n, _)| names.iter().any(|s| s.as_str() == &***n))
-            .map(|(n, v)| (n.clone(), v.to_value()))
-            .collect(),
-    };
-    Entity {
-        partition_key: pk.to_string(),
-        row_key: rk.as_str().to_string(),
-        timestamp: Some(stored.timestamp),
-        properties,
     }
 }
 

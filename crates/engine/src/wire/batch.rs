@@ -251,8 +251,9 @@ fn success_part(
                     .ok()
                     .and_then(|t| t.entity(&raw_keys.0, &raw_keys.1))
                     .unwrap_or_default();
-                body = payload::entity_element(&call.place(table), call.level, None, &stored)
-                    .into_bytes();
+                body =
+                    payload::entity_element(&call.place(table), call.level, None, (&stored).into())
+                        .into_bytes();
                 201
             }
         }
@@ -269,8 +270,8 @@ fn success_part(
                 .ok()
                 .and_then(|t| t.entity(partition_key, row_key))
                 .unwrap_or_default();
-            body =
-                payload::entity_element(&call.place(table), call.level, None, &entity).into_bytes();
+            body = payload::entity_element(&call.place(table), call.level, None, (&entity).into())
+                .into_bytes();
             200
         }
         _ => {

@@ -296,7 +296,11 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
             let Some(entity) = rows.entities.first() else {
                 return reply.error(&Error::new(ErrorCode::InvalidInput));
             };
-            let path = entity_path(table, &entity.partition_key, &entity.row_key);
+            let path = entity_path(
+                table,
+                entity.partition_key.as_str(),
+                entity.row_key.as_str(),
+            );
             let location = format!("{}/{path}", resource.base);
             let etag = response.etag.map(String::from).unwrap_or_default();
             if op.return_content == Some(false) {
@@ -311,7 +315,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
                     Vec::new(),
                 )
             } else {
-                let body = payload::entity_element(&call.place(table), level, None, entity);
+                let body = payload::entity_element(&call.place(table), level, None, entity.into());
                 reply.response(
                     201,
                     json,
@@ -326,7 +330,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
                 return reply.error(&Error::new(ErrorCode::ResourceNotFound));
             };
             let place = call.place(table);
-            let body = payload::entity_element(&place, level, select.as_deref(), entity);
+            let body = payload::entity_element(&place, level, select.as_deref(), entity.into());
             let etag = response.etag.map(String::from).unwrap_or_default();
             reply.response(
                 200,

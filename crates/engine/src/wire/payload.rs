@@ -14,8 +14,68 @@
 use super::route::entity_path;
 use crate::datetime::{DateTime, Fraction};
 use crate::entity::Entity;
-use crate::value::Value;
+use crate::found::Found;
+use crate::record::ValueRef;
 use std::fmt::Write as _;
+
+/// An entity a body shows: one the request carried, or one read from the table (written
+/// from its stored row, without building an [`Entity`]).
+#[derive(Clone, Copy)]
+pub enum Shown<'a> {
+    Entity(&'a Entity),
+    Found(&'a Found),
+}
+
+impl<'a> From<&'a Entity> for Shown<'a> {
+    fn from(e: &'a Entity) -> Self {
+        Shown::Entity(e)
+    }
+}
+
+impl<'a> From<&'a Found> for Shown<'a> {
+    fn from(f: &'a Found) -> Self {
+        Shown::Found(f)
+    }
+}
+
+impl<'a> Shown<'a> {
+    fn keys(self) -> (&'a str, &'a str) {
+        match self {
+            Shown::Entity(e) => (&e.partition_key, &e.row_key),
+            Shown::Found(f) => (f.partition_key.as_str(), f.row_key.as_str()),
+        }
+    }
+
+    fn timestamp(self) -> Option<DateTime> {
+        match self {
+            Shown::Entity(e) => e.timestamp,
+            Shown::Found(f) => Some(f.stored.timestamp),
+        }
+    }
+
+    /// Each property in stored order.
+    fn for_each(self, mut each: impl FnMut(&str, ValueRef)) {
+        match self {
+            Shown::Entity(e) => e.properties.iter().for_each(|(n, v)| each(n, v.into())),
+            Shown::Found(f) => f.stored.properties.iter().for_each(|(n, v)| each(n, v)),
+        }
+    }
+
+    fn get(self, name: &str) -> Option<ValueRef<'a>> {
+        match self {
+            Shown::Entity(e) => e
+                .properties
+                .iter()
+                .find(|(n, _)| &**n == name)
+                .map(|(_, v)| v.into()),
+            Shown::Found(f) => {
+                let record = &f.stored.properties;
+                let i = record.shape().names().iter().position(|n| &**n == name)?;
+                Some(record.value_at(i))
+            }
+        }
+    }
+}
 
 /// How much OData metadata a JSON response carries (`Accept` or `$format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +110,7 @@ pub fn entity_page(
     place: &Place,
     level: Metadata,
     select: Option<&[String]>,
-    entities: &[Entity],
+    entities: &[Found],
 ) -> String {
     let mut out = String::with_capacity(64 + entities.len() * 256);
     out.push('{');
@@ -65,7 +125,7 @@ pub fn entity_page(
             out.push(',');
         }
         out.push('{');
-        entity_members(&mut out, place, level, select, e);
+        entity_members(&mut out, place, level, select, e.into());
         out.push('}');
     }
     out.push_str("]}");
@@ -77,7 +137,7 @@ pub fn entity_element(
     place: &Place,
     level: Metadata,
     select: Option<&[String]>,
-    entity: &Entity,
+    entity: Shown,
 ) -> String {
     let mut out = String::with_capacity(512);
     out.push('{');
@@ -152,39 +212,38 @@ fn entity_members(
     place: &Place,
     level: Metadata,
     select: Option<&[String]>,
-    entity: &Entity,
+    entity: Shown,
 ) {
     let mut m = Members { out, first: true };
+    let (partition_key, row_key) = entity.keys();
     if level == Metadata::Full {
-        let path = entity_path(place.table, &entity.partition_key, &entity.row_key);
+        let path = entity_path(place.table, partition_key, row_key);
         m.text("odata.type", &format!("{}.{}", place.account, place.table));
         m.text("odata.id", &format!("{}/{path}", place.base));
-        if let Some(t) = entity.timestamp {
+        if let Some(t) = entity.timestamp() {
             etag(m.name("odata.etag"), t);
         }
         m.text("odata.editLink", &path);
     } else if level == Metadata::Minimal {
-        if let Some(t) = entity.timestamp {
+        if let Some(t) = entity.timestamp() {
             etag(m.name("odata.etag"), t);
         }
     }
     let annotate = level != Metadata::None;
     let Some(select) = select else {
-        m.text("PartitionKey", &entity.partition_key);
-        m.text("RowKey", &entity.row_key);
-        if let Some(t) = entity.timestamp {
+        m.text("PartitionKey", partition_key);
+        m.text("RowKey", row_key);
+        if let Some(t) = entity.timestamp() {
             timestamp(&mut m, level, t);
         }
-        for (name, value) in &entity.properties {
-            property(&mut m, annotate, name, value);
-        }
+        entity.for_each(|name, value| property(&mut m, annotate, name, value));
         return;
     };
     for name in select {
         match name.as_str() {
-            "PartitionKey" => m.text(name, &entity.partition_key),
-            "RowKey" => m.text(name, &entity.row_key),
-            "Timestamp" => match entity.timestamp {
+            "PartitionKey" => m.text(name, partition_key),
+            "RowKey" => m.text(name, row_key),
+            "Timestamp" => match entity.timestamp() {
                 Some(t) => timestamp(&mut m, level, t),
                 None => m.name(name).push_str("null"),
             },
@@ -215,10 +274,10 @@ fn timestamp(m: &mut Members, level: Metadata, t: DateTime) {
 
 /// One property: its annotation where JSON cannot tell the type (at levels that write
 /// annotations), then its value.
-fn property(m: &mut Members, annotate: bool, name: &str, value: &Value) {
+fn property(m: &mut Members, annotate: bool, name: &str, value: ValueRef) {
     let needs_annotation = match value {
-        Value::String(_) | Value::Boolean(_) | Value::Int32(_) => false,
-        Value::Double(d) => !d.is_finite(),
+        ValueRef::String(_) | ValueRef::Boolean(_) | ValueRef::Int32(_) => false,
+        ValueRef::Double(d) => !d.is_finite(),
         _ => true,
     };
     if annotate && needs_annotation {
@@ -226,25 +285,25 @@ fn property(m: &mut Members, annotate: bool, name: &str, value: &Value) {
     }
     let out = m.name(name);
     match value {
-        Value::String(s) => string(out, s),
-        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int32(v) => {
+        ValueRef::String(s) => string(out, s),
+        ValueRef::Boolean(b) => out.push_str(if b { "true" } else { "false" }),
+        ValueRef::Int32(v) => {
             let _ = write!(out, "{v}");
         }
-        Value::Int64(v) => {
+        ValueRef::Int64(v) => {
             let _ = write!(out, "\"{v}\"");
         }
-        Value::Double(v) if v.is_finite() => out.push_str(&double(*v)),
-        Value::Double(v) => string(out, &crate::value::format_double(*v)),
-        Value::DateTime(t) => {
+        ValueRef::Double(v) if v.is_finite() => out.push_str(&double(v)),
+        ValueRef::Double(v) => string(out, &crate::value::format_double(v)),
+        ValueRef::DateTime(t) => {
             out.push('"');
             t.write(out, ":", Fraction::Trimmed);
             out.push('"');
         }
-        Value::Guid(g) => {
+        ValueRef::Guid(g) => {
             let _ = write!(out, "\"{g}\"");
         }
-        Value::Binary(b) => {
+        ValueRef::Binary(b) => {
             use base64::Engine as _;
             out.push('"');
             base64::engine::general_purpose::STANDARD.encode_string(b, out);
