@@ -183,12 +183,10 @@ fn rows_in<'a>(
     upper: Option<&Key>,
 ) -> impl Iterator<Item = (&'a Key, &'a Stored)> {
     let upper = match upper {
-        Some(u) if u > lower => Bound::Excluded(u.clone()),
+        Some(u) if u > lower => Bound::Excluded(u),
         _ => Bound::Unbounded,
     };
-    partition
-        .rows
-        .range::<Key, _>((Bound::Included(lower.clone()), upper))
+    partition.rows.range((Bound::Included(lower), upper))
 }
 
 /// Writes rows as chunks of at most MAX_CHUNK, the first keyed at `first_start`, the others at

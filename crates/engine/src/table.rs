@@ -19,6 +19,7 @@ use super::entity::{Entity, Property, PropertyName};
 use super::key::Key;
 use super::record::{shape_key, shape_key_of_parts, Record, Shape};
 use super::value::EdmType;
+use crate::row_map::RowMap;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -34,7 +35,7 @@ pub struct Stored {
 /// One partition: the rows that share a PartitionKey.
 #[derive(Debug, Clone, Default)]
 pub struct Partition {
-    pub rows: BTreeMap<Key, Stored>,
+    pub rows: RowMap,
 }
 
 /// How many stored entities carry a property, by type.
@@ -170,14 +171,9 @@ impl Table {
             Some(p) => p,
             None => self.partitions.entry(partition_key.clone()).or_default(),
         };
-        match partition.rows.entry(row_key) {
-            std::collections::btree_map::Entry::Occupied(_) => false,
-            std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert(stored);
-                self.entity_count += 1;
-                true
-            }
-        }
+        let inserted = partition.rows.insert_new(row_key, stored);
+        self.entity_count += usize::from(inserted);
+        inserted
     }
 
     /// The table's interned name for `name` (a column's key), or a new one.

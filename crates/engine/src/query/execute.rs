@@ -193,7 +193,7 @@ fn run_page<const COUNTING: bool>(
             // One loop, so its closure is inlined (two loops sharing one closure made it a
             // call per row); an unbounded range walks the rows like `iter()`.
             Check::One(term) if !trace => {
-                let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                let rows = partition.rows.range_slices(rk_range.as_refs());
                 scan_rows::<false, COUNTING>(rows, pk, &mut sink, |_, stored| {
                     term.holds(&stored.properties)
                 })
@@ -201,7 +201,7 @@ fn run_page<const COUNTING: bool>(
             check => {
                 let pk_str = pk.as_str();
                 let matches = |rk: &Key, stored: &Stored| check.matches(pk_str, rk, stored);
-                let rows = partition.rows.range::<Key, _>(rk_range.as_refs());
+                let rows = partition.rows.range_slices(rk_range.as_refs());
                 scan_rows::<true, COUNTING>(rows, pk, &mut sink, matches)
             }
         };
@@ -235,10 +235,11 @@ struct Sink<'s> {
 /// Scans rows of partition `pk` in order, keeping those `matches` accepts; returns the
 /// continuation (the first row not scanned) if the page fills up or spends its budget before
 /// the rows run out. `TRACE` false skips recording scanned keys (the caller knows there is no
-/// trace).
+/// trace). The rows come as runs of consecutive rows ([`crate::RowMap::range_slices`]), each
+/// walked as a slice.
 #[inline(always)]
 fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
-    rows: impl Iterator<Item = (&'t Key, &'t Stored)>,
+    runs: impl Iterator<Item = &'t [(Key, Stored)]>,
     pk: &Key,
     sink: &mut Sink,
     mut matches: impl FnMut(&Key, &Stored) -> bool,
@@ -253,27 +254,29 @@ fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
         sink.budget
     };
     let mut continuation = None;
-    for (rk, stored) in rows {
-        if scanned >= stop {
-            continuation = Some(Continuation {
-                next_partition_key: pk.as_str().to_string(),
-                next_row_key: rk.as_str().to_string(),
-            });
-            break;
-        }
-        scanned += 1;
-        if TRACE {
-            if let Some(keys) = sink.scanned_keys {
-                keys.push((pk.as_str().to_string(), rk.as_str().to_string()));
+    'runs: for run in runs {
+        for (rk, stored) in run {
+            if scanned >= stop {
+                continuation = Some(Continuation {
+                    next_partition_key: pk.as_str().to_string(),
+                    next_row_key: rk.as_str().to_string(),
+                });
+                break 'runs;
             }
-        }
-        if matches(rk, stored) {
-            if !COUNTING || sink.entities.len() < sink.keep {
-                sink.entities.push(Found::new(pk, rk, stored, sink.select));
+            scanned += 1;
+            if TRACE {
+                if let Some(keys) = sink.scanned_keys {
+                    keys.push((pk.as_str().to_string(), rk.as_str().to_string()));
+                }
             }
-            returned += 1;
-            if returned >= sink.limit {
-                stop = scanned;
+            if matches(rk, stored) {
+                if !COUNTING || sink.entities.len() < sink.keep {
+                    sink.entities.push(Found::new(pk, rk, stored, sink.select));
+                }
+                returned += 1;
+                if returned >= sink.limit {
+                    stop = scanned;
+                }
             }
         }
     }
