@@ -191,14 +191,11 @@ pub struct Keys<'r> {
 impl<'r> Keys<'r> {
     /// Both keys, or `PropertiesNeedValue` naming the first missing.
     pub fn required(&self) -> Result<(&'r str, &'r str)> {
-        let missing = |which: &str| {
-            Error::with_detail(
-                ErrorCode::PropertiesNeedValue,
-                format!("{which} is required"),
-            )
-        };
-        let partition_key = self.partition_key.ok_or_else(|| missing("PartitionKey"))?;
-        let row_key = self.row_key.ok_or_else(|| missing("RowKey"))?;
+        let missing = |detail: &str| Error::with_detail(ErrorCode::PropertiesNeedValue, detail);
+        let partition_key = self
+            .partition_key
+            .ok_or_else(|| missing("PartitionKey is required"))?;
+        let row_key = self.row_key.ok_or_else(|| missing("RowKey is required"))?;
         Ok((partition_key, row_key))
     }
 }

@@ -14,7 +14,7 @@ use crate::account::{Account, WriteMode};
 use crate::json::{Decoded, Decoder};
 use crate::record::ValueRef;
 use crate::rows::Row;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Applies a batch of plain inserts (no If-Match) into one partition, or nothing (`None`).
 pub(super) fn run(
@@ -59,7 +59,7 @@ pub(super) fn run(
             let guess = positions
                 .get(previous.start + k)
                 .filter(|_| k < previous.len());
-            positions.push(names.position(name, guess.copied()));
+            positions.push(names.position(name, guess.copied())?);
         }
         previous = start..end;
         start = end;
@@ -108,41 +108,30 @@ fn unique<'r>(row_keys: impl Iterator<Item = &'r str> + Clone) -> bool {
     row_keys.into_iter().all(|rk| seen.insert(rk))
 }
 
-/// The batch's distinct property names in the order met: searched in place while few, by
-/// a hash map beyond [`BatchNames::LIST`] (a batch may carry 100 × 252 names).
+/// The batch's distinct property names in the order met, searched in place: at most
+/// [`BatchNames::MAX`] (a batch with more takes the general path, so no search grows long).
 #[derive(Default)]
 struct BatchNames<'r> {
     list: Vec<&'r str>,
-    index: Option<HashMap<&'r str, usize>>,
 }
 
 impl<'r> BatchNames<'r> {
-    const LIST: usize = 32;
+    const MAX: usize = 64;
 
-    /// The position of `name`, added if new; `guess` is tried first.
-    fn position(&mut self, name: &'r str, guess: Option<usize>) -> usize {
+    /// The position of `name`, added if new (`guess` is tried first); `None` past
+    /// [`BatchNames::MAX`] names.
+    fn position(&mut self, name: &'r str, guess: Option<usize>) -> Option<usize> {
         if let Some(g) = guess.filter(|g| self.list.get(*g) == Some(&name)) {
-            return g;
+            return Some(g);
         }
-        let found = match &self.index {
-            Some(index) => index.get(name).copied(),
-            None => self.list.iter().position(|n| *n == name),
-        };
-        if let Some(at) = found {
-            return at;
+        if let Some(at) = self.list.iter().position(|n| *n == name) {
+            return Some(at);
         }
-        let at = self.list.len();
+        if self.list.len() == Self::MAX {
+            return None;
+        }
         self.list.push(name);
-        match &mut self.index {
-            Some(index) => {
-                index.insert(name, at);
-            }
-            None if self.list.len() > Self::LIST => {
-                self.index = Some(self.list.iter().enumerate().map(|(i, n)| (*n, i)).collect());
-            }
-            None => {}
-        }
-        at
+        Some(self.list.len() - 1)
     }
 }
 
@@ -315,6 +304,27 @@ mod tests {
                 ("Tab".to_string(), "p".to_string(), "2".to_string()),
             ]]
         );
+
+        // More distinct names than the run searches: the general path takes the batch.
+        let wide: Vec<RawEntity> = (0..2)
+            .map(|e| {
+                let mut raw = entity(3, 10 + e, &[]);
+                raw.0.extend((0..40).map(|i| (format!("P{e}x{i}"), json!(i))));
+                raw
+            })
+            .collect();
+        let wide_ops: Vec<BatchOperation> = wide
+            .iter()
+            .map(|entity| BatchOperation::Write {
+                mode: WriteMode::Insert,
+                entity,
+                if_match: None,
+            })
+            .collect();
+        assert_eq!(super::run(&mut a, "Tab", &wide_ops), None);
+        assert_eq!(run_batch(&mut a, "Tab", &wide_ops).map(|r| r.len()), Ok(2));
+        assert_eq!(a.get("Tab", "p", "11").unwrap().properties.len(), 40);
+        a.take_changes();
 
         // The same RowKeys again: nothing stored, nothing recorded, the clock where it was.
         let clock = a.last_timestamp();
