@@ -53,32 +53,24 @@ impl RowMap {
 
     /// Stores `stored` under `row_key`; returns the row it replaced.
     pub fn insert(&mut self, row_key: Key, stored: Stored) -> Option<Stored> {
-        match self.find(&row_key) {
-            Some((leaf, Ok(at))) => Some(std::mem::replace(&mut self.leaves[leaf][at].1, stored)),
-            Some((leaf, Err(at))) => {
-                self.insert_at(leaf, at, (row_key, stored));
-                None
-            }
-            None => {
-                self.append((row_key, stored));
-                None
-            }
-        }
+        let (leaf, at, stored) = self.add(row_key, stored).err()?;
+        Some(std::mem::replace(&mut self.leaves[leaf][at].1, stored))
     }
 
     /// Stores a new row; `false` (and nothing changed) when `row_key` is there already.
     pub fn insert_new(&mut self, row_key: Key, stored: Stored) -> bool {
+        self.add(row_key, stored).is_ok()
+    }
+
+    /// Adds a new row; when `row_key` is there already, changes nothing and gives `stored`
+    /// back with the place of the row that has the key.
+    fn add(&mut self, row_key: Key, stored: Stored) -> Result<(), (usize, usize, Stored)> {
         match self.find(&row_key) {
-            Some((_, Ok(_))) => false,
-            Some((leaf, Err(at))) => {
-                self.insert_at(leaf, at, (row_key, stored));
-                true
-            }
-            None => {
-                self.append((row_key, stored));
-                true
-            }
+            Some((leaf, Ok(at))) => return Err((leaf, at, stored)),
+            Some((leaf, Err(at))) => self.insert_at(leaf, at, (row_key, stored)),
+            None => self.append((row_key, stored)),
         }
+        Ok(())
     }
 
     pub fn remove(&mut self, row_key: &Key) -> Option<Stored> {

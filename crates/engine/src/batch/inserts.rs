@@ -145,7 +145,18 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::{json, Value as Json};
 
-    /// An account with table `T`, holding rows `existing` of partition `p`.
+    fn inserts(entities: &[RawEntity]) -> Vec<BatchOperation<'_>> {
+        entities
+            .iter()
+            .map(|entity| BatchOperation::Write {
+                mode: WriteMode::Insert,
+                entity,
+                if_match: None,
+            })
+            .collect()
+    }
+
+    /// An account with table `Tab`, holding rows `existing` of partition `p`.
     fn account(existing: &[u8]) -> Account {
         let mut a = Account::new(Box::new(FixedClock::default()));
         a.create_table("Tab").unwrap();
@@ -262,10 +273,7 @@ mod tests {
         ) {
             let existing: Vec<u8> = existing.into_iter().collect();
             let entities: Vec<RawEntity> = ops.iter().map(|(pk, rk, m)| entity(*pk, *rk, m)).collect();
-            let operations: Vec<BatchOperation> = entities
-                .iter()
-                .map(|entity| BatchOperation::Write { mode: WriteMode::Insert, entity, if_match: None })
-                .collect();
+            let operations = inserts(&entities);
             let (mut fast, mut general) = (account(&existing), account(&existing));
             fast.set_change_feed(feed);
             general.set_change_feed(feed);
@@ -282,14 +290,7 @@ mod tests {
     #[test]
     fn a_clean_batch_takes_the_run_and_a_refused_one_changes_nothing() {
         let entities: Vec<RawEntity> = (0..3).map(|rk| entity(3, rk, &[0, 2, 3, 8])).collect();
-        let operations: Vec<BatchOperation> = entities
-            .iter()
-            .map(|entity| BatchOperation::Write {
-                mode: WriteMode::Insert,
-                entity,
-                if_match: None,
-            })
-            .collect();
+        let operations = inserts(&entities);
         let mut a = account(&[]);
         let results = super::run(&mut a, "Tab", &operations).expect("taken as a run");
         assert_eq!(results.len(), 3);
@@ -309,18 +310,12 @@ mod tests {
         let wide: Vec<RawEntity> = (0..2)
             .map(|e| {
                 let mut raw = entity(3, 10 + e, &[]);
-                raw.0.extend((0..40).map(|i| (format!("P{e}x{i}"), json!(i))));
+                raw.0
+                    .extend((0..40).map(|i| (format!("P{e}x{i}"), json!(i))));
                 raw
             })
             .collect();
-        let wide_ops: Vec<BatchOperation> = wide
-            .iter()
-            .map(|entity| BatchOperation::Write {
-                mode: WriteMode::Insert,
-                entity,
-                if_match: None,
-            })
-            .collect();
+        let wide_ops = inserts(&wide);
         assert_eq!(super::run(&mut a, "Tab", &wide_ops), None);
         assert_eq!(run_batch(&mut a, "Tab", &wide_ops).map(|r| r.len()), Ok(2));
         assert_eq!(a.get("Tab", "p", "11").unwrap().properties.len(), 40);
