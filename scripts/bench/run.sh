@@ -68,7 +68,7 @@ fi
 
 # The engine's lines (crates/bench): natively with the serve profile (opt-level 3, as the
 # server ships the engine), in Chromium as wasm with the release profile (as the playground
-# ships it: opt-level z, the engine crate at s).
+# ships it: opt-level z, the engine crate too).
 engine_args=()
 if command -v cargo >/dev/null && [ -f crates/bench/Cargo.toml ]; then
   step "cargo build --profile serve -p tablescope-bench (the engine natively)"

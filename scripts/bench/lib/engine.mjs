@@ -2,7 +2,7 @@
 // through the typed API or through Account::execute, natively (the engine-bench binary,
 // built with the serve profile: opt-level 3, as `tablescope serve` ships) and in headless
 // Chromium (the same code as a bare wasm module, built with the release profile as the
-// playground ships: opt-level z, the engine crate at s; Trunk's wasm-opt pass is not run). crates/bench holds the Rust side; a run returns the figures of
+// playground ships: opt-level z, the engine crate too; Trunk's wasm-opt pass is not run). crates/bench holds the Rust side; a run returns the figures of
 // lib/sdk.mjs's runWorkload, so the report treats these lines like the servers'.
 
 import { spawn } from "node:child_process";

@@ -220,14 +220,15 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
       "The engine's lines run the same plan in-process, no SDK and no HTTP (crates/bench): " +
         "natively the `engine-bench` binary built with the serve profile (opt-level 3), in " +
         "headless Chromium the same code as a bare wasm module built with the release profile " +
-        "as the playground ships (opt-level z, the engine crate s; no wasm-opt pass). `typed` " +
+        "as the playground ships (opt-level z, the engine crate too; no wasm-opt pass). `typed` " +
         "goes through `Account::insert`, " +
         "`Account::get` and `query::execute_page`; `execute` through `Account::execute` with " +
         "the requests the UI sends (entities in their JSON form, batches of " +
         `${plan.batchSize}). Their memory is the process's VmRSS natively and the module's ` +
         "linear memory (its high-water mark) in wasm; their CPU rows are the engine's own " +
-        "time (in-process, one thread). Their 1,000 point gets are timed as the median of " +
-        `${plan.queryPasses} passes of ten laps each (a browser's clock steps by 100 µs). A ` +
+        "time (in-process, one thread). Their 1,000 point gets and their queries are timed as " +
+        `the median of ${plan.queryPasses} passes of ten laps each (a browser's clock steps by ` +
+        "100 µs). A " +
         "fresh process or browser per run.",
     );
   }
