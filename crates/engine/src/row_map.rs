@@ -1,32 +1,43 @@
-//! A partition's rows in RowKey order, as sorted runs ("leaves") of at most [`LEAF`] rows,
-//! kept in a B-tree by their first RowKey.
+//! A partition's rows in RowKey order, as sorted runs ("leaves") of at most [`LEAF`] rows.
 //!
 //! A scan walks each leaf as a plain slice: no per-row call into a tree iterator, which the
-//! browser's size-optimised build (opt-level z) does not inline, and a leaf's rows lie next to
-//! each other in memory. A lookup is a B-tree search among the leaves, then a binary search
-//! in one; an insert or a delete moves at most one leaf's rows, and adding or dropping a leaf
-//! is one B-tree operation, so no order of inserts costs more than logarithmic time.
+//! browser's size-optimised build (opt-level z) does not inline, and rows lie next to each
+//! other in memory. A lookup is two binary searches (over the leaves' last keys, then in one
+//! leaf); an insert or a delete moves at most one leaf's rows, and a split moves the list of
+//! leaves (24 bytes a leaf).
 //!
-//! Invariants: every leaf is non-empty, sorted, and holds at most [`LEAF`] rows; a leaf's key
-//! in the tree is at most its first RowKey and above the previous leaf's last (a leaf whose
-//! first row was removed keeps its key), so the leaf holding a RowKey, or where it goes, is
-//! the last one keyed at or below it; `len` is the number of rows.
+//! That last cost grows with the partition: a million rows are ~16,000 leaves, and inserting
+//! a million in random order into one partition took about twice a `BTreeMap`'s time natively
+//! (1.6 s against 0.8 s on a loaded machine; in RowKey order it is faster, 0.1 s against
+//! 0.35 s). A B-tree of leaves avoids that, but cost the playground's page load 1.8 KB gzip,
+//! which its 300 KB budget does not have (README, issue #16).
+//!
+//! Invariants: every leaf is non-empty and sorted, each leaf's keys all lie below the next
+//! leaf's, and `len` is the number of rows.
 
 use crate::key::Key;
 use crate::table::Stored;
-use std::collections::BTreeMap;
 use std::ops::Bound;
 
-/// Rows per leaf at most. A full leaf splits in two, except when the new row goes after its
-/// last row (loads mostly append): then a new leaf starts, and the full one stays full.
-pub const LEAF: usize = 32;
+/// Rows per leaf at most. A full leaf splits in two, except when the new row goes after the
+/// partition's last row (loads mostly append): then a new leaf starts, and the full one
+/// stays full.
+pub const LEAF: usize = 64;
 
 type Entry = (Key, Stored);
 
 #[derive(Debug, Clone, Default)]
 pub struct RowMap {
-    leaves: BTreeMap<Key, Vec<Entry>>,
+    leaves: Vec<Vec<Entry>>,
     len: usize,
+}
+
+/// Where a row is or would go: leaf `leaf`, index `at` in it (`leaf == leaves.len()`: past
+/// the end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    leaf: usize,
+    at: usize,
 }
 
 impl RowMap {
@@ -39,9 +50,8 @@ impl RowMap {
     }
 
     pub fn get(&self, row_key: &Key) -> Option<&Stored> {
-        let (_, leaf) = self.leaf_for(row_key)?;
-        let at = leaf.binary_search_by(|(k, _)| k.cmp(row_key)).ok()?;
-        Some(&leaf[at].1)
+        let (leaf, found) = self.find(row_key)?;
+        found.ok().map(|at| &self.leaves[leaf][at].1)
     }
 
     pub fn contains_key(&self, row_key: &Key) -> bool {
@@ -50,29 +60,33 @@ impl RowMap {
 
     /// Stores `stored` under `row_key`; returns the row it replaced.
     pub fn insert(&mut self, row_key: Key, stored: Stored) -> Option<Stored> {
-        match self.add(row_key, stored, true) {
-            Ok(replaced) => replaced,
-            Err(_) => None,
-        }
+        let (leaf, at, stored) = self.add(row_key, stored).err()?;
+        Some(std::mem::replace(&mut self.leaves[leaf][at].1, stored))
     }
 
     /// Stores a new row; `false` (and nothing changed) when `row_key` is there already.
     pub fn insert_new(&mut self, row_key: Key, stored: Stored) -> bool {
-        self.add(row_key, stored, false).is_ok()
+        self.add(row_key, stored).is_ok()
+    }
+
+    /// Adds a new row; when `row_key` is there already, changes nothing and gives `stored`
+    /// back with the place of the row that has the key.
+    fn add(&mut self, row_key: Key, stored: Stored) -> Result<(), (usize, usize, Stored)> {
+        match self.find(&row_key) {
+            Some((leaf, Ok(at))) => return Err((leaf, at, stored)),
+            Some((leaf, Err(at))) => self.insert_at(leaf, at, (row_key, stored)),
+            None => self.append((row_key, stored)),
+        }
+        Ok(())
     }
 
     pub fn remove(&mut self, row_key: &Key) -> Option<Stored> {
-        let (first, leaf) = self
-            .leaves
-            .range_mut::<Key, _>((Bound::Unbounded, Bound::Included(row_key)))
-            .next_back()?;
-        let at = leaf.binary_search_by(|(k, _)| k.cmp(row_key)).ok()?;
-        let (_, stored) = leaf.remove(at);
-        // The leaf keeps its key when its first row goes (the key only has to stay at or
-        // below its first row); an emptied leaf leaves the tree.
-        let emptied = leaf.is_empty().then(|| first.clone());
-        if let Some(first) = emptied {
-            self.leaves.remove(&first);
+        let (leaf, Ok(at)) = self.find(row_key)? else {
+            return None;
+        };
+        let (_, stored) = self.leaves[leaf].remove(at);
+        if self.leaves[leaf].is_empty() {
+            self.leaves.remove(leaf);
         }
         self.len -= 1;
         Some(stored)
@@ -81,7 +95,7 @@ impl RowMap {
     /// Every row in RowKey order.
     pub fn iter(&self) -> Iter<'_> {
         self.leaves
-            .values()
+            .iter()
             .flatten()
             .map(pair as fn(&Entry) -> (&Key, &Stored))
     }
@@ -94,7 +108,7 @@ impl RowMap {
     pub fn range(
         &self,
         bounds: (Bound<&Key>, Bound<&Key>),
-    ) -> impl Iterator<Item = (&Key, &Stored)> + Clone {
+    ) -> impl DoubleEndedIterator<Item = (&Key, &Stored)> + Clone {
         self.range_slices(bounds).flatten().map(pair)
     }
 
@@ -102,135 +116,102 @@ impl RowMap {
     pub fn range_slices(
         &self,
         (lower, upper): (Bound<&Key>, Bound<&Key>),
-    ) -> impl Iterator<Item = &[(Key, Stored)]> + Clone {
-        // The leaf where the range starts: the one that holds (or would hold) its lower end.
+    ) -> impl DoubleEndedIterator<Item = &[(Key, Stored)]> + Clone {
         let start = match lower {
-            Bound::Unbounded => None,
-            Bound::Included(k) | Bound::Excluded(k) => self.leaf_for(k).map(|(first, _)| first),
+            Bound::Unbounded => Place { leaf: 0, at: 0 },
+            Bound::Included(k) => self.first_where(|x| x >= k),
+            Bound::Excluded(k) => self.first_where(|x| x > k),
         };
+        let end = match upper {
+            Bound::Unbounded => Place {
+                leaf: self.leaves.len(),
+                at: 0,
+            },
+            Bound::Included(k) => self.first_where(|x| x > k),
+            Bound::Excluded(k) => self.first_where(|x| x >= k),
+        };
+        let end = end.max(start);
         let leaves = self
             .leaves
-            .range::<Key, _>((
-                start.map_or(Bound::Unbounded, Bound::Included),
-                Bound::Unbounded,
-            ))
-            .map(|(_, leaf)| leaf);
-        // Owned, so the runs outlive the caller's bounds.
-        let (lower, upper) = (lower.map(Key::clone), upper.map(Key::clone));
-        let mut done = false;
+            .get(start.leaf..=end.leaf.min(self.leaves.len().saturating_sub(1)));
         leaves
+            .unwrap_or_default()
+            .iter()
             .enumerate()
-            .map_while(move |(i, leaf)| {
-                if done {
-                    return None;
-                }
-                let from = if i == 0 {
-                    leaf.partition_point(|(k, _)| below(&lower, k))
+            .map(move |(i, leaf)| {
+                let leaf_index = start.leaf + i;
+                let from = if leaf_index == start.leaf {
+                    start.at
                 } else {
                     0
                 };
-                let within = |k: &Key| match &upper {
-                    Bound::Unbounded => true,
-                    Bound::Included(u) => k <= u,
-                    Bound::Excluded(u) => k < u,
+                let to = if leaf_index == end.leaf {
+                    end.at
+                } else {
+                    leaf.len()
                 };
-                let to = match leaf.last() {
-                    Some((last, _)) if within(last) => leaf.len(),
-                    _ => {
-                        done = true;
-                        leaf.partition_point(|(k, _)| within(k))
-                    }
-                };
-                Some(&leaf[from..to.max(from)])
+                &leaf[from..to.max(from)]
             })
-            .filter(|run| !run.is_empty())
+            .filter(|slice| !slice.is_empty())
     }
 
-    /// The leaf that holds `row_key` or would: the last keyed at or below it.
-    fn leaf_for(&self, row_key: &Key) -> Option<(&Key, &Vec<Entry>)> {
-        self.leaves
-            .range::<Key, _>((Bound::Unbounded, Bound::Included(row_key)))
-            .next_back()
-    }
-
-    /// Adds a row, or with `replace` replaces the row with its key (`Ok(Some(old))`); without,
-    /// an existing key changes nothing and gives `stored` back.
-    fn add(
-        &mut self,
-        row_key: Key,
-        stored: Stored,
-        replace: bool,
-    ) -> Result<Option<Stored>, Stored> {
-        let Some((_, leaf)) = self
+    /// The first place whose key `holds` (`holds` is false then true along the order).
+    fn first_where(&self, holds: impl Fn(&Key) -> bool) -> Place {
+        let leaf = self
             .leaves
-            .range_mut::<Key, _>((Bound::Unbounded, Bound::Included(&row_key)))
-            .next_back()
-        else {
-            self.add_first(row_key, stored);
-            return Ok(None);
-        };
-        let at = match leaf.binary_search_by(|(k, _)| k.cmp(&row_key)) {
-            Ok(at) if replace => return Ok(Some(std::mem::replace(&mut leaf[at].1, stored))),
-            Ok(_) => return Err(stored),
-            Err(at) => at,
-        };
-        let new_leaf = if leaf.len() < LEAF {
-            leaf.insert(at, (row_key, stored));
-            None
-        } else if at == leaf.len() {
-            // After a full leaf's last row: a new leaf, keyed by the row, sized for the rows
-            // that likely follow it.
-            let mut next = Vec::with_capacity(LEAF);
-            next.push((row_key, stored));
-            Some(next)
-        } else {
-            let mut upper = leaf.split_off(LEAF / 2);
-            if at > LEAF / 2 {
-                upper.insert(at - LEAF / 2, (row_key, stored));
+            .partition_point(|l| l.last().is_some_and(|(k, _)| !holds(k)));
+        let at = self
+            .leaves
+            .get(leaf)
+            .map_or(0, |l| l.partition_point(|(k, _)| !holds(k)));
+        Place { leaf, at }
+    }
+
+    /// The leaf that holds `row_key` or should, and its place there (`Ok`: found); `None`
+    /// when it goes after every row.
+    fn find(&self, row_key: &Key) -> Option<(usize, Result<usize, usize>)> {
+        let leaf = self
+            .leaves
+            .partition_point(|l| l.last().is_some_and(|(k, _)| k < row_key));
+        let rows = self.leaves.get(leaf)?;
+        Some((leaf, rows.binary_search_by(|(k, _)| k.cmp(row_key))))
+    }
+
+    /// Adds a row after every other.
+    fn append(&mut self, entry: Entry) {
+        match self.leaves.last_mut() {
+            Some(last) if last.len() < LEAF => last.push(entry),
+            _ => {
+                let mut leaf = Vec::with_capacity(4);
+                leaf.push(entry);
+                self.leaves.push(leaf);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// Inserts a row inside leaf `leaf` at `at`, splitting the leaf if it is full.
+    fn insert_at(&mut self, leaf: usize, at: usize, entry: Entry) {
+        let rows = &mut self.leaves[leaf];
+        if rows.len() >= LEAF {
+            let upper = rows.split_off(LEAF / 2);
+            self.leaves.insert(leaf + 1, upper);
+            let (leaf, at) = if at > LEAF / 2 {
+                (leaf + 1, at - LEAF / 2)
             } else {
-                leaf.insert(at, (row_key, stored));
-            }
-            Some(upper)
-        };
-        if let Some(new_leaf) = new_leaf {
-            self.leaves.insert(new_leaf[0].0.clone(), new_leaf);
+                (leaf, at)
+            };
+            self.leaves[leaf].insert(at, entry);
+        } else {
+            rows.insert(at, entry);
         }
         self.len += 1;
-        Ok(None)
-    }
-
-    /// Adds a row before every other: into the first leaf (then keyed by the row) when it has
-    /// room, else as a new first leaf.
-    fn add_first(&mut self, row_key: Key, stored: Stored) {
-        match self.leaves.pop_first() {
-            Some((_, mut leaf)) if leaf.len() < LEAF => {
-                leaf.insert(0, (row_key.clone(), stored));
-                self.leaves.insert(row_key, leaf);
-            }
-            Some((first, leaf)) => {
-                self.leaves.insert(first, leaf);
-                self.leaves.insert(row_key.clone(), vec![(row_key, stored)]);
-            }
-            None => {
-                self.leaves.insert(row_key.clone(), vec![(row_key, stored)]);
-            }
-        }
-        self.len += 1;
-    }
-}
-
-/// Whether `k` lies below the range's lower bound.
-fn below(lower: &Bound<Key>, k: &Key) -> bool {
-    match lower {
-        Bound::Unbounded => false,
-        Bound::Included(l) => k < l,
-        Bound::Excluded(l) => k <= l,
     }
 }
 
 /// The rows of a [`RowMap`] in order ([`RowMap::iter`]).
 pub type Iter<'a> = std::iter::Map<
-    std::iter::Flatten<std::collections::btree_map::Values<'a, Key, Vec<Entry>>>,
+    std::iter::Flatten<std::slice::Iter<'a, Vec<Entry>>>,
     fn(&'a Entry) -> (&'a Key, &'a Stored),
 >;
 
@@ -300,13 +281,9 @@ mod tests {
                 }
                 prop_assert_eq!(map.len(), model.len());
             }
-            let leaves: Vec<_> = map.leaves.iter().collect();
-            for (i, (first, leaf)) in leaves.iter().enumerate() {
-                prop_assert!(!leaf.is_empty() && leaf.len() <= LEAF);
-                prop_assert!(*first <= &leaf[0].0);
-                if let Some((next, _)) = leaves.get(i + 1) {
-                    prop_assert!(&leaf[leaf.len() - 1].0 < *next);
-                }
+            prop_assert!(map.leaves.iter().all(|l| !l.is_empty() && l.len() <= LEAF));
+            for pair in map.leaves.windows(2) {
+                prop_assert!(pair[0][pair[0].len() - 1].0 < pair[1][0].0);
             }
             let all: Vec<_> = map.iter().collect();
             prop_assert_eq!(all, model.iter().collect::<Vec<_>>());
@@ -336,25 +313,22 @@ mod tests {
             map.insert(key(n * 2), stored(0));
         }
         assert_eq!(
-            map.leaves.values().map(Vec::len).collect::<Vec<_>>(),
+            map.leaves.iter().map(Vec::len).collect::<Vec<_>>(),
             [LEAF, LEAF]
         );
         map.insert(key(1), stored(0));
         assert_eq!(
-            map.leaves.values().map(Vec::len).collect::<Vec<_>>(),
+            map.leaves.iter().map(Vec::len).collect::<Vec<_>>(),
             [LEAF / 2 + 1, LEAF / 2, LEAF]
         );
         assert_eq!(map.len(), LEAF * 2 + 1);
 
-        // Rows that each go before every other fill a first leaf, then start a new one.
+        // Rows that each go before every other: the first leaf splits as it fills.
         let mut map = RowMap::default();
         for n in (0..(LEAF as u16 * 2 + 1)).rev() {
             assert!(map.insert_new(key(n), stored(0)));
         }
-        assert_eq!(
-            map.leaves.values().map(Vec::len).collect::<Vec<_>>(),
-            [1, LEAF, LEAF]
-        );
+        assert!(map.leaves.iter().all(|l| !l.is_empty() && l.len() <= LEAF));
         let keys: Vec<Key> = map.keys().cloned().collect();
         let sorted: Vec<Key> = (0..(LEAF as u16 * 2 + 1)).map(key).collect();
         assert_eq!(keys, sorted);
