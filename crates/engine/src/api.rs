@@ -256,26 +256,14 @@ pub struct ColumnInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Rows {
     /// A point read's or an insert's entity, or a query page's entities in order, as
-    /// stored: the JSON form applies `select`.
+    /// stored, each with the request's `$select` ([`Found::select`]).
     pub entities: Vec<Found>,
-    /// The request's `$select`, when it projects: the JSON form lists exactly these names
-    /// (system properties only when listed, a missing property as null).
-    pub select: Option<Vec<String>>,
     /// Whether the answer is one entity (`Response::entity`) rather than a page
     /// (`Response::entities`).
     pub single: bool,
 }
 
 impl Rows {
-    /// The JSON form of each entity, as [`Returned::to_raw`] gives it.
-    pub fn to_json(&self) -> Vec<RawEntity> {
-        let select = self.select.as_deref();
-        self.entities
-            .iter()
-            .map(|found| Returned::raw_of(&found.to_entity(), select))
-            .collect()
-    }
-
     /// The entities as a [`Response`] carries them: still as stored. (Collected in place:
     /// a `Returned` is the size of a `Found`, so a page is not copied.)
     pub fn into_returned(self) -> Vec<Returned> {

@@ -87,14 +87,14 @@ impl Account {
                 row_key,
                 select,
             } => {
-                let select = select.clone().filter(|s| !s.is_empty());
-                let found = self.found(table, partition_key, row_key, select.as_deref())?;
+                let select = select.as_deref().filter(|s| !s.is_empty());
+                let found = self.found(table, partition_key, row_key, select)?;
                 let mut response = Response {
                     status: 200,
                     etag: Some(ETag(found.stored.timestamp)),
                     ..Response::default()
                 };
-                rows.one(&mut response, found, select);
+                rows.one(&mut response, found);
                 Ok(response)
             }
             R::Query {
@@ -171,7 +171,7 @@ impl Account {
         // The echo is the entity as stored: the request's properties, in its order, with
         // the new Timestamp.
         if let Some((pk, rk)) = keys {
-            rows.one(&mut response, self.found(table, &pk, &rk, None)?, None);
+            rows.one(&mut response, self.found(table, &pk, &rk, None)?);
         }
         Ok(response)
     }
@@ -290,7 +290,6 @@ impl Account {
         };
         let rows = Rows {
             entities: page.entities,
-            select: options.select.clone().filter(|s| !s.is_empty()),
             single: false,
         };
         let response = Response {
@@ -333,12 +332,11 @@ enum Answer {
 
 impl Answer {
     /// A point read's or an insert's entity.
-    fn one(&mut self, response: &mut Response, found: Found, select: Option<Vec<String>>) {
+    fn one(&mut self, response: &mut Response, found: Found) {
         match self {
             Answer::Rows(rows) => {
                 *rows = Some(Rows {
                     entities: vec![found],
-                    select,
                     single: true,
                 });
             }
