@@ -132,25 +132,25 @@ impl RowRun<'_> {
             None => self.account.timestamp_after(self.account.last_timestamp()),
         };
         let stamp = stamp.ok_or_else(crate::account::clock_exhausted)?;
-        self.store(row, stamp)?;
+        self.store(row, Key::new(row.row_key), stamp)?;
         Ok(stamp)
     }
 
-    /// Whether `row` passes every check an insert makes: valid, within the limits, and new
-    /// to the partition. A row it accepts cannot then fail [`RowRun::insert_at`] (unless
-    /// the same RowKey is inserted in between, which the caller rules out).
-    pub(crate) fn accepts(&self, row: &Row) -> bool {
+    /// The row's key when `row` passes every check an insert makes: valid, within the
+    /// limits, and new to the partition. A row it accepts cannot then fail
+    /// [`RowRun::insert_at`] with that key (unless the same RowKey is inserted in between,
+    /// which the caller rules out).
+    pub(crate) fn accepts(&self, row: &Row) -> Option<Key> {
         if !self.passes_quick_checks(row) {
-            return false;
+            return None;
         }
-        let Ok(table) = self.account.table(&self.table) else {
-            return false;
-        };
+        let table = self.account.table(&self.table).ok()?;
+        let row_key = Key::new(row.row_key);
         let exists = table
             .partitions()
             .get(&self.partition_key)
-            .is_some_and(|p| p.rows.contains_key(&Key::new(row.row_key)));
-        !exists
+            .is_some_and(|p| p.rows.contains_key(&row_key));
+        (!exists).then_some(row_key)
     }
 
     /// The next Timestamp of the account's clock ([`Account::next_timestamp`]), for rows
@@ -159,20 +159,20 @@ impl RowRun<'_> {
         self.account.next_timestamp()
     }
 
-    /// Inserts a row [`RowRun::accepts`] with a Timestamp the caller took (a batch's inserts
-    /// share their commit's).
-    pub(crate) fn insert_at(&mut self, row: Row, stamp: DateTime) -> Result<()> {
-        self.store(row, stamp)
+    /// Inserts a row [`RowRun::accepts`], under the key it gave, with a Timestamp the
+    /// caller took (a batch's inserts share their commit's).
+    pub(crate) fn insert_at(&mut self, row: Row, row_key: Key, stamp: DateTime) -> Result<()> {
+        self.store(row, row_key, stamp)
     }
 
-    /// Stores a row that passed the quick checks, stamped `stamp`.
-    fn store(&mut self, row: Row, stamp: DateTime) -> Result<()> {
+    /// Stores a row that passed the quick checks under `row_key` (its RowKey), stamped
+    /// `stamp`.
+    fn store(&mut self, row: Row, row_key: Key, stamp: DateTime) -> Result<()> {
         let shape = self.shape_of(&row);
         let stored = Stored {
             timestamp: stamp,
             properties: Record::encode_refs(shape, row.values),
         };
-        let row_key = Key::new(row.row_key);
         let table = self.account.table_mut(&self.table)?;
         if !table.insert_new(&self.partition_key, row_key.clone(), stored) {
             return Err(Error::new(ErrorCode::EntityAlreadyExists));

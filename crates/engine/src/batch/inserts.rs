@@ -80,13 +80,13 @@ pub(super) fn run(
         .ok()?;
     // Every row is checked before any is stored; a refused row leaves the run empty, and
     // dropping an empty run changes nothing.
-    if !(0..rows.len()).all(|i| run.accepts(&row(i))) {
-        return None;
-    }
+    let keys: Vec<_> = (0..rows.len())
+        .map(|i| run.accepts(&row(i)))
+        .collect::<Option<_>>()?;
     let stamp = run.next_timestamp().ok()?;
-    for i in 0..rows.len() {
+    for (i, row_key) in keys.into_iter().enumerate() {
         // Cannot fail: the row was accepted, and the batch's RowKeys are unique.
-        let stored = run.insert_at(row(i), stamp);
+        let stored = run.insert_at(row(i), row_key, stamp);
         debug_assert!(stored.is_ok(), "an accepted row was refused: {stored:?}");
     }
     run.finish();
