@@ -23,7 +23,7 @@ fn check_of(account: &Account, filter: &str) -> (&'static str, usize) {
     let table = account.table("tab").unwrap();
     let mut p = plan(filter::parse(filter).unwrap());
     intern_names(&mut p.filter, table);
-    match Check::new::<true>(&p, table) {
+    match Check::new(&p, table) {
         Check::One(_) => ("one", 1),
         Check::All(terms) => ("all", terms.len()),
         Check::Nothing => ("nothing", 0),
