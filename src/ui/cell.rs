@@ -20,6 +20,7 @@
 //! - the code, whether from the URL or a file, is only ever a textarea's value and the
 //!   sandbox's input: never HTML.
 
+mod json_tree;
 mod view;
 mod wire_log;
 

@@ -349,6 +349,46 @@ test('a bad address gets a clear error, and code from the URL is text, never HTM
   await page.context().close();
 });
 
+const LOGS_AN_ENTITY = [
+  'const pets = tableClient("Pets");',
+  'await pets.createTable();',
+  'await pets.createEntity({ partitionKey: "cats", rowKey: "001", Name: "<b>Tom</b>", Age: 3 });',
+  'const e = await pets.getEntity("cats", "001");',
+  'console.log("got", { name: e.Name, age: e.Age, tags: ["a", 2, null] }, 7);',
+].join('\n');
+
+test('a logged object is a tree, as in the Code section: its summary, its members, nested values closed', async () => {
+  const page = await openCell({ code: LOGS_AN_ENTITY });
+  assert.equal((await run(page)).kind, 'done');
+  const line = page.locator('.cell-embed .console-line');
+  assert.equal(await line.count(), 1);
+  // A string as written, the object as an open tree, the number as its JSON text.
+  const values = await line.evaluate((li) => [...li.children].map((v) => `${v.tagName} ${v.className}`));
+  assert.deepEqual(values, ['SPAN log-text', 'DETAILS json-tree', 'SPAN json-number']);
+  const tree = line.locator(':scope > details.json-tree');
+  assert.equal(await tree.getAttribute('open'), '');
+  assert.equal(await tree.locator(':scope > summary').textContent(), '{name: "<b>Tom</b>", age: 3, tags: ["a", 2, null]}');
+  const members = await tree.locator(':scope > ul > li').evaluateAll((lis) =>
+    lis.map((li) => [li.querySelector('.json-key').textContent, li.children[1].className, li.children[1].textContent]),
+  );
+  assert.deepEqual(members.slice(0, 2), [
+    ['name: ', 'json-string', '"<b>Tom</b>"'],
+    ['age: ', 'json-number', '3'],
+  ]);
+  // The array is a closed tree of its own, its items named by index.
+  const tags = tree.locator(':scope > ul > li:nth-child(3) > details.json-tree');
+  assert.equal(await tags.getAttribute('open'), null);
+  assert.equal(await tags.locator(':scope > summary').textContent(), '["a", 2, null]');
+  await tags.locator(':scope > summary').click();
+  assert.deepEqual(await tags.locator(':scope > ul > li').allTextContents(), ['0: "a"', '1: 2', '2: null']);
+  assert.deepEqual(await consoleLines(page), ['got {name: "<b>Tom</b>", age: 3, tags: ["a", 2, null]}name: "<b>Tom</b>"age: 3tags: ["a", 2, null]0: "a"1: 22: null 7']);
+  // The user's text stays text.
+  assert.equal(await page.locator('.cell-embed b').count(), 0);
+  await page.screenshot({ path: join(SHOTS, 'cell-console-tree.png') });
+  assertClean(page);
+  await page.context().close();
+});
+
 test('"Open in the playground" opens the code in the Code section', async () => {
   const page = await openCell({ code: 'console.log("from a cell");' });
   await page.locator('#cell-code').fill('console.log("edited in the cell");');

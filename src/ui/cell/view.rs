@@ -307,7 +307,8 @@ impl Frame {
         id
     }
 
-    /// One `console.*` line: strings as written, other values as their JSON text.
+    /// One `console.*` line: strings as written, other values as the Code section shows
+    /// them (an object or array expands, `super::json_tree`).
     pub fn log(&self, v: &serde_json::Value) {
         let line = LogLine::from_json(self.next_id(), v);
         let li = element(
@@ -325,11 +326,7 @@ impl Frame {
                     text(&span, s);
                     span
                 }
-                Logged::Json(v) => {
-                    let span = element(&self.document, "span", "log-json");
-                    text(&span, &v.to_string());
-                    span
-                }
+                Logged::Json(v) => super::json_tree::json_tree(&self.document, v, true),
             };
             append(&li, &span);
         }

@@ -134,7 +134,7 @@ pub fn ConsoleView(lines: RwSignal<Vec<Arc<LogLine>>>) -> impl IntoView {
 }
 
 /// A short one-line form of a JSON value (the summary of its expandable view).
-fn preview(v: &Value, room: usize) -> String {
+pub fn preview(v: &Value, room: usize) -> String {
     let mut s = match v {
         Value::Array(items) => {
             let inner: Vec<String> = items.iter().map(|x| preview(x, 20)).collect();
@@ -155,24 +155,31 @@ fn preview(v: &Value, room: usize) -> String {
     s
 }
 
+/// An object's members or an array's items (named by index), in order; `None` for a
+/// primitive. The console's tree shows these under a value's summary.
+pub fn members(v: &Value) -> Option<Vec<(String, &Value)>> {
+    match v {
+        Value::Array(items) => Some(items.iter().enumerate().map(|(i, x)| (i.to_string(), x)).collect()),
+        Value::Object(map) => Some(map.iter().map(|(k, x)| (k.clone(), x)).collect()),
+        _ => None,
+    }
+}
+
+/// The CSS class of a primitive's JSON text (output.css colours them).
+pub fn primitive_class(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "json-string",
+        Value::Number(_) => "json-number",
+        _ => "json-literal",
+    }
+}
+
 /// A JSON value: a primitive as its JSON text, an object or array as a `<details>` whose
-/// members expand (the outermost open).
+/// members expand (the outermost open). The code cell builds the same tree without Leptos
+/// (`ui::cell::json_tree`).
 pub fn json_tree(v: &Value, open: bool) -> AnyView {
-    let members: Vec<(String, Value)> = match v {
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| (i.to_string(), x.clone()))
-            .collect(),
-        Value::Object(map) => map.iter().map(|(k, x)| (k.clone(), x.clone())).collect(),
-        other => {
-            let kind = match other {
-                Value::String(_) => "json-string",
-                Value::Number(_) => "json-number",
-                _ => "json-literal",
-            };
-            return view! { <span class=kind>{other.to_string()}</span> }.into_any();
-        }
+    let Some(members) = members(v) else {
+        return view! { <span class=primitive_class(v)>{v.to_string()}</span> }.into_any();
     };
     view! {
         <details class="json-tree" open=open>
@@ -184,7 +191,7 @@ pub fn json_tree(v: &Value, open: bool) -> AnyView {
                         view! {
                             <li>
                                 <span class="json-key">{format!("{k}: ")}</span>
-                                {json_tree(&x, false)}
+                                {json_tree(x, false)}
                             </li>
                         }
                     })
