@@ -111,11 +111,20 @@ impl std::fmt::Display for NotShown {
     }
 }
 
-/// The request written in `form`.
+/// The request written in `form`, for the playground's service ([`PLAYGROUND_URL`]).
 pub fn show(request: &Request, form: Form) -> Result<String, NotShown> {
+    show_at(request, form, PLAYGROUND_URL)
+}
+
+/// The request written in `form` for the service at `endpoint` (`scheme://host[/path]`, the
+/// URL a request's path is appended to). Only the HTTP form names the endpoint: the SDK forms
+/// connect with the connection string in [`CONNECTION_STRING_VARIABLE`] (the JavaScript form
+/// with the Code section's clients), and no form carries a credential.
+pub fn show_at(request: &Request, form: Form, endpoint: &str) -> Result<String, NotShown> {
     let op = Op::from_request(request)?;
+    let endpoint = endpoint.trim_end_matches('/');
     Ok(match form {
-        Form::Http => http::show(&op),
+        Form::Http => http::show(&op, endpoint),
         Form::JavaScript => javascript::show(&op),
         Form::Python => python::show(&op),
         Form::CSharp => csharp::show(&op),

@@ -3,7 +3,8 @@
 //! wasm their strings would sit in the data segments, which the split cannot defer, so every
 //! page load would carry them.
 //!
-//! One export: [`show`], a `Request` as the engine's JSON in, the form's text out.
+//! One export: [`show`], a `Request` as the engine's JSON (and optionally the endpoint it
+//! goes to) in, the form's text out.
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -12,9 +13,10 @@ mod exports {
     use wasm_bindgen::prelude::wasm_bindgen;
 
     /// `request` (a `Request` as JSON) written as `form` (`http`, `js`, `python`, `csharp`,
-    /// `java`); an `Err` says why there is no such code.
+    /// `java`) for the service at `endpoint` (the playground's when absent, as for every
+    /// panel but Connect's); an `Err` says why there is no such code.
     #[wasm_bindgen]
-    pub fn show(request: &str, form: &str) -> Result<String, String> {
+    pub fn show(request: &str, form: &str, endpoint: Option<String>) -> Result<String, String> {
         let request: Request = serde_json::from_str(request).map_err(|e| e.to_string())?;
         let form = match form {
             "http" => Form::Http,
@@ -24,7 +26,8 @@ mod exports {
             "java" => Form::Java,
             other => return Err(format!("no code form {other:?}")),
         };
-        code::show(&request, form).map_err(|e| e.to_string())
+        let endpoint = endpoint.as_deref().unwrap_or(code::PLAYGROUND_URL);
+        code::show_at(&request, form, endpoint).map_err(|e| e.to_string())
     }
 }
 

@@ -194,3 +194,29 @@ fn the_http_form_reads_back_to_the_same_request_and_answer() {
         );
     }
 }
+
+/// Connect's "Show as code" (`code::show_at`): the HTTP form addresses the endpoint given (a
+/// trailing `/` dropped) wherever the playground's form names the playground, batch parts
+/// included; every other form is the same text whatever the endpoint.
+#[test]
+fn a_forms_endpoint_is_the_one_given() {
+    let endpoint = "https://account.table.core.windows.net";
+    for case in cases() {
+        for form in Form::ALL {
+            let at_playground = code::show(&case.request, form).unwrap();
+            let at_endpoint = code::show_at(&case.request, form, &format!("{endpoint}/")).unwrap();
+            if form == Form::Http {
+                assert!(at_playground.contains(code::PLAYGROUND_URL), "{}", case.name);
+                assert!(!at_endpoint.contains(code::PLAYGROUND_URL), "{}", case.name);
+                assert_eq!(
+                    at_endpoint,
+                    at_playground.replace(code::PLAYGROUND_URL, endpoint),
+                    "{}",
+                    case.name
+                );
+            } else {
+                assert_eq!(at_endpoint, at_playground, "{}: {form:?}", case.name);
+            }
+        }
+    }
+}

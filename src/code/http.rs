@@ -62,16 +62,17 @@ impl Message {
     }
 }
 
-pub fn show(op: &Op) -> String {
+/// `op` as sent to the service at `endpoint` (`scheme://host[/path]`, no trailing `/`).
+pub fn show(op: &Op, endpoint: &str) -> String {
     let mut out = String::new();
-    top_level(op).write(&mut out, true);
+    top_level(op, endpoint).write(&mut out, true);
     out
 }
 
 /// The same request as the engine's wire layer takes it (a docs embed's code cell loads a
 /// lesson's data this way, `ui::cell::lesson`): the headers `show` writes, the same body.
 pub fn wire_request(op: &Op) -> HttpRequest {
-    let m = top_level(op);
+    let m = top_level(op, PLAYGROUND_URL);
     let mut request = HttpRequest::new(m.method, &m.url);
     for (name, value) in &m.headers {
         request.headers.push((name.to_string(), value.clone()));
@@ -87,21 +88,21 @@ pub fn wire_request(op: &Op) -> HttpRequest {
 }
 
 /// The request `op` is on its own (a batch: its envelope).
-fn top_level(op: &Op) -> Message {
+fn top_level(op: &Op, base: &str) -> Message {
     match op {
-        Op::Batch { table, writes } => batch(table, writes),
-        other => message(other),
+        Op::Batch { table, writes } => batch(table, writes, base),
+        other => message(other, base),
     }
 }
 
-fn message(op: &Op) -> Message {
+fn message(op: &Op, base: &str) -> Message {
     match op {
-        Op::CreateTable(table) => Message::new("POST", format!("{PLAYGROUND_URL}/Tables"))
+        Op::CreateTable(table) => Message::new("POST", format!("{base}/Tables"))
             .header("Prefer", "return-no-content")
             .json(serde_json::json!({ "TableName": table }).to_string()),
         Op::DeleteTable(table) => Message::new(
             "DELETE",
-            format!("{PLAYGROUND_URL}/Tables('{}')", path_key(table)),
+            format!("{base}/Tables('{}')", path_key(table)),
         ),
         Op::ListTables {
             filter,
@@ -118,9 +119,9 @@ fn message(op: &Op) -> Message {
                     .map(continuation_token)
                     .as_deref(),
             );
-            Message::new("GET", format!("{PLAYGROUND_URL}/Tables{}", query.text))
+            Message::new("GET", format!("{base}/Tables{}", query.text))
         }
-        Op::Write { table, write } => write_message(table, write),
+        Op::Write { table, write } => write_message(table, write, base),
         Op::Get {
             table,
             partition_key,
@@ -133,7 +134,7 @@ fn message(op: &Op) -> Message {
                 "GET",
                 format!(
                     "{}{}",
-                    entity_url(table, partition_key, row_key),
+                    entity_url(base, table, partition_key, row_key),
                     query.text
                 ),
             )
@@ -158,19 +159,19 @@ fn message(op: &Op) -> Message {
             }
             Message::new(
                 "GET",
-                format!("{PLAYGROUND_URL}/{}(){}", path_segment(table), query.text),
+                format!("{base}/{}(){}", path_segment(table), query.text),
             )
         }
-        Op::Batch { .. } => Message::new("POST", format!("{PLAYGROUND_URL}/$batch")),
+        Op::Batch { .. } => Message::new("POST", format!("{base}/$batch")),
     }
 }
 
-fn write_message(table: &str, write: &Write) -> Message {
+fn write_message(table: &str, write: &Write, base: &str) -> Message {
     let (pk, rk) = write.keys();
-    let url = entity_url(table, pk, rk);
+    let url = entity_url(base, table, pk, rk);
     match write {
         Write::Insert(e) => {
-            Message::new("POST", format!("{PLAYGROUND_URL}/{}", path_segment(table)))
+            Message::new("POST", format!("{base}/{}", path_segment(table)))
                 .header("Prefer", "return-no-content")
                 .json(body(e))
         }
@@ -191,13 +192,13 @@ fn write_message(table: &str, write: &Write) -> Message {
 
 /// `POST /$batch`: one changeset with every write, or a point read on its own (the service
 /// reads one only as a batch's single operation, outside a changeset).
-fn batch(table: &str, writes: &[Write]) -> Message {
+fn batch(table: &str, writes: &[Write], base: &str) -> Message {
     let mut body = String::new();
     let reads_alone = matches!(writes, [Write::Get { .. }]);
     body.push_str(&format!("--{BATCH_BOUNDARY}\n"));
     if reads_alone {
         for w in writes {
-            part(&write_message(table, w), &mut body);
+            part(&write_message(table, w, base), &mut body);
         }
     } else {
         body.push_str(&format!(
@@ -205,12 +206,12 @@ fn batch(table: &str, writes: &[Write]) -> Message {
         ));
         for w in writes {
             body.push_str(&format!("--{CHANGESET_BOUNDARY}\n"));
-            part(&write_message(table, w), &mut body);
+            part(&write_message(table, w, base), &mut body);
         }
         body.push_str(&format!("--{CHANGESET_BOUNDARY}--\n\n"));
     }
     body.push_str(&format!("--{BATCH_BOUNDARY}--"));
-    let mut envelope = Message::new("POST", format!("{PLAYGROUND_URL}/$batch")).header(
+    let mut envelope = Message::new("POST", format!("{base}/$batch")).header(
         "Content-Type",
         format!("multipart/mixed; boundary={BATCH_BOUNDARY}"),
     );
@@ -227,9 +228,9 @@ fn body(entity: &Entity) -> String {
     RawEntity::from_entity(entity).to_json().to_string()
 }
 
-fn entity_url(table: &str, partition_key: &str, row_key: &str) -> String {
+fn entity_url(base: &str, table: &str, partition_key: &str, row_key: &str) -> String {
     format!(
-        "{PLAYGROUND_URL}/{}(PartitionKey='{}',RowKey='{}')",
+        "{base}/{}(PartitionKey='{}',RowKey='{}')",
         path_segment(table),
         path_key(partition_key),
         path_key(row_key)

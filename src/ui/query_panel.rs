@@ -313,16 +313,10 @@ fn first_page_request(
         return Err(p);
     }
     let filter_text = raw.get_untracked();
-    let select_list: Vec<String> = select
-        .get_untracked()
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
     Ok(Request::Query {
         table,
         filter: (!filter_text.trim().is_empty()).then_some(filter_text),
-        select: (!select_list.is_empty()).then_some(select_list),
+        select: select_list(&select.get_untracked()),
         top: top_value,
         continuation: None,
         page_budget: budget_value,
@@ -330,8 +324,18 @@ fn first_page_request(
     })
 }
 
+/// A `$select` field's names (comma-separated, blanks dropped); `None` when it names none.
+pub(crate) fn select_list(text: &str) -> Option<Vec<String>> {
+    let names: Vec<String> = text
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
 /// An optional number field: `None` when blank; a problem when not a number.
-fn parse_opt<T: std::str::FromStr>(
+pub(crate) fn parse_opt<T: std::str::FromStr>(
     text: &str,
     what: &str,
     problems: &mut Vec<String>,

@@ -20,6 +20,29 @@ pub fn ShowCode(
     what: &'static str,
     request: Callback<(), Result<Request, String>>,
 ) -> impl IntoView {
+    toggle(what, move || std::hint::black_box(FORMS)(what, request))
+}
+
+/// [`ShowCode`] for a service other than the playground's (the Connect section's): the HTTP
+/// form addresses `endpoint`, and "Open in Code section" calls `open_code` (the Connect
+/// module is a wasm of its own, so it opens the page's Code section through its bridge).
+/// Kept apart from `ShowCode` so the playground's first download carries none of it.
+#[component]
+pub fn ShowCodeAt(
+    what: &'static str,
+    request: Callback<(), Result<Request, String>>,
+    endpoint: String,
+    open_code: Callback<String>,
+) -> impl IntoView {
+    let endpoint = StoredValue::new(endpoint);
+    toggle(what, move || {
+        view! { <CodeForms what=what request=request endpoint=Some(endpoint.get_value()) open_code=open_code /> }
+            .into_any()
+    })
+}
+
+/// The button, and `panel` below it while it is pressed.
+fn toggle(what: &'static str, panel: impl Fn() -> AnyView + Send + Sync + 'static) -> impl IntoView {
     let open = RwSignal::new(false);
     view! {
         <div class="show-code" data-what=what>
@@ -31,7 +54,7 @@ pub fn ShowCode(
             >
                 {t(msg::show_code)}
             </button>
-            {move || open.get().then(|| std::hint::black_box(FORMS)(what, request))}
+            {move || open.get().then(&panel)}
         </div>
     }
 }
@@ -41,8 +64,14 @@ pub fn ShowCode(
 /// functions, so a direct call would load the generators with the page.
 const FORMS: fn(&'static str, Callback<(), Result<Request, String>>) -> AnyView = forms;
 
+/// The playground's forms: the playground's service, and its own Code section.
 fn forms(what: &'static str, request: Callback<(), Result<Request, String>>) -> AnyView {
-    view! { <CodeForms what=what request=request /> }.into_any()
+    let section = expect_context::<RwSignal<Section>>();
+    let open_code = Callback::new(move |code: String| {
+        super::code_link::code_to_open().set(code);
+        section.set(Section::Code);
+    });
+    view! { <CodeForms what=what request=request endpoint=None open_code=open_code /> }.into_any()
 }
 
 fn form_id(form: Form) -> &'static str {
@@ -56,8 +85,13 @@ fn form_id(form: Form) -> &'static str {
 }
 
 #[component]
-fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>) -> impl IntoView {
-    let section = expect_context::<RwSignal<Section>>();
+fn CodeForms(
+    what: &'static str,
+    request: Callback<(), Result<Request, String>>,
+    endpoint: Option<String>,
+    open_code: Callback<String>,
+) -> impl IntoView {
+    let endpoint = StoredValue::new(endpoint);
     let form = RwSignal::new(Form::JavaScript);
     let status = RwSignal::new(String::new());
     // The text shown, with the form it was generated for; `None` until the first one arrives.
@@ -67,9 +101,10 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
     let generate = move || {
         let shown = request.run(());
         let f = form.get_untracked();
+        let endpoint = endpoint.get_value();
         leptos::task::spawn_local(async move {
             let out = match shown {
-                Ok(r) => codegen::show(&r, form_id(f)).await,
+                Ok(r) => codegen::show(&r, form_id(f), endpoint.as_deref()).await,
                 Err(e) => Err(e),
             };
             text.try_set(Some((f, out)));
@@ -109,8 +144,7 @@ fn CodeForms(what: &'static str, request: Callback<(), Result<Request, String>>)
     };
     let open_in_code = move |_| {
         if let Some(t) = code() {
-            super::code_link::code_to_open().set(t);
-            section.set(Section::Code);
+            open_code.run(t);
         }
     };
     view! {

@@ -549,6 +549,68 @@ test('graduate: the SAS is kept only when asked, and a reload says what it needs
   await page.context().close();
 });
 
+test("graduate: a connection's query shows as code for that connection, and opens in the Code section", async () => {
+  // Nothing is sent: the code is written from the editor's fields, so the table need not exist.
+  const { endpoint } = serve;
+  const page = await openConnect();
+  await connect(page, `${endpoint}?${sas(ALL)}`);
+  await page.locator('.connect-current').waitFor();
+  await page.locator('#connect-table').fill('Employees');
+  const browse = page.locator('.connect-browse');
+  await browse.locator('input[name="connect-query-kind"][value="Table"]').check();
+  const filter = "Age gt 30 and Name ne 'Linus'";
+  await page.locator('#connect-filter').fill(filter);
+  await page.locator('#connect-select').fill('Name, Age');
+  await page.locator('#connect-top').fill('5');
+  const root = page.locator('.show-code[data-what="connect-query"]');
+  await root.locator('.show-code-toggle').click();
+  const form = async (id) => {
+    await root.locator(`.code-form-tab[data-form="${id}"]`).click();
+    return root.locator(`.code-form[data-form="${id}"]`).textContent();
+  };
+  // The HTTP form is the request to the connection's endpoint, with the options as typed and
+  // no credential: the SAS never appears in code.
+  const http = await form('http');
+  const [method, url, version] = http.split('\n')[0].split(' ');
+  assert.deepEqual([method, version], ['GET', 'HTTP/1.1']);
+  const u = new URL(url);
+  assert.equal(`${u.origin}${u.pathname}`, `${endpoint}/Employees()`);
+  assert.deepEqual(Object.fromEntries(u.searchParams), { $filter: filter, $select: 'Name,Age', $top: '5' });
+  assert.ok(!http.includes('sig='), http);
+  assert.ok(!http.includes('Authorization'), http);
+  // The SDK forms read a connection string; the JavaScript form uses the Code section's clients.
+  assert.match(await form('python'), /AZURE_TABLES_CONNECTION_STRING/);
+  const js = await form('js');
+  assert.equal(
+    js.trimEnd(),
+    [
+      'const client = tableClient("Employees");',
+      'const entities = client.listEntities({',
+      `  queryOptions: { filter: "${filter}", select: ["Name", "Age"] },`,
+      '});',
+      '// One page, as one request returns it.',
+      'const { value: page = [] } = await entities.byPage({ maxPageSize: 5 }).next();',
+      'for (const entity of page) console.log(entity);',
+      'console.log("continuationToken:", page.continuationToken);',
+    ].join('\n'),
+  );
+  // A bad $top says what is wrong instead of writing code.
+  await page.locator('#connect-top').fill('five');
+  await root.locator('.code-form-tab[data-form="http"]').click();
+  await root.locator('.code-form-none').waitFor();
+  assert.match(await root.locator('.code-form-none').textContent(), /\$top/);
+  await page.locator('#connect-top').fill('5');
+  await root.locator('.code-form-tab[data-form="js"]').click();
+  await root.locator('.code-form[data-form="js"]').waitFor();
+  await page.locator('.connect-browse').screenshot({ path: `${SHOTS}/connect-show-code.png` });
+  // "Open in the Code section" goes through the bridge to the playground's Code section.
+  await root.locator('.open-in-code').click();
+  await page.locator('.code-editor .cm-line').first().waitFor({ timeout: 15_000 });
+  assert.equal((await page.locator('.code-editor .cm-line').allTextContents()).join('\n').trimEnd(), js.trimEnd());
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('graduate: a local endpoint without a SAS is called without credentials', async () => {
   // tablescope serve answers those only with --allow-anonymous; without it, as the service
   // sends it: 401 NoAuthenticationInformation.

@@ -5,6 +5,7 @@
 //! ```text
 //! tables()        → [[name, entities], …]   the sandbox's tables, as the tables list shows them
 //! showTable(name)                           selects the table and shows the Entities section
+//! openCode(text)                            opens the Code section with `text` in its editor
 //! onChange(f)                               calls f() after every change of the sandbox
 //! ```
 //!
@@ -45,6 +46,12 @@ pub fn page_side(
             section.set(crate::ui::Section::Data);
         }
     });
+    let open_code = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
+        if let Some(text) = text.as_string() {
+            crate::ui::code_link::code_to_open().set(text);
+            section.set(crate::ui::Section::Code);
+        }
+    });
     let listeners = StoredValue::new_local(Vec::<Function>::new());
     let on_change = Closure::<dyn Fn(JsValue)>::new(move |f: JsValue| {
         if let Ok(f) = f.dyn_into::<Function>() {
@@ -63,12 +70,14 @@ pub fn page_side(
     for (name, f) in [
         ("tables", tables.as_ref()),
         ("showTable", show_table.as_ref()),
+        ("openCode", open_code.as_ref()),
         ("onChange", on_change.as_ref()),
     ] {
         let _ = Reflect::set(&bridge, &name.into(), f);
     }
     tables.forget();
     show_table.forget();
+    open_code.forget();
     on_change.forget();
     bridge.into()
 }
@@ -119,6 +128,11 @@ pub fn sandbox_tables() -> Vec<(String, usize)> {
 /// Shows `table` in the playground's Entities section.
 pub fn show_table(table: &str) {
     call("showTable", Some(&table.into()));
+}
+
+/// Opens the playground's Code section with `text` in its editor.
+pub fn open_code(text: &str) {
+    call("openCode", Some(&text.into()));
 }
 
 /// Calls `f` after every change of the sandbox, for the page's lifetime.

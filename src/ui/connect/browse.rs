@@ -215,6 +215,14 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
                 </button>
             </div>
             <p class="hint">{t(msg::connect_compare_hint)}</p>
+            // The query as code for the connection: its HTTP form addresses the connection's
+            // endpoint (never with the SAS); the SDK forms read a connection string.
+            <crate::ui::show_code::ShowCodeAt
+                what="connect-query"
+                request=Callback::new(move |()| options().request(&shared.table.get_untracked()))
+                endpoint=conn.get_value().endpoint
+                open_code=Callback::new(|code: String| super::bridge::open_code(&code))
+            />
             <div class="connect-result" aria-live="polite">
                 {move || shown.get().map(|s| shown_view(s, conn.get_value()))}
             </div>

@@ -2,6 +2,7 @@
 //! requests, so the two sides can be compared answer for answer.
 
 use super::remote::{encode, send_ok, Call, Failure, Side};
+use crate::engine::Request;
 use serde_json::{Map, Value};
 
 /// An entity as the service's JSON has it (with its `@odata.type` annotations).
@@ -17,6 +18,31 @@ pub struct Options {
     pub filter: String,
     pub select: String,
     pub top: String,
+}
+
+impl Options {
+    /// The first page's request for `table`, as "Show as code" writes it (the options
+    /// parsed as the Query section parses its own), or what is wrong with them.
+    pub fn request(&self, table: &str) -> Result<Request, String> {
+        use crate::ui::query_panel::{parse_opt, select_list};
+        if table.trim().is_empty() {
+            return Err(crate::i18n::msg::query_select_table_first());
+        }
+        let mut problems = Vec::new();
+        let top = parse_opt::<u32>(&self.top, "$top", &mut problems);
+        if !problems.is_empty() {
+            return Err(problems.join(" "));
+        }
+        Ok(Request::Query {
+            table: table.to_string(),
+            filter: (!self.filter.trim().is_empty()).then(|| self.filter.clone()),
+            select: select_list(&self.select),
+            top,
+            continuation: None,
+            page_budget: None,
+            trace: false,
+        })
+    }
 }
 
 /// A continuation: `x-ms-continuation-NextPartitionKey` and `-NextRowKey`, as sent.

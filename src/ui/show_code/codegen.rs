@@ -26,18 +26,21 @@ async fn module() -> Result<JsValue, String> {
     Ok(module)
 }
 
-/// `request` written in the form `form` (`http`, `js`, `python`, `csharp`, `java`).
-pub async fn show(request: &Request, form: &str) -> Result<String, String> {
+/// `request` written in the form `form` (`http`, `js`, `python`, `csharp`, `java`), for the
+/// service at `endpoint` (the playground's when `None`).
+pub async fn show(request: &Request, form: &str, endpoint: Option<&str>) -> Result<String, String> {
     let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
     let module = module().await?;
     let show = Reflect::get(&module, &JsValue::from_str("show"))
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
         .ok_or("the show-as-code module has no show")?;
-    show.call2(
+    let endpoint = endpoint.map_or(JsValue::UNDEFINED, JsValue::from_str);
+    show.call3(
         &JsValue::NULL,
         &JsValue::from_str(&json),
         &JsValue::from_str(form),
+        &endpoint,
     )
     .map_err(|e| e.as_string().unwrap_or_else(|| dynamic::describe(&e)))?
     .as_string()
