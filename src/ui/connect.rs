@@ -22,6 +22,7 @@ mod copy_view;
 mod entities_view;
 mod failure_view;
 mod form;
+mod history;
 mod query;
 mod remote;
 
@@ -41,7 +42,9 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-tables{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}\
 .connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
 .connect-form .inline-check{white-space:normal;align-items:flex-start}\
-.connect-browse .results-count{margin:6px 0}";
+.connect-browse .results-count{margin:6px 0}\
+.connect-history{margin-top:12px}\
+.connect-runs td.failed{color:var(--danger)}";
 
 /// The Connect module's files, relative to the page.
 pub const CONNECT_JS: &str = "connect.js";

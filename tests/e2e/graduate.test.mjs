@@ -611,6 +611,63 @@ test("graduate: a connection's query shows as code for that connection, and open
   await page.context().close();
 });
 
+test('graduate: the runs on a connection are listed with what they read, and one is used again', async () => {
+  const { endpoint } = serve;
+  const table = tableClient(endpoint, 'Runs');
+  await table.createTable();
+  for (let i = 1; i <= 5; i++) await table.createEntity({ partitionKey: i <= 3 ? 'a' : 'b', rowKey: String(i), N: i });
+  const page = await openConnect();
+  await connect(page, `${endpoint}?${sas(ALL)}`);
+  await page.locator('.connect-current').waitFor();
+  await page.locator('#connect-table').fill('Runs');
+  const runsDone = (n) => page.locator('.connect-runs tr.connect-run').nth(n - 1).waitFor();
+  const history = () =>
+    page.locator('.connect-runs tr.connect-run').evaluateAll((rows) =>
+      rows.map((r) => [...r.cells].slice(0, 6).map((c) => c.textContent)),
+    );
+  assert.equal(await page.locator('.connect-history').isHidden(), true);
+  // 1: a query of two entities a page, then its next page.
+  await page.locator('#connect-filter').fill('N ge 2');
+  await page.locator('#connect-top').fill('2');
+  await page.locator('.connect-query').click();
+  await runsDone(1);
+  await page.locator('.connect-next-page').click();
+  await page.locator('.connect-run[data-run="1"] td:nth-child(4)', { hasText: '2' }).waitFor();
+  // 2: the same query compared with the sandbox, which has no such table.
+  await page.locator('#connect-filter').fill("PartitionKey eq 'a'");
+  await page.locator('#connect-top').fill('');
+  await compare(page);
+  await runsDone(2);
+  // 3: a table the connection does not have.
+  await page.locator('#connect-table').fill('Missing');
+  await page.locator('.connect-query').click();
+  await runsDone(3);
+  // Newest first: table, $filter, pages, entities (or what stopped the run), differences.
+  assert.deepEqual(await history(), [
+    ['3', 'Missing', "PartitionKey eq 'a'", '', '404 TableNotFound', ''],
+    ['2', 'Runs', "PartitionKey eq 'a'", '1', '3', ''],
+    ['1', 'Runs', 'N ge 2', '2', '4', ''],
+  ]);
+  // Every run says how long it waited, in whole milliseconds.
+  const times = await page.locator('.connect-runs tr.connect-run td:nth-child(7)').allTextContents();
+  assert.equal(times.length, 3);
+  for (const ms of times) assert.match(ms, /^\d[\d,]*$/);
+  // "Use again" puts run 1's table and options back in the editor.
+  await page.locator('.connect-run[data-run="1"] .connect-run-use').click();
+  assert.equal(await page.locator('#connect-table').inputValue(), 'Runs');
+  assert.equal(await page.locator('#connect-filter').inputValue(), 'N ge 2');
+  assert.equal(await page.locator('#connect-top').inputValue(), '2');
+  assert.equal(
+    await page.locator('.connect-run[data-run="1"] .connect-run-use').getAttribute('aria-label'),
+    'Use again: run 1',
+  );
+  await page.locator('.connect-history').screenshot({ path: `${SHOTS}/connect-history.png` });
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+  await table.deleteTable();
+});
+
 test('graduate: a local endpoint without a SAS is called without credentials', async () => {
   // tablescope serve answers those only with --allow-anonymous; without it, as the service
   // sends it: 401 NoAuthenticationInformation.

@@ -10,6 +10,7 @@ use super::compare::{compare, Difference};
 use super::connection::Connection;
 use super::entities_view::{raw_entities, EntitiesGrid};
 use super::failure_view::failure_view;
+use super::history::{self, History, RunRecord, Runs};
 use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
 use super::Shared;
@@ -55,10 +56,44 @@ enum Shown {
     },
     Compare {
         table: String,
+        options: Options,
         sandbox: Answer,
         connection: Answer,
         differences: Vec<Difference>,
     },
+}
+
+impl RunRecord {
+    /// The history's record of a run that showed `shown` after `millis`.
+    fn of(shown: &Shown, millis: f64) -> RunRecord {
+        let (table, options, answer, differences) = match shown {
+            Shown::Query {
+                table,
+                options,
+                answer,
+            } => (table, options.clone(), answer, None),
+            Shown::Compare {
+                table,
+                options,
+                sandbox,
+                connection,
+                differences,
+            } => {
+                let both = sandbox.failure.is_none() && connection.failure.is_none();
+                (table, options.clone(), connection, both.then_some(differences.len()))
+            }
+        };
+        RunRecord {
+            number: 0,
+            table: table.clone(),
+            options,
+            pages: answer.pages.len(),
+            entities: answer.pages.iter().map(|p| p.entities.len()).sum(),
+            differences,
+            failure: answer.failure.clone(),
+            millis,
+        }
+    }
 }
 
 #[component]
@@ -72,6 +107,9 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     );
     let (select, top) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let shown = RwSignal::new(None::<Shown>);
+    // This session's runs on the connection, and the one Next page continues.
+    let runs = Runs::new();
+    let last_run = StoredValue::new(None::<usize>);
     let list = move || {
         let side = Side::Remote(conn.get_value());
         busy.set(true);
@@ -96,6 +134,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
         busy.set(true);
         shown.set(None);
         spawn_local(async move {
+            let started = history::now();
             let result = if both {
                 let (pages, failure) = query::pages(&remote, &table, &options, None).await;
                 let connection = Answer { pages, failure };
@@ -104,6 +143,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
                 let differences = compare(&sandbox.pages, &connection.pages);
                 Shown::Compare {
                     table,
+                    options,
                     sandbox,
                     connection,
                     differences,
@@ -125,6 +165,8 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
                     answer,
                 }
             };
+            let number = runs.add(RunRecord::of(&result, history::now() - started));
+            last_run.set_value(Some(number));
             shown.try_set(Some(result));
             busy.try_set(false);
         });
@@ -151,7 +193,15 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
         let remote = Side::Remote(conn.get_value());
         busy.set(true);
         spawn_local(async move {
+            let started = history::now();
             let read = query::page(&remote, &table, &options, Some(&token)).await;
+            if let Some(number) = last_run.get_value() {
+                let (n, failure) = match &read {
+                    Ok(p) => (p.entities.len(), None),
+                    Err(f) => (0, Some(f.clone())),
+                };
+                runs.add_page(number, n, history::now() - started, failure);
+            }
             shown.try_update(|s| {
                 if let Some(Shown::Query { answer, .. }) = s {
                     match read {
@@ -226,6 +276,12 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
             <div class="connect-result" aria-live="polite">
                 {move || shown.get().map(|s| shown_view(s, conn.get_value()))}
             </div>
+            <History runs=runs on_use=Callback::new(move |r: RunRecord| {
+                shared.table.set(r.table);
+                editor.load(r.options.filter);
+                select.set(r.options.select);
+                top.set(r.options.top);
+            }) />
         </section>
     }
 }
@@ -292,6 +348,7 @@ fn shown_view(shown: Shown, c: Connection) -> AnyView {
             sandbox,
             connection,
             differences,
+            ..
         } => {
             let failed = sandbox.failure.is_some() || connection.failure.is_some();
             let summary = if failed {
