@@ -230,10 +230,15 @@ test('Stop ends a run, by mouse and by keyboard, and the limit field applies to 
   await page.context().close();
 });
 
-const PETS = [
+/** A table Pets with one cat, whose creation's answer is `made`. */
+const PETS_SETUP = [
   'const pets = tableClient("Pets");',
   'await pets.createTable();',
   'const made = await pets.createEntity({ partitionKey: "cats", rowKey: "001", Name: "<b>Tom</b>", Age: 3 });',
+];
+
+const PETS = [
+  ...PETS_SETUP,
   'console.log(made.etag);',
   'for await (const e of pets.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"cats"}` } })) {}',
 ].join('\n');
@@ -350,9 +355,7 @@ test('a bad address gets a clear error, and code from the URL is text, never HTM
 });
 
 const LOGS_AN_ENTITY = [
-  'const pets = tableClient("Pets");',
-  'await pets.createTable();',
-  'await pets.createEntity({ partitionKey: "cats", rowKey: "001", Name: "<b>Tom</b>", Age: 3 });',
+  ...PETS_SETUP,
   'const e = await pets.getEntity("cats", "001");',
   'console.log("got", { name: e.Name, age: e.Age, tags: ["a", 2, null] }, 7);',
 ].join('\n');
