@@ -206,7 +206,11 @@ fn a_forms_endpoint_is_the_one_given() {
             let at_playground = code::show(&case.request, form).unwrap();
             let at_endpoint = code::show_at(&case.request, form, &format!("{endpoint}/")).unwrap();
             if form == Form::Http {
-                assert!(at_playground.contains(code::PLAYGROUND_URL), "{}", case.name);
+                assert!(
+                    at_playground.contains(code::PLAYGROUND_URL),
+                    "{}",
+                    case.name
+                );
                 assert!(!at_endpoint.contains(code::PLAYGROUND_URL), "{}", case.name);
                 assert_eq!(
                     at_endpoint,

@@ -100,10 +100,9 @@ fn message(op: &Op, base: &str) -> Message {
         Op::CreateTable(table) => Message::new("POST", format!("{base}/Tables"))
             .header("Prefer", "return-no-content")
             .json(serde_json::json!({ "TableName": table }).to_string()),
-        Op::DeleteTable(table) => Message::new(
-            "DELETE",
-            format!("{base}/Tables('{}')", path_key(table)),
-        ),
+        Op::DeleteTable(table) => {
+            Message::new("DELETE", format!("{base}/Tables('{}')", path_key(table)))
+        }
         Op::ListTables {
             filter,
             top,
@@ -170,11 +169,9 @@ fn write_message(table: &str, write: &Write, base: &str) -> Message {
     let (pk, rk) = write.keys();
     let url = entity_url(base, table, pk, rk);
     match write {
-        Write::Insert(e) => {
-            Message::new("POST", format!("{base}/{}", path_segment(table)))
-                .header("Prefer", "return-no-content")
-                .json(body(e))
-        }
+        Write::Insert(e) => Message::new("POST", format!("{base}/{}", path_segment(table)))
+            .header("Prefer", "return-no-content")
+            .json(body(e)),
         Write::UpsertReplace(e) => Message::new("PUT", url).json(body(e)),
         Write::UpsertMerge(e) => Message::new("PATCH", url).json(body(e)),
         Write::Replace(e, if_match) => Message::new("PUT", url)

@@ -42,7 +42,10 @@ pub fn ShowCodeAt(
 }
 
 /// The button, and `panel` below it while it is pressed.
-fn toggle(what: &'static str, panel: impl Fn() -> AnyView + Send + Sync + 'static) -> impl IntoView {
+fn toggle(
+    what: &'static str,
+    panel: impl Fn() -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
     let open = RwSignal::new(false);
     view! {
         <div class="show-code" data-what=what>

@@ -159,7 +159,13 @@ pub fn preview(v: &Value, room: usize) -> String {
 /// primitive. The console's tree shows these under a value's summary.
 pub fn members(v: &Value) -> Option<Vec<(String, &Value)>> {
     match v {
-        Value::Array(items) => Some(items.iter().enumerate().map(|(i, x)| (i.to_string(), x)).collect()),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (i.to_string(), x))
+                .collect(),
+        ),
         Value::Object(map) => Some(map.iter().map(|(k, x)| (k.clone(), x)).collect()),
         _ => None,
     }

@@ -80,7 +80,12 @@ impl RunRecord {
                 differences,
             } => {
                 let both = sandbox.failure.is_none() && connection.failure.is_none();
-                (table, options.clone(), connection, both.then_some(differences.len()))
+                (
+                    table,
+                    options.clone(),
+                    connection,
+                    both.then_some(differences.len()),
+                )
             }
         };
         RunRecord {

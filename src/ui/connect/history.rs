@@ -109,10 +109,16 @@ pub fn History(runs: Runs, on_use: Callback<RunRecord>) -> impl IntoView {
 fn row(r: RunRecord, on_use: Callback<RunRecord>) -> impl IntoView {
     let number = r.number;
     let figures = match &r.failure {
-        None => (i18n::number(r.pages as f64), i18n::number(r.entities as f64)),
+        None => (
+            i18n::number(r.pages as f64),
+            i18n::number(r.entities as f64),
+        ),
         Some(f) => (String::new(), failure_text(f)),
     };
-    let differences = r.differences.map(|d| i18n::number(d as f64)).unwrap_or_default();
+    let differences = r
+        .differences
+        .map(|d| i18n::number(d as f64))
+        .unwrap_or_default();
     let millis = i18n::number(r.millis.round());
     let (table, filter) = (r.table.clone(), r.options.filter.clone());
     view! {
