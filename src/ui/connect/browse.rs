@@ -10,11 +10,12 @@ use super::compare::{compare, Difference};
 use super::connection::Connection;
 use super::entities_view::{raw_entities, EntitiesGrid};
 use super::failure_view::failure_view;
-use super::history::{self, History, RunRecord, Runs};
+use super::history::{History, RunRecord, Runs};
 use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
 use super::Shared;
 use crate::i18n::{self, msg, t};
+use crate::ui::data_panel::now;
 use crate::ui::fields::TextField;
 use crate::ui::query_panel::editor::{editor_view, EditorIds, FilterEditor};
 use leptos::prelude::*;
@@ -139,7 +140,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
         busy.set(true);
         shown.set(None);
         spawn_local(async move {
-            let started = history::now();
+            let started = now();
             let result = if both {
                 let (pages, failure) = query::pages(&remote, &table, &options, None).await;
                 let connection = Answer { pages, failure };
@@ -170,7 +171,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
                     answer,
                 }
             };
-            let number = runs.add(RunRecord::of(&result, history::now() - started));
+            let number = runs.add(RunRecord::of(&result, now() - started));
             last_run.set_value(Some(number));
             shown.try_set(Some(result));
             busy.try_set(false);
@@ -198,14 +199,14 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
         let remote = Side::Remote(conn.get_value());
         busy.set(true);
         spawn_local(async move {
-            let started = history::now();
+            let started = now();
             let read = query::page(&remote, &table, &options, Some(&token)).await;
             if let Some(number) = last_run.get_value() {
                 let (n, failure) = match &read {
                     Ok(p) => (p.entities.len(), None),
                     Err(f) => (0, Some(f.clone())),
                 };
-                runs.add_page(number, n, history::now() - started, failure);
+                runs.add_page(number, n, now() - started, failure);
             }
             shown.try_update(|s| {
                 if let Some(Shown::Query { answer, .. }) = s {

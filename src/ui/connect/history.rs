@@ -69,13 +69,6 @@ impl Runs {
     }
 }
 
-/// Milliseconds since the page started (0 where there is no clock).
-pub fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
 /// The history table; `on_use` puts a run's query back in the editor.
 #[component]
 pub fn History(runs: Runs, on_use: Callback<RunRecord>) -> impl IntoView {
