@@ -26,11 +26,11 @@
 #   what opening the Code section and running code adds.
 #
 # - Design section on first use: the section's own wasm (design.js, design_bg.wasm,
-#   src/design.rs), imported when the section is first shown (src/ui/design_host.rs).
+#   src/bin/design.rs), imported when the section is first shown (src/ui/design_host.rs).
 #
 # - show as code on first use: the code generators' own wasm (codegen.js, codegen_bg.wasm,
-#   src/codegen.rs), imported when a show-as-code panel first opens.
-# - Connect section on first use: its own wasm (connect.js, connect_bg.wasm, src/connect.rs),
+#   src/bin/codegen.rs), imported when a show-as-code panel first opens.
+# - Connect section on first use: its own wasm (connect.js, connect_bg.wasm, src/bin/connect.rs),
 #   imported when the section first shows.
 #
 # BUDGET_KB is the product's budget for a page load (issues #2 and #4: under 300 KB gzip). The

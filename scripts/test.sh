@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ensure_build_tools
 ensure_browser
 ensure_wasm_split
-# tests/code_sdk.rs runs generated code with the real SDKs during the native tests.
+# crates/serve/tests/code_sdk.rs runs generated code with the real SDKs during the native tests.
 ensure_node_packages
 ensure_python_sdk
 # tests/e2e/graduate.test.mjs runs Azurite (scripts/bench's own package) beside tablescope serve.
@@ -16,7 +16,7 @@ ensure_python_sdk
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step "cargo test (native: engine, wire, conformance, tablescope-serve with its kill -9 test, show-as-code with the SDKs, doc tests)"
-cargo test --locked --no-fail-fast --workspace --features serve
+cargo test --locked --no-fail-fast --workspace
 
 step "SDK conformance: @azure/data-tables and azure-data-tables against tablescope-serve (tests/sdk/run.sh)"
 tests/sdk/run.sh

@@ -2,21 +2,24 @@
 //!
 //! - [`engine`]: the table service itself, pure Rust (native and wasm32): the
 //!   `tablescope-engine` crate in `crates/engine`, re-exported here.
-//! - [`code`]: "show as code", any request as raw HTTP, JavaScript, Python, C# or Java.
+//! - [`wire`]: the service's REST protocol over the engine (`crates/wire`), the in-page
+//!   transport's other half.
+//! - [`design`]: the Design studio's model (`crates/design`).
+//! - [`code`]: "show as code", any request as raw HTTP, JavaScript, Python, C# or Java
+//!   (`crates/codegen`).
 //! - `persist`: IndexedDB persistence (wasm32 only).
 //! - `ui`: the Leptos app (wasm32 only).
 #![forbid(unsafe_code)]
 
+pub use tablescope_codegen as code;
+pub use tablescope_design as design;
 pub use tablescope_engine as engine;
-
-pub mod code;
+pub use tablescope_wire as wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
-#[cfg(all(feature = "serve", not(target_arch = "wasm32")))]
-pub mod serve;
 #[cfg(target_arch = "wasm32")]
 pub mod split;
 #[cfg(target_arch = "wasm32")]

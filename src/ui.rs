@@ -16,7 +16,7 @@
 //! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
 //! - `welcome`: the first visit's start (what Tablescope is, the first lesson, sample data).
 //! - `connect`: a real account beside the sandbox (list, query, compare, copy in and out).
-//! - [`cell`]: a docs embed's code cell (its own wasm, `src/cell.rs`; plain DOM, no Leptos).
+//! - [`cell`]: a docs embed's code cell (its own wasm, `src/bin/cell.rs`; plain DOM, no Leptos).
 //! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine;
 //!   `wire_js`: its request and response as JavaScript values.
 //!

@@ -6,7 +6,7 @@
 //! and Arabic it is said differently with no English words left, and German keeps the data.
 
 use serde_json::{json, Value};
-use tablescope::engine::design::{gallery, Design};
+use tablescope::design::{gallery, Design};
 use tablescope::i18n::{self, Lang};
 use tablescope::ui::design::problem_text::problem;
 use wasm_bindgen_test::*;

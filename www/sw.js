@@ -35,7 +35,7 @@ const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
  */
 const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm', 'design-worker.js'];
 
-/** The code cell's module (src/cell.rs): the start script names it, but only a docs embed,
+/** The code cell's module (src/bin/cell.rs): the start script names it, but only a docs embed,
  * which registers no service worker, loads it; the playground never needs it offline. */
 const EMBED_ONLY = /\/cell(?:_bg)?\.(?:js|wasm)$/;
 

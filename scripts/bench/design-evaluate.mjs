@@ -1,7 +1,7 @@
 // The Design section's evaluation in the browser (issue #13's benchmark: 10 access patterns
 // on 1,000,000 entities under 1 s, the page responsive throughout): a release build in
 // headless Chromium imports the employees gallery design with ten patterns (its six and the
-// four more of `benches/design.rs`, the native benchmark) at N entities, generates them, then
+// four more of `crates/bench/benches/design.rs`, the native benchmark) at N entities, generates them, then
 // evaluates every pattern ROUNDS times and reports each round's time (from the click to the
 // last pattern's figures, `window.__tablescopeDesignEvaluateMs` with `?perf=1`), the longest
 // task and the tasks over 50 ms while it ran.
@@ -23,7 +23,7 @@ const ROUNDS = arg('--rounds', 3);
 
 /** The gallery design with the native benchmark's four extra patterns, at COUNT entities. */
 function tenPatterns() {
-  const d = JSON.parse(readFileSync(`${REPO}/crates/engine/src/design/gallery/employees-by-department.json`, 'utf8'));
+  const d = JSON.parse(readFileSync(`${REPO}/crates/design/src/gallery/employees-by-department.json`, 'utf8'));
   d.patterns.unshift(
     { kind: 'read', name: 'Employees of a department at an age', entityType: 'Employee', rate: 1,
       conditions: [{ on: 'PartitionKey', op: 'eq' }, { on: 'Age', op: 'eq' }] },

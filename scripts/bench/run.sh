@@ -58,8 +58,8 @@ if ! command -v cargo >/dev/null; then
   echo "cargo is missing: tablescope serve cannot be built, so only Azurite's line runs" >&2
 elif has_serve_bin; then
   # The serve profile: release at opt-level 3 (release itself is opt-level z, for the wasm).
-  step "cargo build --profile serve --features serve --bin tablescope-serve"
-  cargo build --locked --profile serve --features serve --bin tablescope-serve
+  step "cargo build --profile serve -p tablescope-serve"
+  cargo build --locked --profile serve -p tablescope-serve
   serve_args=(--serve-bin target/serve/tablescope-serve)
 else
   echo "tablescope serve is not in this checkout yet (no tablescope-serve bin):" \

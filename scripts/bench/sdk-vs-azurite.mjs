@@ -123,7 +123,7 @@ function targetsFor(args) {
     console.error(
       `tablescope serve: no binary${args.serveBin ? ` at ${args.serveBin}` : " given"}; ` +
         "its two lines (in memory, durable) are skipped. Build it with " +
-        "`cargo build --profile serve --features serve --bin tablescope-serve` " +
+        "`cargo build --profile serve -p tablescope-serve` " +
         "and pass --serve-bin target/serve/tablescope-serve (scripts/bench/run.sh does both).",
     );
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records the expectations of Tablescope's conformance scenarios from Azurite.
 //
-//   node scripts/conformance/record.mjs [files or folders...]   record (default: all of tests/conformance)
+//   node scripts/conformance/record.mjs [files or folders...]   record (default: all of crates/engine/tests/conformance)
 //   node scripts/conformance/record.mjs --check [files...]       validate only, no Azurite needed
 //
 // For each scenario the recorder starts from an empty account (it deletes every table),
@@ -24,7 +24,7 @@ import { Client, entityRequest, batchBody } from "./lib/azure.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
-const SCEN_DIR = path.join(ROOT, "tests/conformance");
+const SCEN_DIR = path.join(ROOT, "crates/engine/tests/conformance");
 const CORRECTIONS = path.join(HERE, "corrections.json");
 
 // ---------------------------------------------------------------- format (SCENARIOS.md)

@@ -3,10 +3,10 @@
 //! [`MAX_CODE_CHARS`]), optionally `&scenario=<lesson>.json` to run on that lesson's data and
 //! `&limit=<seconds>` for the time limit's first value (the visitor can change it in the cell).
 //!
-//! The cell is its own small wasm (the `cell` bin, `src/cell.rs`; Trunk's `pattern_script`
+//! The cell is its own small wasm (the `cell` bin, `src/bin/cell.rs`; Trunk's `pattern_script`
 //! loads it instead of the lessons module when the embed asks for code). A docs embed may
 //! download 300 KB gzip in all, and the sandbox worker and the SDK take 68 KB of it, so the
-//! cell carries no Leptos and no editor: the engine with `engine::wire`, the lesson loader,
+//! cell carries no Leptos and no editor: the engine with `wire`, the lesson loader,
 //! and a few DOM nodes (`view`); the lesson's data goes in through the wire too (`code::lesson_account`). It reuses the Code section's runner protocol
 //! (`code_panel::runtime`, www/code/runner.js: the same sandbox worker, time limit and errors
 //! with their line), its run outcome and wire log model (`code_panel::{Outcome, output}`) and
@@ -28,9 +28,9 @@ use super::code_panel::runtime::Bundle;
 use super::code_panel::snippets;
 use super::teach::embed::query_param;
 use crate::engine::scenario::{self, Scenario};
-use crate::engine::wire::{self, Endpoint};
 use crate::engine::Account;
 use crate::i18n::{self, msg};
+use crate::wire::{self, Endpoint};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -3,7 +3,7 @@
 //! queries them with the Query section's own editor and typed grid, page by page, runs the same query on both sides and sees where the answers differ, copies a sample
 //! into the sandbox and writes a sandbox table to the connection.
 //!
-//! The section is a wasm module of its own (`src/connect.rs` → `connect.js`,
+//! The section is a wasm module of its own (`src/bin/connect.rs` → `connect.js`,
 //! `connect_bg.wasm`), loaded the first time the section shows ([`host`], which
 //! `SectionPanel` in app.rs builds): its views, text and code are in neither the playground's
 //! first download nor its deferred wasm. It reaches the sandbox as the in-page SDK does
@@ -72,7 +72,7 @@ pub fn host() -> AnyView {
     view! { <ModuleHost module=module bridge=bridge /> }.into_any()
 }
 
-/// The Connect module's view (see `src/connect.rs`): mounts the section into `host` for the
+/// The Connect module's view (see `src/bin/connect.rs`): mounts the section into `host` for the
 /// page's lifetime, in the page's language; `page` is the bridge [`host`] made.
 pub fn mount(host: web_sys::HtmlElement, page: wasm_bindgen::JsValue) {
     bridge::keep(page);

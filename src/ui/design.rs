@@ -2,7 +2,7 @@
 //! templates and value distributions, access patterns with rates) edited here, its data
 //! generated into the sandbox tables, every pattern evaluated on that data and projected to
 //! production scale, the design reviewed against the guide's performance checklist, and two
-//! designs compared. The model is the engine's (`crate::engine::design`); these files only
+//! designs compared. The model is the engine's (`crate::design`); these files only
 //! edit it and render what it computes.
 //!
 //! - `bridge`, `remote`: the way into the playground's account and workspace;
@@ -15,7 +15,7 @@
 //! - `review`: the checklist;
 //! - `compare`: two designs side by side, and the starter gallery.
 //!
-//! All of it is its own wasm (the `design` bin, `src/design.rs`), which the playground loads
+//! All of it is its own wasm (the `design` bin, `src/bin/design.rs`), which the playground loads
 //! the first time the section is shown (`ui::design_host`) and mounts with a bridge: none of
 //! its code, view templates or text is in the playground's wasm.
 
@@ -41,7 +41,7 @@ use crate::i18n::{msg, t};
 use crate::ui::app::Section;
 use leptos::prelude::*;
 
-/// The module's view (see `src/design.rs`): checks the playground's bridge, then mounts the
+/// The module's view (see `src/bin/design.rs`): checks the playground's bridge, then mounts the
 /// section into `host` for the page's lifetime, in the playground's language (this module
 /// has its own copy of the catalogues, and follows the playground's switches).
 pub fn mount_design(

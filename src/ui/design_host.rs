@@ -1,6 +1,6 @@
 //! The Design section as a module loaded on first use (issue #13).
 //!
-//! The section (`ui::design`) is built as its own wasm (the `design` bin, `src/design.rs`;
+//! The section (`ui::design`) is built as its own wasm (the `design` bin, `src/bin/design.rs`;
 //! Trunk writes `design.js` and `design_bg.wasm` without a hash and does not load them), so
 //! none of its code, view templates or text is in the playground's wasm. The first time the
 //! section is shown, this host loads the module and mounts it with a bridge: a JavaScript
@@ -23,7 +23,7 @@ use wasm_bindgen::prelude::*;
 /// The module's files, relative to the page.
 pub const DESIGN_JS: &str = "design.js";
 pub const DESIGN_WASM: &str = "design_bg.wasm";
-/// The module's export that mounts the section (`src/design.rs`).
+/// The module's export that mounts the section (`src/bin/design.rs`).
 const MOUNT: &str = "mount_design";
 
 /// The section's panel, for `SectionPanel` (app.rs), which calls it through a pointer so that

@@ -262,7 +262,7 @@ impl AppState {
     }
 
     /// Runs `f` on the account for a caller that only reads but reaches the engine through
-    /// `&mut Account` (`engine::wire`: the in-page SDK transport's GETs, `super::wire_bridge`).
+    /// `&mut Account` (`wire`: the in-page SDK transport's GETs, `super::wire_bridge`).
     /// Nothing is persisted and views do not re-read, so `f` must not write; writes go through
     /// [`AppState::change`]. `None` only while the page tears down.
     pub fn read_mut<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {

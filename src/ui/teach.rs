@@ -126,7 +126,7 @@ pub fn LearnSection() -> impl IntoView {
     }
 }
 
-/// The lessons module's view (see `src/learn.rs`): mounts the scenario list and the player
+/// The lessons module's view (see `src/bin/learn.rs`): mounts the scenario list and the player
 /// into `host` for the page's lifetime.
 pub fn mount_learn(host: web_sys::HtmlElement) {
     wasm_bindgen_futures::spawn_local(async move {

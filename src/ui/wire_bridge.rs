@@ -1,7 +1,7 @@
 //! The in-page SDK transport's way into the engine (issue #11, deliverable 3).
 //!
 //! At mount the app installs `window.tablescope.wire(request)`, which answers one HTTP
-//! request with `engine::wire::handle` on the page's own account, synchronously:
+//! request with `wire::handle` on the page's own account, synchronously:
 //!
 //! ```text
 //! request:  { method: "POST", url: "http://127.0.0.1:10002/devstoreaccount1/Tables",
@@ -27,8 +27,8 @@
 
 use super::state::{AppState, Storage, READ_ONLY};
 use super::wire_js::{self, read_request, write_response};
-use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use crate::engine::{ErrorCode, QueryStats};
+use crate::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use js_sys::{Object, Reflect};
 use leptos::prelude::GetUntracked;
 use wasm_bindgen::prelude::*;
@@ -64,7 +64,7 @@ fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<Query
     let context = wire_js::context();
     let endpoint = Endpoint::anonymous(wire::DEV_ACCOUNT);
     let serve = |account: &mut _| wire::handle(account, &endpoint, &context, request);
-    // Invariant (engine::wire::translate): only a verb other than GET can write.
+    // Invariant (wire::translate): only a verb other than GET can write.
     let outcome: Option<Outcome> = if request.method.eq_ignore_ascii_case("GET") {
         state.read_mut(serve)
     } else if Storage::get().read_only.get_untracked() {
@@ -88,12 +88,12 @@ fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<Query
 }
 
 /// The service's answer to a write it does not permit (a read-only SAS), written as
-/// `engine::wire` writes errors; the message says why this tab refuses.
+/// `wire` writes errors; the message says why this tab refuses.
 fn read_only_refusal(context: &Context, request: &HttpRequest) -> HttpResponse {
     let mut error = crate::engine::Error::new(ErrorCode::AuthorizationPermissionMismatch);
     error.message = format!(
         "{} This tab is read-only: the change was not made. {READ_ONLY}",
         error.message
     );
-    crate::engine::wire::error_response(context, request, &error)
+    crate::wire::error_response(context, request, &error)
 }

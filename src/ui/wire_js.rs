@@ -1,7 +1,7 @@
 //! `window.tablescope.wire`'s request and response as JavaScript values, for every in-page
 //! engine that answers the SDK's transport (`www/sdk/transport.js`): the playground's
 //! (`wire_bridge`, on the user's tables) and a docs embed's code cell (`cell`, on a lesson's
-//! own account). It knows no account: a caller reads the request, runs `engine::wire::handle`
+//! own account). It knows no account: a caller reads the request, runs `wire::handle`
 //! where it serves, and writes the answer.
 //!
 //! ```text
@@ -9,8 +9,8 @@
 //! response: { status, headers: [[name, value], …], body: Uint8Array, stats? }
 //! ```
 
-use crate::engine::wire::{Context, HttpRequest, HttpResponse};
 use crate::engine::{DateTime, QueryStats};
+use crate::wire::{Context, HttpRequest, HttpResponse};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 

@@ -5,7 +5,7 @@
 // transactions with console output and the exact wire log; the other sections show the
 // change; errors with their line (syntax, runtime, the service's); runaway code stopped at
 // the limit; code reaching for document, indexedDB, fetch and the page's other ways out gets
-// nothing; and every "show as code" JavaScript form (tests/code/golden) runs unchanged and
+// nothing; and every "show as code" JavaScript form (crates/codegen/tests/code/golden) runs unchanged and
 // gives the engine's answer.
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/code-runtime.test.mjs   (default dist: dist/)
@@ -220,7 +220,7 @@ console.log(reach);
 });
 
 test('every "show as code" JavaScript form runs unchanged in the sandbox and gives the engine\'s answer', async () => {
-  const dir = join(REPO, 'tests', 'code', 'golden');
+  const dir = join(REPO, 'crates', 'codegen', 'tests', 'code', 'golden');
   const names = (await readdir(dir)).filter((f) => f.endsWith('.check.json')).map((f) => f.slice(0, -11));
   assert.ok(names.length >= 19, `${names.length} cases`);
   for (const name of names.sort()) {
@@ -236,7 +236,7 @@ test('every "show as code" JavaScript form runs unchanged in the sandbox and giv
   }
 });
 
-/** What tests/code/run.mjs prints for a run, from the sandbox's logs and outcome. */
+/** What crates/codegen/tests/code/run.mjs prints for a run, from the sandbox's logs and outcome. */
 function summary({ outcome, logs }) {
   const entities = [];
   const lines = [];

@@ -7,7 +7,7 @@
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/graduate.test.mjs   (default dist: dist/)
 //
-// Needs target/debug/tablescope-serve (the test command's `cargo test --features serve` builds
+// Needs target/debug/tablescope-serve (the test command's `cargo test --workspace` builds
 // it; else it is built here) and scripts/bench/node_modules/azurite (`npm ci --prefix
 // scripts/bench`; the test command installs it).
 
@@ -63,7 +63,7 @@ async function launch(command, args, port, cwd) {
 function serveBinary() {
   const bin = join(REPO, 'target', 'debug', 'tablescope-serve');
   if (!existsSync(bin)) {
-    execFileSync('cargo', ['build', '--features', 'serve', '--bin', 'tablescope-serve'], { cwd: REPO, stdio: 'inherit' });
+    execFileSync('cargo', ['build', '-p', 'tablescope-serve'], { cwd: REPO, stdio: 'inherit' });
   }
   return bin;
 }

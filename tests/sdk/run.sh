@@ -7,7 +7,7 @@
 # Installs what is missing first (npm packages, .venv-sdk), then builds the server once, as a
 # debug build: scripts/test.sh has just built it for the serve tests, so this costs nothing
 # there, and the suites' few thousand requests take seconds either way.
-#   cargo build --features serve --bin tablescope-serve
+#   cargo build -p tablescope-serve
 # scripts/test.sh runs this; it also runs alone.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
@@ -15,8 +15,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup.sh"
 ensure_node_packages
 ensure_python_sdk
 
-step "cargo build --features serve --bin tablescope-serve"
-cargo build --locked --features serve --bin tablescope-serve
+step "cargo build -p tablescope-serve"
+cargo build --locked -p tablescope-serve
 export TABLESCOPE_SERVE_BIN="$ROOT/target/debug/tablescope-serve"
 
 step "SDK suites against tablescope-serve: node --test tests/sdk/js/ and pytest tests/sdk/python (in parallel)"

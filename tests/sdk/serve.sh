@@ -3,7 +3,7 @@
 #
 #   tests/sdk/serve.sh COMMAND [ARGS...]
 #
-# Builds the server (`cargo build --features serve --bin tablescope-serve`, debug) unless
+# Builds the server (`cargo build -p tablescope-serve`, debug) unless
 # TABLESCOPE_SERVE_BIN names a binary, starts it in memory on a free loopback port (--port 0:
 # the server picks one and names it on stderr, so no other program can take it in between),
 # with its default account and key (devstoreaccount1 and the development key, as Azurite),
@@ -21,7 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 bin="${TABLESCOPE_SERVE_BIN:-}"
 if [ -z "$bin" ]; then
-  (cd "$ROOT" && cargo build --locked --features serve --bin tablescope-serve)
+  (cd "$ROOT" && cargo build --locked -p tablescope-serve)
   bin="$ROOT/target/debug/tablescope-serve"
 fi
 [ -x "$bin" ] || { echo "serve.sh: $bin is not an executable" >&2; exit 1; }

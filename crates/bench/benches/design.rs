@@ -3,8 +3,8 @@
 //! project 10 patterns to 10⁹ entities (< 50 ms). Run: `cargo bench --bench design`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use tablescope::engine::design::{self, gallery, Design, EvalOptions, Prices, Target};
-use tablescope::engine::Account;
+use tablescope_design::{self as design, gallery, Design, EvalOptions, Prices, Target};
+use tablescope_engine::Account;
 
 /// The employees gallery design with ten patterns (its six and four more), at 1,000,000.
 fn ten_patterns() -> Design {

@@ -4,8 +4,8 @@
 mod workload;
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use tablescope::engine::query::{execute_page, plan, QueryOptions};
-use tablescope::engine::{filter, Account, BatchRequest, RawEntity, Request};
+use tablescope_engine::query::{execute_page, plan, QueryOptions};
+use tablescope_engine::{filter, Account, BatchRequest, RawEntity, Request};
 
 fn bench(c: &mut Criterion) {
     let account = workload::account();

@@ -4,7 +4,7 @@
 
 mod workload;
 
-use tablescope::engine::RawEntity;
+use tablescope_engine::RawEntity;
 
 fn rss_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

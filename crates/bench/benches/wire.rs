@@ -1,4 +1,4 @@
-//! `engine::wire` benchmarks (issue #11): request bytes in, response bytes out, on the issue's
+//! `tablescope_wire` benchmarks (issue #11): request bytes in, response bytes out, on the issue's
 //! workload shape (100,000 entities in 100 partitions). Target: a point get under 3 µs.
 //! Run: `cargo bench --bench wire`.
 
@@ -6,8 +6,8 @@
 mod workload;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use tablescope::engine::wire::{self, Context, Endpoint, HttpRequest};
-use tablescope::engine::{Account, DateTime};
+use tablescope_engine::{Account, DateTime};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest};
 
 const PARTITIONS: usize = 100;
 const PER_PARTITION: usize = 1_000;

@@ -7,8 +7,8 @@
 
 use super::literal::{double, quoted, quoted_list, Instant};
 use super::{Op, Write, CONNECTION_STRING_VARIABLE};
-use crate::engine::wire::continuation_token;
-use crate::engine::{Entity, Value};
+use tablescope_engine::{Entity, Value};
+use tablescope_wire::continuation_token;
 
 const HEADER: &str = "using Azure;\nusing Azure.Data.Tables;\n\n";
 

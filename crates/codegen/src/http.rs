@@ -7,8 +7,8 @@
 //! are percent-encoded; continuation keys travel as the service's tokens.
 
 use super::{Op, Write, PLAYGROUND_URL};
-use crate::engine::wire::{continuation_token, HttpRequest};
-use crate::engine::{Entity, RawEntity};
+use tablescope_engine::{Entity, RawEntity};
+use tablescope_wire::{continuation_token, HttpRequest};
 
 const VERSION: &str = "2019-02-02";
 const ACCEPT: &str = "application/json;odata=minimalmetadata";

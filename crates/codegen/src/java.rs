@@ -9,8 +9,8 @@
 
 use super::literal::{double, quoted, quoted_list, Instant};
 use super::{Op, Write, CONNECTION_STRING_VARIABLE};
-use crate::engine::wire::continuation_token;
-use crate::engine::{Entity, Value};
+use tablescope_engine::{Entity, Value};
+use tablescope_wire::continuation_token;
 
 const HEADER: &str = "import com.azure.core.http.rest.PagedResponse;\n\
 import com.azure.core.util.Context;\n\

@@ -9,7 +9,7 @@
 
 use super::literal::{double, quoted, quoted_list, Instant};
 use super::{Op, Write};
-use crate::engine::{Entity, Value};
+use tablescope_engine::{Entity, Value};
 
 pub fn show(op: &Op) -> String {
     match op {
@@ -140,8 +140,8 @@ fn first_page(iterator: &str, top: Option<u32>, token: Option<String>) -> String
 /// The SDK's continuation token: base64 of `{"nextPartitionKey","nextRowKey"}` holding the
 /// service's tokens (`utils/continuationToken.js`).
 fn token(next_partition_key: &str, next_row_key: &str) -> String {
-    use crate::engine::wire::continuation_token;
     use base64::Engine as _;
+    use tablescope_wire::continuation_token;
     let json = serde_json::json!({
         "nextPartitionKey": continuation_token(next_partition_key),
         "nextRowKey": continuation_token(next_row_key),
@@ -284,7 +284,7 @@ fn value(v: &Value) -> String {
             // JSON.stringify writes these with a decimal point, so the service reads a Double.
             Some(t) if d.fract() != 0.0 && t.contains('.') && !t.contains('e') => t,
             Some(t) => typed(&t, "Double"),
-            None => typed(&quoted(&crate::engine::format_double(*d)), "Double"),
+            None => typed(&quoted(&tablescope_engine::format_double(*d)), "Double"),
         },
         Value::Boolean(b) => b.to_string(),
         Value::DateTime(dt) => {

@@ -1,7 +1,7 @@
 //! A lesson's data for a docs embed's code cell (`ui::cell`): the tables and entities as the
 //! lesson leaves them.
 //!
-//! The lesson's writes are sent, in order, through `engine::wire` as the raw HTTP requests
+//! The lesson's writes are sent, in order, through `tablescope_wire` as the raw HTTP requests
 //! "show as code" writes for them (`code::http`), on a fresh account; reads change nothing and
 //! are skipped. Not through the scenario runner (`engine::scenario::Runner`): it builds each
 //! request with serde's derived `Request` reader and checks every step's expectations, which
@@ -11,13 +11,13 @@
 
 use super::http::wire_request;
 use super::{Op, Write};
-use crate::engine::json::decode;
-use crate::engine::scenario::{Scenario, Step};
-use crate::engine::wire::{self, Context, Endpoint};
-use crate::engine::{Account, DateTime, RawEntity};
 use serde_json::{Map, Value as Json};
+use tablescope_engine::json::decode;
+use tablescope_engine::scenario::{Scenario, Step};
+use tablescope_engine::{Account, DateTime, RawEntity};
+use tablescope_wire::{self as wire, Context, Endpoint};
 
-/// A fresh account with every write of `lesson` applied (tests/lesson_data.rs checks it holds
+/// A fresh account with every write of `lesson` applied (crates/codegen/tests/lesson_data.rs checks it holds
 /// what the scenario runner's does, for every lesson).
 pub fn lesson_account(lesson: &Scenario) -> Account {
     let mut account = Account::default();

@@ -1,7 +1,7 @@
 //! "Show as code": any request the playground runs, written as the code that runs it for real.
 //!
 //! One generator per form, each from the engine's [`Request`] value:
-//! - the raw HTTP request ([`Form::Http`], WIRE.md), which `engine::wire` reads back to the
+//! - the raw HTTP request ([`Form::Http`], WIRE.md), which `tablescope_wire` reads back to the
 //!   same `Request`;
 //! - JavaScript ([`Form::JavaScript`], `@azure/data-tables`), written for the Code section's
 //!   scope (`serviceClient`, `tableClient(name)`), so it runs there unchanged;
@@ -21,8 +21,8 @@
 //! Pure Rust with no web dependency, so native tests check every form.
 //!
 //! ```
-//! use tablescope::code::{self, Form};
-//! use tablescope::engine::Request;
+//! use tablescope_codegen::{self as code, Form};
+//! use tablescope_engine::Request;
 //! let request = Request::DeleteTable { table: "Employees".into() };
 //! let js = code::show(&request, Form::JavaScript).unwrap();
 //! assert!(js.contains(r#"await serviceClient.deleteTable("Employees");"#));
@@ -38,7 +38,7 @@ mod python;
 
 pub use lesson::lesson_account;
 
-use crate::engine::{json, BatchRequest, Continuation, Entity, RawEntity, Request};
+use tablescope_engine::{json, BatchRequest, Continuation, Entity, RawEntity, Request};
 
 /// The five ways a request is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

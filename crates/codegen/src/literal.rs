@@ -1,6 +1,6 @@
 //! Literal text every form shares: quoted strings, doubles, and the parts of a DateTime.
 
-use crate::engine::DateTime;
+use tablescope_engine::DateTime;
 
 /// A double-quoted string literal valid in JavaScript, Python, C# and Java: JSON's escapes
 /// (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, `\u00XX` for other control characters) mean

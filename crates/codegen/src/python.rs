@@ -9,9 +9,9 @@
 
 use super::literal::{double, quoted, quoted_list, Instant};
 use super::{Op, Write, CONNECTION_STRING_VARIABLE};
-use crate::engine::wire::continuation_token;
-use crate::engine::{Entity, Value};
 use std::collections::BTreeSet;
+use tablescope_engine::{Entity, Value};
+use tablescope_wire::continuation_token;
 
 /// What the body needs imported, collected while it is written.
 #[derive(Default)]

@@ -1,6 +1,6 @@
-//! "Show as code" goldens: every form of every case in tests/code_cases is exactly the text in
+//! "Show as code" goldens: every form of every case in crates/codegen/tests/code_cases is exactly the text in
 //! tests/code/golden/<case>.<ext> (`UPDATE_GOLDEN=1 cargo test --test code_golden` rewrites
-//! them; review the diff). And the HTTP form is the request itself: `engine::wire` reads it
+//! them; review the diff). And the HTTP form is the request itself: `tablescope_wire` reads it
 //! back to the same `Request`, and answers it as the engine answers that request.
 //!
 //! Each case also has tests/code/golden/<case>.check.json for the browser test of the Code
@@ -12,9 +12,9 @@ mod code_cases;
 
 use code_cases::{cases, expected_output, with_etag, Case, TABLE};
 use std::path::PathBuf;
-use tablescope::code::{self, Form};
-use tablescope::engine::wire::{self, Context, Endpoint, HttpRequest};
-use tablescope::engine::{json, Account, DateTime, RawEntity, Request};
+use tablescope_codegen::{self as code, Form};
+use tablescope_engine::{json, Account, DateTime, RawEntity, Request};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest};
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/code/golden")
@@ -90,7 +90,7 @@ fn browser_check(case: &Case) -> serde_json::Value {
     })
 }
 
-/// Splits `.http` text into the request `engine::wire` reads.
+/// Splits `.http` text into the request `tablescope_wire` reads.
 pub fn parse_http(text: &str) -> HttpRequest {
     let (head, body) = text.split_once("\n\n").unwrap_or((text, ""));
     let mut lines = head.lines();

@@ -1,12 +1,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! A docs embed's code cell runs on a lesson's data (issue #12, item 3), loaded by sending the
-//! lesson's writes through `engine::wire` as raw HTTP (`code::lesson_account`) instead of the
+//! lesson's writes through `tablescope_wire` as raw HTTP (`code::lesson_account`) instead of the
 //! scenario runner. For every built-in lesson, the account it makes holds exactly the tables
 //! and entities (properties, types and order) the runner's does at the lesson's end.
 
 use std::path::Path;
-use tablescope::engine::scenario::{self, Runner};
-use tablescope::engine::{Account, Entity};
+use tablescope_engine::scenario::{self, Runner};
+use tablescope_engine::{Account, Entity};
 
 /// Every table's name and its entities without their Timestamps, in key order.
 fn contents(account: &Account) -> Vec<(String, Vec<Entity>)> {
@@ -28,7 +28,7 @@ fn contents(account: &Account) -> Vec<(String, Vec<Entity>)> {
 
 #[test]
 fn every_lesson_leaves_the_same_data_through_the_wire_as_through_the_runner() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/scenarios");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/scenarios");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).expect("www/scenarios") {
         let path = entry.expect("an entry").path();
@@ -40,7 +40,7 @@ fn every_lesson_leaves_the_same_data_through_the_wire_as_through_the_runner() {
         let mut runner = Runner::new(lesson.clone());
         while runner.step().is_some() {}
         let expected = contents(&runner.account);
-        let actual = contents(&tablescope::code::lesson_account(&lesson));
+        let actual = contents(&tablescope_codegen::lesson_account(&lesson));
         assert!(
             expected.iter().map(|(_, e)| e.len()).sum::<usize>() > 0,
             "{}: the lesson leaves some data",

@@ -8,8 +8,8 @@ use super::model::{Design, Distribution, Pattern, WriteOp};
 use super::project::Projection;
 use super::sample::root_of;
 use super::template::{Expr, Format, Template};
-use crate::throughput::PARTITION_TARGET;
 use serde::{Deserialize, Serialize};
+use tablescope_engine::throughput::PARTITION_TARGET;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -8,9 +8,9 @@ use super::model::ConditionOp;
 use super::permute::fnv1a;
 use super::sample::{value_of, Drawn, Source, TypeModel};
 use super::template::{Expr, Format, Raw};
-use crate::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use tablescope_engine::Value;
 
 /// Caches the per-category work (bucket masses, prefix matches) of one projection.
 #[derive(Default)]

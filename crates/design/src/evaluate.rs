@@ -8,11 +8,13 @@ use super::model::{Design, Pattern, ReadPattern, WriteOp, WritePattern};
 use super::read_run::ReadRun;
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::query::{count_page, execute_page, plan, Continuation, Plan, QueryOptions, QueryStats};
-use crate::table::Table;
-use crate::{filter, Account, Entity, Found};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+use tablescope_engine::query::{
+    count_page, execute_page, plan, Continuation, Plan, QueryOptions, QueryStats,
+};
+use tablescope_engine::Table;
+use tablescope_engine::{filter, Account, Entity, Found};
 
 /// Every pattern's measured figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

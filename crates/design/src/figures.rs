@@ -1,8 +1,8 @@
 //! The figures of one access pattern, measured (evaluator) or projected (projector): the same
 //! type on both sides so they compare field by field.
 
-use crate::QueryKind;
 use serde::{Deserialize, Serialize};
+use tablescope_engine::QueryKind;
 
 /// The query kind of a read, or a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,10 +112,10 @@ pub fn positions(n: u64, m: u32) -> Vec<u64> {
 }
 
 /// JSON bytes of an entity as a response carries it (minimal metadata), and with `$select`.
-pub fn json_bytes(entity: &crate::Entity, select: Option<&[String]>) -> usize {
+pub fn json_bytes(entity: &tablescope_engine::Entity, select: Option<&[String]>) -> usize {
     let map = match select {
-        Some(s) => crate::json::encode_projected(entity, s),
-        None => crate::json::encode(entity, true),
+        Some(s) => tablescope_engine::json::encode_projected(entity, s),
+        None => tablescope_engine::json::encode(entity, true),
     };
     serde_json::to_string(&map).map_or(0, |t| t.len())
 }

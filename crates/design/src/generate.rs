@@ -5,8 +5,8 @@
 use super::model::Design;
 use super::sample::TypeModel;
 use super::DesignError;
-use crate::{Account, Entity};
 use serde::{Deserialize, Serialize};
+use tablescope_engine::{Account, Entity};
 
 /// Entities written so far, of how many.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,7 +5,8 @@
 //! and a comparison of two designs.
 //!
 //! ```
-//! use tablescope_engine::{design, Account};
+//! use tablescope_design as design;
+//! use tablescope_engine::Account;
 //! let d = design::gallery::design("employees-by-department").unwrap();
 //! let mut account = Account::default();
 //! design::Generator::new(&d).unwrap().run(&mut account).unwrap();

@@ -15,10 +15,10 @@ use super::price::{Prices, SECONDS_PER_MONTH};
 use super::query::requests;
 use super::sample::{root_of, Drawn, TypeModel};
 use super::DesignError;
-use crate::throughput::{ACCOUNT_TARGET, PARTITION_TARGET};
-use crate::DateTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use tablescope_engine::throughput::{ACCOUNT_TARGET, PARTITION_TARGET};
+use tablescope_engine::DateTime;
 
 /// Entities per type to project to, and the draws per pattern (the evaluator's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -449,7 +449,7 @@ impl<'d> Projector<'d> {
                 (Expr::Hash { buckets, .. }, _) => {
                     let text = at
                         .and_then(|i| d.value_at(i))
-                        .map(crate::Value::display_text)
+                        .map(tablescope_engine::Value::display_text)
                         .unwrap_or_default();
                     let b = super::permute::fnv1a(&text) % buckets;
                     self.counter.bucket_share(m, prop, *buckets, b)
@@ -536,7 +536,10 @@ impl<'d> Projector<'d> {
                 let sizes: Vec<f64> = positions(m.n, 8)
                     .into_iter()
                     .filter(|_| m.n > 0)
-                    .map(|p| crate::validate::entity_size(&m.at_position(p).to_entity()) as f64)
+                    .map(|p| {
+                        tablescope_engine::validate::entity_size(&m.at_position(p).to_entity())
+                            as f64
+                    })
                     .collect();
                 m.n as f64 * Spread::of(&sizes).mean
             })
@@ -575,7 +578,7 @@ fn hot(table: &str, partition_key: String, load: f64) -> HotPartition {
 
 /// The drawn entity as a response returns it (with an ETag and a 7-digit Timestamp), for
 /// its JSON size.
-fn sized(d: &Drawn) -> crate::Entity {
+fn sized(d: &Drawn) -> tablescope_engine::Entity {
     let mut e = d.to_entity();
     e.timestamp = DateTime::parse("2026-01-01T00:00:00.1234567Z").ok();
     e

@@ -3,7 +3,7 @@
 
 use super::model::{ConditionOp, ReadPattern};
 use super::sample::{Drawn, TypeModel};
-use crate::Value;
+use tablescope_engine::Value;
 
 /// One request of a call (a fan-out call sends one per bucket).
 #[derive(Debug, Clone, PartialEq)]
@@ -109,7 +109,7 @@ fn literal(v: &Value) -> String {
         Value::Int32(n) => n.to_string(),
         Value::Int64(n) => format!("{n}L"),
         Value::Double(x) => {
-            let t = crate::format_double(*x);
+            let t = tablescope_engine::format_double(*x);
             if t.contains(['.', 'E', 'e']) {
                 t
             } else {

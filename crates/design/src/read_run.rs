@@ -11,8 +11,8 @@ use super::figures::{json_bytes, positions, EvalOptions, Kind};
 use super::model::{Design, ReadPattern};
 use super::query::{requests, select};
 use super::sample::TypeModel;
-use crate::query::{Continuation, QueryOptions, MAX_PAGE};
 use std::collections::HashMap;
+use tablescope_engine::query::{Continuation, QueryOptions, MAX_PAGE};
 
 /// Entities of a request's first page whose JSON sizes are measured: sizes vary only in
 /// digits and chosen texts, so 100 measure them.

@@ -6,7 +6,7 @@ use super::distribution::{Categories, Chain, Timeline};
 use super::model::{Design, Distribution, EntityType, PropertyDef, PropertyType};
 use super::permute::{key, mix, Permutation};
 use super::template::{Raw, Template};
-use crate::{DateTime, Entity, Guid, Property, PropertyName, Value};
+use tablescope_engine::{DateTime, Entity, Guid, Property, PropertyName, Value};
 
 /// Where a property's value comes from.
 #[derive(Debug, Clone)]

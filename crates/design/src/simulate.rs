@@ -1,10 +1,10 @@
-//! Feeds a design's write patterns to the throughput simulator ([`crate::throughput`]),
+//! Feeds a design's write patterns to the throughput simulator ([`tablescope_engine::throughput`]),
 //! whose workloads know three key designs: the PartitionKey's first varying part decides.
 
 use super::model::{Design, Distribution, Pattern, WriteOp};
 use super::sample::{categories, root_of};
 use super::template::{Expr, Format, Template};
-use crate::throughput::{KeyDesign, Retry, Workload};
+use tablescope_engine::throughput::{KeyDesign, Retry, Workload};
 
 /// The simulator's workload for write pattern `index` over `seconds`, or `None` for a read
 /// (or a rate under one per second). Inserts keyed first by time go to one partition
@@ -56,7 +56,7 @@ pub fn workload(design: &Design, index: usize, seconds: u32) -> Option<Workload>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::gallery;
+    use crate::gallery;
 
     #[test]
     fn the_gallery_writes_map_to_the_simulators_key_designs() {
@@ -78,10 +78,11 @@ mod tests {
             (w.ops_per_second, w.design),
             (400, KeyDesign::HashedPrefix { buckets: 8 })
         );
-        let report = crate::throughput::simulate(&workload(&hot, 0, 5).unwrap());
+        let report = tablescope_engine::throughput::simulate(&workload(&hot, 0, 5).unwrap());
         assert!(report.throttled_responses > 0);
         assert_eq!(
-            crate::throughput::simulate(&workload(&fix, 0, 5).unwrap()).throttled_responses,
+            tablescope_engine::throughput::simulate(&workload(&fix, 0, 5).unwrap())
+                .throttled_responses,
             0
         );
     }

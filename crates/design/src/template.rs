@@ -10,7 +10,7 @@
 //! of 15 so buckets sort as numbers.
 
 use super::permute::fnv1a;
-use crate::{validate, DateTime, Value};
+use tablescope_engine::{validate, DateTime, Value};
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq)]

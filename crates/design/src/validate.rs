@@ -10,8 +10,8 @@ use super::model::{
 use super::sample::{parse_instant, root_of};
 use super::template::{Expr, Format, Template};
 use super::{DesignError, Problem};
-use crate::validate as service;
 use std::collections::BTreeSet;
+use tablescope_engine::validate as service;
 
 /// Largest number of categories of a Zipf distribution (its table is held in memory).
 pub const MAX_ZIPF: u64 = 1_000_000;
@@ -355,7 +355,7 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
 }
 
 fn write(c: &mut Check, d: &Design, w: &WritePattern, path: &str) {
-    if w.entity_types.is_empty() || w.entity_types.len() > crate::MAX_OPERATIONS {
+    if w.entity_types.is_empty() || w.entity_types.len() > tablescope_engine::MAX_OPERATIONS {
         c.fail(
             format!("{path}.entityTypes"),
             "a write names 1 to 100 entity types",

@@ -4,7 +4,7 @@
 //! `Data` and counts its calls, give exactly what the account itself gives.
 
 use std::cell::Cell;
-use tablescope_engine::design::{self, gallery, Data, DataPage, EvalOptions, Generator, Sink};
+use tablescope_design::{self as design, gallery, Data, DataPage, EvalOptions, Generator, Sink};
 use tablescope_engine::query::QueryOptions;
 use tablescope_engine::{Account, Entity};
 

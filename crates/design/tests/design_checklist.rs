@@ -1,7 +1,7 @@
 //! Each checklist rule fires on a design made to break it, blaming the right element, and
 //! stays quiet (pass) on the fixed design.
 
-use tablescope_engine::design::{self, Design, Finding, Grade, Prices, Rule, Target};
+use tablescope_design::{self as design, Design, Finding, Grade, Prices, Rule, Target};
 
 /// A one-table design from entity types and patterns (JSON fragments).
 fn design(types: &str, patterns: &str) -> Design {

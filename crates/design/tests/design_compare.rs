@@ -1,7 +1,7 @@
 //! Two designs side by side: the date-keyed events and their bucketed fix, projected to the
 //! same size with the same patterns.
 
-use tablescope_engine::design::{self, gallery, Grade, Prices, Rule};
+use tablescope_design::{self as design, gallery, Grade, Prices, Rule};
 
 #[test]
 fn the_bucketed_fix_spreads_the_hot_partition_the_date_key_makes() {

@@ -1,7 +1,7 @@
 //! The design document (strict versioned JSON, clear errors) and the generator
 //! (deterministic, chunked, exact stratified counts, ordinary entities).
 
-use tablescope_engine::design::{self, gallery, Design, Generator};
+use tablescope_design::{self as design, gallery, Design, Generator};
 use tablescope_engine::{Account, Request};
 
 fn employees() -> Design {

@@ -2,7 +2,7 @@
 //! entities), the projected scanned, returned and page counts of every gallery pattern equal
 //! what the evaluator measures by running the queries, within 1%.
 
-use tablescope_engine::design::{self, gallery, Design, EvalOptions, Figures, Prices, Target};
+use tablescope_design::{self as design, gallery, Design, EvalOptions, Figures, Prices, Target};
 use tablescope_engine::Account;
 
 /// The gallery design `id` with its counts scaled to about `total` entities.

@@ -3,12 +3,12 @@
 //! pattern the design does not have, and `localize` gives exactly those names while leaving
 //! everything the patterns refer to (tables, entity types, conditions) as it was.
 
-use tablescope_engine::design::gallery::{self, Translations, ENTRIES, TRANSLATIONS};
-use tablescope_engine::design::Pattern;
+use tablescope_design::gallery::{self, Translations, ENTRIES, TRANSLATIONS};
+use tablescope_design::Pattern;
 
 const LANGS: [&str; 3] = ["de", "nl", "ar"];
 
-fn pattern_names(d: &tablescope_engine::design::Design) -> Vec<String> {
+fn pattern_names(d: &tablescope_design::Design) -> Vec<String> {
     d.patterns.iter().map(|p| p.name().to_string()).collect()
 }
 

@@ -115,7 +115,7 @@ fn value_text(v: &Value) -> String {
         // As the service's JSON writes a Double (`1E-300`, not Rust's `1e-300`), so a file
         // exported here reads the same as a payload; NaN and the infinities as the JSON form's
         // annotated strings.
-        Value::Double(d) if d.is_finite() => crate::wire::service_double(*d),
+        Value::Double(d) if d.is_finite() => crate::service_double(*d),
         Value::Double(d) => format_double(*d),
         other => other.display_text(),
     }

@@ -83,7 +83,7 @@ impl DateTime {
 
     /// Writes the instant as ISO 8601 text with `colon` between the time fields (the ETag
     /// writes `%3A`). Digits are written directly: formatting is on every response's path.
-    pub(crate) fn write(self, out: &mut String, colon: &str, fraction: Fraction) {
+    pub fn write(self, out: &mut String, colon: &str, fraction: Fraction) {
         let secs = self.0.div_euclid(TICKS_PER_SEC);
         let frac = self.0.rem_euclid(TICKS_PER_SEC);
         let (year, month, day) = civil(secs.div_euclid(86_400) - EPOCH_DIFF_SECS / 86_400);
@@ -127,7 +127,7 @@ impl DateTime {
     }
 
     /// The (year, month, day) and the weekday (0 = Monday) of the instant, in UTC.
-    pub(crate) fn date(self) -> (i64, u32, u32, u32) {
+    pub fn date(self) -> (i64, u32, u32, u32) {
         let days = self.0.div_euclid(TICKS_PER_SEC * 86_400);
         let (y, m, d) = civil(days - EPOCH_DIFF_SECS / 86_400);
         // 1601-01-01 was a Monday.
@@ -137,7 +137,7 @@ impl DateTime {
 
 /// How many fractional digits [`DateTime::write`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Fraction {
+pub enum Fraction {
     /// Always seven (Timestamp, ETag).
     Seven,
     /// None on a whole second, otherwise seven (DateTime values).

@@ -33,7 +33,7 @@ pub enum ErrorCode {
     /// The credential may not do this (a read-only SAS writing; in Tablescope, a tab that
     /// another tab's saving made read-only).
     AuthorizationPermissionMismatch,
-    // Protocol errors (engine::wire): the request itself, before any operation runs.
+    // Protocol errors (tablescope_wire): the request itself, before any operation runs.
     /// A wrong or missing signature, an expired or malformed SAS.
     AuthenticationFailed,
     /// The URL does not name a resource of the Table service.

@@ -141,6 +141,23 @@ impl Value {
     }
 }
 
+/// A finite Double as production writes it: the shortest text that reads back to the same
+/// value, always with a decimal point or exponent (so JSON readers infer Double), and
+/// exponents in .NET's style (`E+24`, `E-07`).
+pub fn service_double(v: f64) -> String {
+    let text = format!("{v:?}");
+    match text.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mantissa}E{sign}{digits:0>2}")
+        }
+        None => text,
+    }
+}
+
 /// Formats a double so it reads back to the same bits; non-finite as the service spells them.
 pub fn format_double(v: f64) -> String {
     if v.is_nan() {
@@ -193,6 +210,26 @@ pub fn compare_same_type(a: &Value, b: &Value) -> Option<Ordering> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn service_doubles_read_back_and_look_like_doubles() {
+        assert_eq!(service_double(2.0), "2.0");
+        assert_eq!(service_double(0.1), "0.1");
+        assert_eq!(
+            service_double(1.2345678901234568e24),
+            "1.2345678901234568E+24"
+        );
+        assert_eq!(service_double(1e-300), "1E-300");
+        assert_eq!(service_double(-0.0), "-0.0");
+        for v in [0.1 + 0.2, 1e300, 5e-324, f64::MAX] {
+            let text = service_double(v);
+            assert_eq!(
+                text.parse::<f64>().unwrap().to_bits(),
+                v.to_bits(),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn value_is_small() {

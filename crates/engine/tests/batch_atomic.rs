@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use tablescope::engine::{BatchRequest, Request};
+use tablescope_engine::{BatchRequest, Request};
 
 fn op(rk: u8, kind: u8) -> BatchRequest {
     let e = raw(&format!(

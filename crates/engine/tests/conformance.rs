@@ -4,7 +4,7 @@
 //! SPEC §5 lists a deviation (see scripts/conformance/README.md).
 
 use std::path::{Path, PathBuf};
-use tablescope::engine::scenario;
+use tablescope_engine::scenario;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, BatchRequest, Request, Response};
+use tablescope_engine::{Account, BatchRequest, Request, Response};
 
 fn ins(pk: &str, rk: &str) -> BatchRequest {
     BatchRequest::Insert {
@@ -167,7 +167,7 @@ fn a_point_read_must_be_alone() {
 
 #[test]
 fn a_batch_operation_sent_alone_is_the_same_request() {
-    use tablescope::engine::RawEntity;
+    use tablescope_engine::RawEntity;
     let entity = RawEntity::parse(r#"{"PartitionKey":"p","RowKey":"r","N":1}"#).unwrap();
     let etag = Some("*".to_string());
     let t = || "T".to_string();

@@ -2,8 +2,8 @@
 //! Typed CSV (Azure Storage Explorer's format): exact text out, exact values back, and a bad
 //! file refused with its line and column while the account stays as it was.
 
-use tablescope::engine::csv::{self, CsvError};
-use tablescope::engine::{Account, Change, DateTime, Entity, FixedClock, Guid, Value};
+use tablescope_engine::csv::{self, CsvError};
+use tablescope_engine::{Account, Change, DateTime, Entity, FixedClock, Guid, Value};
 
 fn ts(text: &str) -> DateTime {
     DateTime::parse(text).unwrap()

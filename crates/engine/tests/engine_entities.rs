@@ -3,9 +3,9 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, Request, Value};
+use tablescope_engine::{Account, Request, Value};
 
-fn replace(a: &mut Account, json: &str, if_match: Option<&str>) -> tablescope::engine::Response {
+fn replace(a: &mut Account, json: &str, if_match: Option<&str>) -> tablescope_engine::Response {
     a.execute(&Request::Replace {
         table: "T1x".into(),
         entity: raw(json),
@@ -13,7 +13,7 @@ fn replace(a: &mut Account, json: &str, if_match: Option<&str>) -> tablescope::e
     })
 }
 
-fn get(a: &Account, pk: &str, rk: &str) -> Option<tablescope::engine::Entity> {
+fn get(a: &Account, pk: &str, rk: &str) -> Option<tablescope_engine::Entity> {
     a.get("T1x", pk, rk).ok()
 }
 
@@ -346,7 +346,7 @@ fn all_eight_types_round_trip_exactly() {
 
 #[test]
 fn change_feed_names_each_write() {
-    use tablescope::engine::Change;
+    use tablescope_engine::Change;
     let mut a = account_with("T1x");
     a.take_changes();
     insert(&mut a, "T1x", r#"{"PartitionKey":"p","RowKey":"r"}"#);

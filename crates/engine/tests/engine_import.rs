@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{
+use tablescope_engine::{
     Account, BatchRequest, DateTime, ErrorCode, FixedClock, Request, Response,
 };
 
@@ -46,7 +46,7 @@ fn workspace(entities: &str) -> String {
 /// Runs `import` on a fresh account and checks it is refused with `code` and `detail`, and that
 /// the account and its clock are exactly those of an account that never saw the import.
 fn assert_refused(
-    import: impl Fn(&mut Account) -> tablescope::engine::Result<()>,
+    import: impl Fn(&mut Account) -> tablescope_engine::Result<()>,
     code: ErrorCode,
     detail: &str,
 ) {

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, Continuation, QueryKind, Request};
+use tablescope_engine::{Account, Continuation, QueryKind, Request};
 
 /// Partitions a, b, c with rows 1..=5 each; Age = row number.
 fn sample() -> Account {
@@ -20,7 +20,7 @@ fn sample() -> Account {
     a
 }
 
-fn figures(r: &tablescope::engine::Response) -> (u64, u64, u64, QueryKind) {
+fn figures(r: &tablescope_engine::Response) -> (u64, u64, u64, QueryKind) {
     let s = r.stats.expect("query stats");
     (s.scanned, s.returned, s.partitions, s.kind)
 }

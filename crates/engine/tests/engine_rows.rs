@@ -3,7 +3,7 @@
 //! hand-over) against `Account::insert` of the same entities one by one: the same stored
 //! entities, columns, change feed and refusals.
 
-use tablescope::engine::{Account, Change, Entity, ErrorCode, Guid, Row, Value, ValueRef};
+use tablescope_engine::{Account, Change, Entity, ErrorCode, Guid, Row, Value, ValueRef};
 
 const NAMES: [&str; 4] = ["Name", "Age", "Id", "Blob"];
 
@@ -110,11 +110,11 @@ fn a_run_stores_what_inserts_store() {
     let t = run.table("Tbl").unwrap();
     assert_eq!(t.entity_count(), 5);
     assert_eq!(
-        t.columns()["Age"].counts[tablescope::engine::EdmType::Int32 as usize],
+        t.columns()["Age"].counts[tablescope_engine::EdmType::Int32 as usize],
         3
     );
     assert_eq!(
-        t.columns()["Age"].counts[tablescope::engine::EdmType::Int64 as usize],
+        t.columns()["Age"].counts[tablescope_engine::EdmType::Int64 as usize],
         1
     );
     assert_eq!(t.columns()["Blob"].total(), 1);

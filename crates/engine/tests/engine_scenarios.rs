@@ -1,7 +1,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! The scenario runner accepts exactly format 1 and reports each failing field.
 
-use tablescope::engine::scenario::{self, run_text};
+use tablescope_engine::scenario::{self, run_text};
 
 #[test]
 fn runs_and_resolves_step_references() {

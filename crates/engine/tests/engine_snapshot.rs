@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, Change, Request};
+use tablescope_engine::{Account, Change, Request};
 
 fn populated() -> Account {
     let mut a = account_with("One");

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use tablescope::engine::{Account, ErrorCode, Request};
+use tablescope_engine::{Account, ErrorCode, Request};
 
 fn create(a: &mut Account, name: &str) -> (u16, Option<String>) {
     let r = a.execute(&Request::CreateTable { table: name.into() });

@@ -3,8 +3,8 @@
 //! order of every Edm type.
 
 use std::sync::Arc;
-use tablescope::engine::filter::{self, CmpOp, Expr, Row};
-use tablescope::engine::{DateTime, Guid, Value};
+use tablescope_engine::filter::{self, CmpOp, Expr, Row};
+use tablescope_engine::{DateTime, Guid, Value};
 
 const OPS: [&str; 6] = ["eq", "ne", "gt", "ge", "lt", "le"];
 
@@ -415,7 +415,7 @@ fn property_lookup_matches_by_pointer_or_by_text() {
 
 #[test]
 fn compatible_lists_the_widenings() {
-    use tablescope::engine::EdmType::*;
+    use tablescope_engine::EdmType::*;
     assert!(filter::compatible(Int32, Int64));
     assert!(filter::compatible(Int32, Double));
     assert!(filter::compatible(Int64, Double));

@@ -2,8 +2,8 @@
 //! The `$filter` parser: table-driven (input, s-expression) rows, round trips through the
 //! printer, and (input, position, message) rows for bad input.
 
-use tablescope::engine::filter::{self, CmpOp, Expr, SyntaxError, Target, MAX_DEPTH, MAX_NESTING};
-use tablescope::engine::{Error, ErrorCode, Value};
+use tablescope_engine::filter::{self, CmpOp, Expr, SyntaxError, Target, MAX_DEPTH, MAX_NESTING};
+use tablescope_engine::{Error, ErrorCode, Value};
 
 /// (filter text, expected tree as an s-expression)
 const GOOD: &[(&str, &str)] = &[

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use std::sync::Arc;
-use tablescope::engine::filter::{self, CmpOp, Expr, Row, Target};
-use tablescope::engine::{DateTime, Guid, Value};
+use tablescope_engine::filter::{self, CmpOp, Expr, Row, Target};
+use tablescope_engine::{DateTime, Guid, Value};
 
 /// Words a property cannot be called, because the lexer reads them as something else.
 const RESERVED: [&str; 11] = [

@@ -4,7 +4,7 @@
 //! independently).
 
 use proptest::prelude::*;
-use tablescope::engine::{cmp_utf16, Key};
+use tablescope_engine::{cmp_utf16, Key};
 
 fn awkward_char() -> impl Strategy<Value = char> {
     prop_oneof![

@@ -5,13 +5,15 @@
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use tablescope::engine::scenario;
+use tablescope_engine::scenario;
 
 /// The UI's languages besides English, the source (src/i18n/lang.rs).
 const TRANSLATED: [&str; 3] = ["de", "nl", "ar"];
 
 fn www(dir: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("www").join(dir)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../www")
+        .join(dir)
 }
 
 fn read_json(path: &Path) -> Json {

@@ -5,8 +5,8 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use tablescope::engine::filter::{self, CmpOp, Expr, Row, Target};
-use tablescope::engine::{cmp_utf16, Account, QueryKind, Request, Value};
+use tablescope_engine::filter::{self, CmpOp, Expr, Row, Target};
+use tablescope_engine::{cmp_utf16, Account, QueryKind, Request, Value};
 
 #[derive(Debug, Clone)]
 struct Ent {
@@ -179,10 +179,10 @@ proptest! {
         let expected: Vec<(String, String)> = model
             .iter()
             .filter(|e| {
-                let mut props: Vec<(std::sync::Arc<str>, tablescope::engine::Value)> = Vec::new();
-                if let Some(v) = e.age { props.push(("Age".into(), tablescope::engine::Value::Int32(v))); }
-                if let Some(n) = &e.name { props.push(("Name".into(), tablescope::engine::Value::string(n.as_str()))); }
-                filter::eval(&expr, &Row { partition_key: &e.pk, row_key: &e.rk, timestamp: tablescope::engine::DateTime::MIN, properties: &props })
+                let mut props: Vec<(std::sync::Arc<str>, tablescope_engine::Value)> = Vec::new();
+                if let Some(v) = e.age { props.push(("Age".into(), tablescope_engine::Value::Int32(v))); }
+                if let Some(n) = &e.name { props.push(("Name".into(), tablescope_engine::Value::string(n.as_str()))); }
+                filter::eval(&expr, &Row { partition_key: &e.pk, row_key: &e.rk, timestamp: tablescope_engine::DateTime::MIN, properties: &props })
             })
             .map(|e| (e.pk.clone(), e.rk.clone()))
             .collect();

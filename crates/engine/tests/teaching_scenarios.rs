@@ -6,10 +6,10 @@
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use tablescope::engine::scenario;
+use tablescope_engine::scenario;
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("www/scenarios")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/scenarios")
 }
 
 /// The `file` of each entry in index.json, in order; panics on a malformed index.

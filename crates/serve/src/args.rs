@@ -1,8 +1,8 @@
 //! The command line: a few flags, parsed with the standard library.
 
 use super::store::DEFAULT_SNAPSHOT_BYTES;
-use crate::engine::wire::{DEV_ACCOUNT, DEV_KEY};
 use std::path::PathBuf;
+use tablescope_wire::{DEV_ACCOUNT, DEV_KEY};
 
 pub const USAGE: &str = "\
 tablescope-serve: the Azure Table service on a local endpoint (Tablescope's engine over HTTP)

@@ -10,7 +10,7 @@
 //! rule is 403 CorsPreflightFailure.
 
 use super::reply;
-use crate::engine::wire::{Context, HttpRequest, HttpResponse};
+use tablescope_wire::{Context, HttpRequest, HttpResponse};
 
 /// The verbs the service allows in a CORS rule, and PATCH (the SDKs' merge).
 const METHODS: [&str; 8] = [
@@ -50,7 +50,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         return reply::error(
             request,
             context,
-            crate::engine::ErrorCode::InvalidHeaderValue,
+            tablescope_engine::ErrorCode::InvalidHeaderValue,
         );
     };
     if !METHODS
@@ -60,7 +60,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         return reply::error(
             request,
             context,
-            crate::engine::ErrorCode::CorsPreflightFailure,
+            tablescope_engine::ErrorCode::CorsPreflightFailure,
         );
     }
     let h = |n: &str, v: &str| (n.to_string(), v.to_string());
@@ -76,7 +76,7 @@ pub fn preflight(request: &HttpRequest, context: &Context) -> HttpResponse {
         h("Access-Control-Allow-Credentials", "true"),
         h("Vary", "Origin"),
         h("x-ms-request-id", &context.request_id),
-        h("x-ms-version", crate::engine::wire::api_version(request)),
+        h("x-ms-version", tablescope_wire::api_version(request)),
     ]);
     HttpResponse {
         status: 200,
@@ -112,7 +112,7 @@ pub fn allow(origin: &str, response: &mut HttpResponse) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::DateTime;
+    use tablescope_engine::DateTime;
 
     fn context() -> Context {
         Context {

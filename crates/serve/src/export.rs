@@ -3,10 +3,10 @@
 //! directory's snapshot can be loaded in the browser as it is.
 
 use super::record::Tables;
-use crate::engine::json::decode_stored;
-use crate::engine::snapshot::{Snapshot, FORMAT, VERSION};
-use crate::engine::{Account, Entity, RawEntity};
 use std::io::{self, Read, Write};
+use tablescope_engine::json::decode_stored;
+use tablescope_engine::snapshot::{Snapshot, FORMAT, VERSION};
+use tablescope_engine::{Account, Entity, RawEntity};
 
 /// Writes the account as the playground's export writes it (`serde_json::to_string` of
 /// [`Account::export`]), byte for byte, one entity at a time.
@@ -64,7 +64,7 @@ pub fn read(input: impl Read) -> Result<Tables, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{FixedClock, Value};
+    use tablescope_engine::{FixedClock, Value};
 
     fn sample() -> Account {
         let mut account = Account::new(Box::new(FixedClock::default()));

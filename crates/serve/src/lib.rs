@@ -2,7 +2,7 @@
 //! code (and the playground in a browser) can run against it.
 //!
 //! - [`args`]: the command line;
-//! - `server`: HTTP on hyper, handing each request to `engine::wire`;
+//! - `server`: HTTP on hyper, handing each request to `tablescope_wire`;
 //! - `cors`: preflights and exposed headers for pages;
 //! - [`store`]: the data directory (`--location`): snapshots plus an append-only change log,
 //!   every write durable before it is acknowledged (its module docs give the on-disk format);
@@ -47,7 +47,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> ExitCode {
 
 /// `export`: the account in a data directory, as the playground's export, on stdout.
 fn export_to_stdout(location: &std::path::Path) -> Result<(), String> {
-    let mut account = crate::engine::Account::default();
+    let mut account = tablescope_engine::Account::default();
     store::Store::read(location, &mut account)
         .map_err(|e| format!("{}: {e}", location.display()))?;
     let stdout = std::io::stdout();

@@ -1,5 +1,5 @@
-//! `tablescope-serve`: see `tablescope::serve` and `--help`.
+//! `tablescope-serve`: see `tablescope_serve` and `--help`.
 
 fn main() -> std::process::ExitCode {
-    tablescope::serve::main(std::env::args().skip(1))
+    tablescope_serve::main(std::env::args().skip(1))
 }

@@ -6,9 +6,9 @@
 //! replay restores the same ETags. Replaying the records of a log in order onto the snapshot
 //! they follow gives the account as it was when the last record was acknowledged.
 
-use crate::engine::{Account, Change, ChangeSet, DateTime, Entity, Table};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use tablescope_engine::{Account, Change, ChangeSet, DateTime, Entity, Table};
 
 /// One change, with the value it leaves behind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,7 +175,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{FixedClock, RawEntity, Request};
+    use tablescope_engine::{FixedClock, RawEntity, Request};
 
     fn entity(json: &str) -> RawEntity {
         RawEntity::parse(json).unwrap()

@@ -2,8 +2,8 @@
 //! longer be written), through the wire layer's error writer, so they look like every other
 //! error the service sends.
 
-use crate::engine::wire::{self, Context, HttpRequest, HttpResponse};
-use crate::engine::{Error, ErrorCode};
+use tablescope_engine::{Error, ErrorCode};
+use tablescope_wire::{self as wire, Context, HttpRequest, HttpResponse};
 
 /// The service's error response for `code`, written by the wire layer's own writer.
 pub fn error(request: &HttpRequest, context: &Context, code: ErrorCode) -> HttpResponse {
@@ -13,7 +13,7 @@ pub fn error(request: &HttpRequest, context: &Context, code: ErrorCode) -> HttpR
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::DateTime;
+    use tablescope_engine::DateTime;
 
     #[test]
     fn errors_are_the_wire_layers() {

@@ -5,8 +5,6 @@ use super::args::{Options, Storage};
 use super::state::{Served, State};
 use super::store::Store;
 use super::{cors, reply, time};
-use crate::engine::wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
-use crate::engine::Account;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderName, HeaderValue};
@@ -17,6 +15,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
+use tablescope_engine::Account;
+use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
 struct Shared {
     state: Mutex<State>,
@@ -160,7 +160,11 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Full<B
             Err(e) => Served {
                 response: {
                     eprintln!("tablescope-serve: the request body could not be read: {e}");
-                    reply::error(&request, &context, crate::engine::ErrorCode::InvalidInput)
+                    reply::error(
+                        &request,
+                        &context,
+                        tablescope_engine::ErrorCode::InvalidInput,
+                    )
                 },
                 stats: None,
             },
@@ -198,7 +202,11 @@ async fn read_body(mut body: Incoming, headers: &hyper::HeaderMap) -> Result<Vec
     Ok(out)
 }
 
-fn log(request: &HttpRequest, response: &HttpResponse, stats: Option<&crate::engine::QueryStats>) {
+fn log(
+    request: &HttpRequest,
+    response: &HttpResponse,
+    stats: Option<&tablescope_engine::QueryStats>,
+) {
     let mut line = format!("{} {} {}", request.method, request.url, response.status);
     if let Some(s) = stats {
         line.push_str(&format!(" scanned={} returned={}", s.scanned, s.returned));

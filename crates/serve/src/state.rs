@@ -3,8 +3,8 @@
 
 use super::reply;
 use super::store::Store;
-use crate::engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse};
-use crate::engine::{Account, QueryStats};
+use tablescope_engine::{Account, QueryStats};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest, HttpResponse};
 
 /// The account, how callers authenticate, and where it is kept.
 ///
@@ -76,7 +76,11 @@ impl State {
     fn internal_error(&self, request: &HttpRequest, context: &Context, why: String) -> Served {
         eprintln!("tablescope-serve: {why}; restart the server to recover what was acknowledged");
         Served {
-            response: reply::error(request, context, crate::engine::ErrorCode::InternalError),
+            response: reply::error(
+                request,
+                context,
+                tablescope_engine::ErrorCode::InternalError,
+            ),
             stats: None,
         }
     }

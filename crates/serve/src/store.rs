@@ -39,10 +39,10 @@
 use super::export;
 use super::log::{self, LogWriter};
 use super::record::{self, Op, Tables};
-use crate::engine::{Account, ChangeSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
+use tablescope_engine::{Account, ChangeSet};
 
 /// The default log size that triggers a snapshot.
 pub const DEFAULT_SNAPSHOT_BYTES: u64 = 64 << 20;

@@ -1,8 +1,8 @@
 //! What the engine must be told rather than read: the time, from the system clock, and
 //! fresh request ids.
 
-use crate::engine::DateTime;
 use std::time::{SystemTime, UNIX_EPOCH};
+use tablescope_engine::DateTime;
 
 /// 1970-01-01T00:00:00Z in ticks of 100 ns since 1601-01-01 (the engine's epoch).
 const UNIX_EPOCH_TICKS: i64 = 11_644_473_600 * 10_000_000;

@@ -1,4 +1,4 @@
-//! "Show as code" run for real: for every case in tests/code_cases, the JavaScript form runs
+//! "Show as code" run for real: for every case in crates/codegen/tests/code_cases, the JavaScript form runs
 //! in Node with the official `@azure/data-tables` (as the Code section runs it,
 //! tests/code/run.mjs) and the Python form with the official `azure-data-tables`
 //! (tests/code/run.py), each against a fresh `tablescope-serve` set up by sending the setup's
@@ -9,6 +9,7 @@
 //! Needs Node with the repository's node_modules and `.venv-sdk` (scripts/setup.sh installs
 //! both; scripts/test.sh ensures them before the native tests).
 
+#[path = "../../codegen/tests/code_cases/mod.rs"]
 mod code_cases;
 mod serve_support;
 
@@ -17,14 +18,15 @@ use serde_json::Value as Json;
 use serve_support::{Client, Server, ACCOUNT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tablescope::code::{self, Form, PLAYGROUND_URL};
-use tablescope::engine::{json as entity_json, Account, Entity, RawEntity, Request};
+use tablescope_codegen::{self as code, Form, PLAYGROUND_URL};
+use tablescope_engine::{json as entity_json, Account, Entity, RawEntity, Request};
 
 const DEV_KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
+/// The repository's root: the SDKs are installed there (`node_modules`, `.venv-sdk`).
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Sends a request's HTTP form to the server.
@@ -103,7 +105,7 @@ fn run_form(form: Form, file: &Path, endpoint: &str) -> Json {
     let mut command = match form {
         Form::JavaScript => {
             let mut c = Command::new("node");
-            c.arg(root().join("tests/code/run.mjs"));
+            c.arg(root().join("crates/codegen/tests/code/run.mjs"));
             c
         }
         Form::Python => {
@@ -114,7 +116,7 @@ fn run_form(form: Form, file: &Path, endpoint: &str) -> Json {
                 python.display()
             );
             let mut c = Command::new(python);
-            c.arg(root().join("tests/code/run.py"));
+            c.arg(root().join("crates/codegen/tests/code/run.py"));
             c
         }
         other => panic!("{other:?} does not run here"),

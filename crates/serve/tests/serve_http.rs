@@ -71,7 +71,7 @@ fn export_and_load_move_the_account_in_the_playgrounds_format() {
     assert_eq!(json["tables"][0]["name"], "Zoo");
     assert_eq!(json["tables"][0]["entities"][0]["Big"], "9");
     // The engine imports it as the playground would.
-    let mut account = tablescope::engine::Account::default();
+    let mut account = tablescope_engine::Account::default();
     account.import_json(&text).unwrap();
     drop(server);
 

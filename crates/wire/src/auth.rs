@@ -19,12 +19,12 @@ mod tests;
 
 use super::http::{query_pairs, split_target, HttpRequest};
 use super::Endpoint;
-use crate::datetime::DateTime;
-use crate::error::{Error, ErrorCode, Result};
-use crate::key::cmp_utf16;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::cmp::Ordering;
+use tablescope_engine::cmp_utf16;
+use tablescope_engine::DateTime;
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// What an operation needs, named after the SAS permission that grants it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,9 +12,9 @@ use super::reply::{header as h, Reply};
 use super::route::{self, entity_path, Target};
 use super::translate;
 use super::{HttpRequest, Outcome};
-use crate::account::Account;
-use crate::api::{BatchRequest, Request, Response};
-use crate::error::{Error, ErrorCode, Result};
+use tablescope_engine::Account;
+use tablescope_engine::{BatchRequest, Request, Response};
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// Inside a batch, parts carry no spaces in their `Content-Type` (WIRE.md "Headers").
 const PART_JSON: &str = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";

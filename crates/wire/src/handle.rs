@@ -6,13 +6,13 @@ use super::reply::{api_version, header as h, Reply};
 use super::route::{self, entity_path, Resource, Target};
 use super::translate::{self, Operation};
 use super::{batch, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
-use crate::account::Account;
-use crate::api::{Request, Response, Rows};
-use crate::error::{Error, ErrorCode, Result};
+use tablescope_engine::Account;
+use tablescope_engine::{Error, ErrorCode, Result};
+use tablescope_engine::{Request, Response, Rows};
 
 /// The largest request body read. Batches are limited to 4 MiB by the engine; single
 /// entities to 1 MiB; anything past this is refused before it is parsed.
-pub const MAX_BODY_BYTES: usize = crate::batch::MAX_PAYLOAD_BYTES + 64 * 1024;
+pub const MAX_BODY_BYTES: usize = tablescope_engine::MAX_PAYLOAD_BYTES + 64 * 1024;
 
 /// Answers one HTTP request as the Table service would. Never panics; a request that is
 /// refused changes nothing.
@@ -396,7 +396,7 @@ impl Call<'_> {
     }
 }
 
-pub(super) fn keys(entity: &crate::json::RawEntity) -> (String, String) {
+pub(super) fn keys(entity: &tablescope_engine::RawEntity) -> (String, String) {
     let text = |name| {
         entity
             .get(name)

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use tablescope_engine::{Account, DateTime};
-//! use tablescope_engine::wire::{self, Context, Endpoint, HttpRequest};
+//! use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest};
 //! let mut account = Account::default();
 //! let endpoint = Endpoint::anonymous("devstoreaccount1");
 //! let context = Context { now: DateTime::MIN, request_id: "r1".into() };
@@ -35,9 +35,6 @@ pub use auth::{Access, Credential, KeyRange, Sas};
 pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};
-/// A finite Double's text as the service's JSON writes it (`0.0`, `1E-300`, `1.5E+24`); the
-/// CSV writer shares it so a round trip through either spells a Double the same way.
-pub(crate) use payload::double as service_double;
 pub use payload::Metadata;
 pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
@@ -46,9 +43,9 @@ pub use route::{Resource, Target};
 pub use token::decode as continuation_key;
 pub use token::encode as continuation_token;
 
-use super::api::Request;
-use super::datetime::DateTime;
-use super::query::QueryStats;
+use tablescope_engine::DateTime;
+use tablescope_engine::QueryStats;
+use tablescope_engine::Request;
 
 /// The account a wire endpoint serves, and how callers must prove who they are.
 #[derive(Debug, Clone, PartialEq, Eq)]

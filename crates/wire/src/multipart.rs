@@ -24,7 +24,7 @@
 //! everything allocated is a copy of a piece of the body.
 
 use super::http::reason_phrase;
-use crate::error::{Error, ErrorCode, Result};
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// One operation of a batch: an HTTP request inside a MIME part.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

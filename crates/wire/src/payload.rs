@@ -12,11 +12,11 @@
 //! kept so the value reads back exactly, and non-ASCII characters as `\uXXXX`.
 
 use super::route::entity_path;
-use crate::datetime::{DateTime, Fraction};
-use crate::entity::Entity;
-use crate::found::Found;
-use crate::record::ValueRef;
 use std::fmt::Write as _;
+use tablescope_engine::Entity;
+use tablescope_engine::Found;
+use tablescope_engine::ValueRef;
+use tablescope_engine::{DateTime, Fraction};
 
 /// An entity a body shows: one the request carried, or one read from the table (written
 /// from its stored row, without building an [`Entity`]).
@@ -293,8 +293,8 @@ fn property(m: &mut Members, annotate: bool, name: &str, value: ValueRef) {
         ValueRef::Int64(v) => {
             let _ = write!(out, "\"{v}\"");
         }
-        ValueRef::Double(v) if v.is_finite() => out.push_str(&double(v)),
-        ValueRef::Double(v) => string(out, &crate::value::format_double(v)),
+        ValueRef::Double(v) if v.is_finite() => out.push_str(&tablescope_engine::service_double(v)),
+        ValueRef::Double(v) => string(out, &tablescope_engine::format_double(v)),
         ValueRef::DateTime(t) => {
             out.push('"');
             t.write(out, ":", Fraction::Trimmed);
@@ -410,23 +410,6 @@ pub fn string(out: &mut String, text: &str) {
     out.push('"');
 }
 
-/// A finite Double as production writes it: the shortest text that reads back to the same
-/// value, always with a decimal point or exponent (so JSON readers infer Double), and
-/// exponents in .NET's style (`E+24`, `E-07`).
-pub fn double(v: f64) -> String {
-    let text = format!("{v:?}");
-    match text.split_once('e') {
-        Some((mantissa, exp)) => {
-            let (sign, digits) = match exp.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', exp),
-            };
-            format!("{mantissa}E{sign}{digits:0>2}")
-        }
-        None => text,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,22 +443,5 @@ mod tests {
         let mut out = String::new();
         string(&mut out, "é\"\\\u{1F600}\u{1}x");
         assert_eq!(out, r#""\u00e9\"\\\ud83d\ude00\u0001x""#);
-    }
-
-    #[test]
-    fn doubles_read_back_and_look_like_doubles() {
-        assert_eq!(double(2.0), "2.0");
-        assert_eq!(double(0.1), "0.1");
-        assert_eq!(double(1.2345678901234568e24), "1.2345678901234568E+24");
-        assert_eq!(double(1e-300), "1E-300");
-        assert_eq!(double(-0.0), "-0.0");
-        for v in [0.1 + 0.2, 1e300, 5e-324, f64::MAX] {
-            let text = double(v);
-            assert_eq!(
-                text.parse::<f64>().unwrap().to_bits(),
-                v.to_bits(),
-                "{text}"
-            );
-        }
     }
 }

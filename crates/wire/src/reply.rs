@@ -4,9 +4,9 @@
 use super::http::HttpResponse;
 use super::payload;
 use super::Context;
-use crate::datetime::DateTime;
-use crate::error::Error;
 use std::fmt::Write as _;
+use tablescope_engine::DateTime;
+use tablescope_engine::Error;
 
 /// The API version written when the request names none.
 pub const DEFAULT_VERSION: &str = "2019-02-02";
@@ -107,7 +107,7 @@ pub fn http_date(t: DateTime) -> String {
     let (year, month, day, weekday) = t.date();
     // `YYYY-MM-DDTHH:MM:SS…`: the time of day is characters 11..19.
     let mut iso = String::with_capacity(28);
-    t.write(&mut iso, ":", crate::datetime::Fraction::Seven);
+    t.write(&mut iso, ":", tablescope_engine::Fraction::Seven);
     let mut out = String::with_capacity(29);
     out.push_str(DAYS.get(weekday as usize).unwrap_or(&"Mon"));
     out.push_str(", ");

@@ -3,7 +3,7 @@
 //! style or with the account as the first path segment (the emulator's path style).
 
 use super::http::{percent_decode, split_target};
-use crate::error::{Error, ErrorCode, Result};
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// What a request path names.
 #[derive(Debug, Clone, PartialEq, Eq)]

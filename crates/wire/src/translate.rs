@@ -5,11 +5,11 @@
 use super::auth::Access;
 use super::route::{Resource, Target};
 use super::token;
-use crate::api::Request;
-use crate::error::{Error, ErrorCode, Result};
-use crate::json::RawEntity;
-use crate::query::Continuation;
 use serde_json::Value as Json;
+use tablescope_engine::Continuation;
+use tablescope_engine::RawEntity;
+use tablescope_engine::Request;
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// A translated operation: the request, what it needs permission for, and how the client
 /// wants an insert answered.

@@ -3,8 +3,8 @@
 //! WIRE.md and the REST reference's examples (Insert Entity, Query Entities, Create Table,
 //! "Payload format for Table service operations").
 
-use tablescope_engine::wire::{self, Context, Endpoint, HttpRequest, HttpResponse};
 use tablescope_engine::{Account, DateTime, FixedClock};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest, HttpResponse};
 
 const BASE: &str = "http://127.0.0.1:10002/devstoreaccount1";
 const RID: &str = "c2e1f4a8-0000-4000-8000-000000000001";

@@ -1,11 +1,11 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Property test: random operations sent as HTTP through `engine::wire` and as `Request`s
+//! Property test: random operations sent as HTTP through `tablescope_wire` and as `Request`s
 //! through `Account::execute` leave identical accounts and answer the same statuses. Both
 //! accounts run on the same fixed clock, so Timestamps and ETags must match too.
 
 use proptest::prelude::*;
-use tablescope::engine::wire::{self, Context, Endpoint, HttpRequest};
-use tablescope::engine::{Account, BatchRequest, DateTime, RawEntity, Request};
+use tablescope_engine::{Account, BatchRequest, DateTime, RawEntity, Request};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest};
 
 const TABLE: &str = "Orders";
 

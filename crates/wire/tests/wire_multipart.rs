@@ -2,8 +2,8 @@
 //! and writer together with the batch orchestration. The parser's own tests (every tolerated
 //! variant, every refusal, truncation at every offset) live beside it in `wire/multipart.rs`.
 
-use tablescope_engine::wire::{self, Context, Endpoint, HttpRequest};
 use tablescope_engine::{Account, DateTime};
+use tablescope_wire::{self as wire, Context, Endpoint, HttpRequest};
 
 /// Azure/azure-sdk-for-go, sdk/data/aztables/testdata/recordings/TestBatchError/
 /// TestBatchError_storage.json: three inserts as Go's aztables sends them (production style

@@ -1,4 +1,4 @@
-//! What the Connect section, a wasm module of its own (`src/connect.rs`), may ask of the
+//! What the Connect section, a wasm module of its own (`src/bin/connect.rs`), may ask of the
 //! playground: the two run in separate wasm instances and share no memory, so the page hands
 //! the module a JavaScript object of functions when it mounts it (`super::host`):
 //!

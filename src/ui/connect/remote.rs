@@ -1,6 +1,6 @@
 //! One HTTP exchange with either side of a comparison: the sandbox (the page's own engine,
 //! through `window.tablescope.wire`, exactly as the in-page SDK reaches it) or the connection
-//! (`fetch` from the page, in the URL and header forms `engine::wire` understands).
+//! (`fetch` from the page, in the URL and header forms `wire` understands).
 //!
 //! Invariant: a remote error is reported as the service sent it (status, code, message); a
 //! fetch that fails before any answer (a TypeError: CORS refused, or nothing listening) is

@@ -1,5 +1,5 @@
 //! The Design section's way into the playground. The section is its own wasm (the `design`
-//! bin, `src/design.rs`), so it shares no memory with the playground: the playground passes a
+//! bin, `src/bin/design.rs`), so it shares no memory with the playground: the playground passes a
 //! JavaScript object of functions when it mounts the section (`ui::design_host`), and this
 //! file wraps it in typed calls.
 //!
@@ -15,7 +15,7 @@
 //! Invariant: everything that crosses is checked; a missing function, a throw or an answer of
 //! the wrong shape is an `Err` with the reason, which the section shows. Nothing here panics.
 
-use crate::engine::design::DataPage;
+use crate::design::DataPage;
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
 use crate::engine::QueryKind;
 use js_sys::{Array, Function, Reflect, Uint8Array};

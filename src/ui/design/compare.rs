@@ -5,8 +5,8 @@
 use super::doc::Ctx;
 use super::fmt;
 use super::review::{grade_text, rule_id, rule_name};
-use crate::engine::design::gallery::{localize, Translations};
-use crate::engine::design::{compare, workload, Design, Rule, Side};
+use crate::design::gallery::{localize, Translations};
+use crate::design::{compare, workload, Design, Rule, Side};
 use crate::engine::throughput::simulate;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
@@ -14,9 +14,9 @@ use leptos::prelude::*;
 /// Seconds of traffic the simulator plays per write pattern.
 const SIMULATED_SECONDS: u32 = 10;
 
-/// The starter gallery: the engine's gallery files (`crates/engine/src/design/gallery/`),
+/// The starter gallery: the engine's gallery files (`crates/design/src/gallery/`),
 /// which Trunk copies to `designs/`. They are fetched when first used rather than compiled
-/// in (`engine::design::gallery`): text in the wasm would be part of the page's first download.
+/// in (`design::gallery`): text in the wasm would be part of the page's first download.
 pub const GALLERY: [&str; 5] = [
     "employees-by-department",
     "email-index",

@@ -9,7 +9,7 @@
 //! by its structure only (the editor lists what is wrong with it), so half-finished work is
 //! never lost to validation.
 
-use crate::engine::design::{
+use crate::design::{
     project, review, Design, DesignError, Evaluation, Finding, Prices, Projection, Target, VERSION,
 };
 use leptos::prelude::*;

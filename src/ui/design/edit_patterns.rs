@@ -5,7 +5,7 @@
 
 use super::doc::Ctx;
 use super::form;
-use crate::engine::design::{Condition, ConditionOp, Pattern, ReadPattern, WriteOp, WritePattern};
+use crate::design::{Condition, ConditionOp, Pattern, ReadPattern, WriteOp, WritePattern};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 

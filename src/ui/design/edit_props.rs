@@ -5,7 +5,7 @@
 use super::doc::Ctx;
 use super::edit_types::update_type;
 use super::form;
-use crate::engine::design::{Distribution, PropertyDef, PropertyType};
+use crate::design::{Distribution, PropertyDef, PropertyType};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 

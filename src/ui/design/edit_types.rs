@@ -3,7 +3,7 @@
 
 use super::doc::Ctx;
 use super::form;
-use crate::engine::design::{Design, EntityType};
+use crate::design::{Design, EntityType};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 

@@ -7,7 +7,7 @@ use super::bridge::Bridge;
 use super::doc::Ctx;
 use super::fmt;
 use super::remote::Reader;
-use crate::engine::design::{
+use crate::design::{
     project, Design, EvalOptions, Evaluation, Figures, Pattern, PatternRun, Target,
 };
 use crate::engine::Request;

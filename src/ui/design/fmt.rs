@@ -1,7 +1,7 @@
 //! Figures as the section shows them: numbers in the page's language (`i18n::number`),
 //! rounded to what the model can claim.
 
-use crate::engine::design::{Kind, Spread};
+use crate::design::{Kind, Spread};
 use crate::i18n::{self, msg};
 
 /// A figure: whole numbers from 100 on, else one decimal (`0.4`, `12.5`, `88,012`).

@@ -4,7 +4,7 @@
 //! deflated and written in base64url as workspace share links are (`teach::share`).
 
 use super::doc::Ctx;
-use crate::engine::design::{Design, VERSION};
+use crate::design::{Design, VERSION};
 use crate::i18n::{msg, t};
 use crate::ui::teach::share;
 use js_sys::Reflect;

@@ -15,7 +15,7 @@
 //! workers, a sandboxed frame) the page generates in its own thread (`super::run`).
 
 use super::handover::{to_js, Slice};
-use crate::engine::design::{Design, Generator, Progress, Sink};
+use crate::design::{Design, Generator, Progress, Sink};
 use crate::engine::Entity;
 use js_sys::{Array, Object, Reflect};
 use std::cell::RefCell;
@@ -24,7 +24,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-// ---- the worker's side (exported by the `design` bin: src/design.rs) ----
+// ---- the worker's side (exported by the `design` bin: src/bin/design.rs) ----
 
 /// The worker's sink: the tables the page created, and the slice being written.
 struct WorkerSink {

@@ -1,4 +1,4 @@
-//! A design's problems (`engine::design::validate`, key templates, distributions) in the
+//! A design's problems (`design::validate`, key templates, distributions) in the
 //! reader's language. The engine writes each in English; as in [`crate::ui::error_text`], a
 //! problem is recognised by its English template (the `en.json` text of the message that
 //! says it) and said again through the catalogue, its data (names as the engine quoted them,

@@ -6,7 +6,7 @@
 use super::doc::Ctx;
 use super::figures::{header, row};
 use super::fmt;
-use crate::engine::design::{Prices, Projection};
+use crate::design::{Prices, Projection};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 

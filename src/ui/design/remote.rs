@@ -12,7 +12,7 @@
 
 use super::bridge::{Bridge, Refused};
 use super::handover::Slice;
-use crate::engine::design::{Data, DataPage, Sink};
+use crate::design::{Data, DataPage, Sink};
 use crate::engine::query::{Continuation, QueryOptions, QueryStats};
 use crate::engine::{json, Entity, QueryKind};
 use js_sys::{Array, Reflect, Uint8Array};
@@ -176,7 +176,7 @@ impl Data for Reader {
             query.push(("$select", names.join(",")));
         }
         if let Some(c) = &options.continuation {
-            let token = crate::engine::wire::continuation_token;
+            let token = crate::wire::continuation_token;
             query.push(("NextPartitionKey", token(&c.next_partition_key)));
             query.push(("NextRowKey", token(&c.next_row_key)));
         }
@@ -189,9 +189,9 @@ impl Data for Reader {
             header("x-ms-continuation-NextRowKey"),
         ) {
             (Some(pk), Some(rk)) => Some(Continuation {
-                next_partition_key: crate::engine::wire::continuation_key(&pk)
+                next_partition_key: crate::wire::continuation_key(&pk)
                     .ok_or("the sandbox sent a bad continuation")?,
-                next_row_key: crate::engine::wire::continuation_key(&rk)
+                next_row_key: crate::wire::continuation_key(&rk)
                     .ok_or("the sandbox sent a bad continuation")?,
             }),
             _ => None,

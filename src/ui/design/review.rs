@@ -5,7 +5,7 @@
 
 use super::doc::Ctx;
 use super::fmt;
-use crate::engine::design::{Design, Finding, Grade, Rule};
+use crate::design::{Design, Finding, Grade, Rule};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 

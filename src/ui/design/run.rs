@@ -15,7 +15,7 @@ use super::doc::Ctx;
 use super::fmt;
 use super::offthread::OffThread;
 use super::remote::Writer;
-use crate::engine::design::{Design, Generator, Progress};
+use crate::design::{Design, Generator, Progress};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};

@@ -1,4 +1,4 @@
-//! The show-as-code module (`src/codegen.rs`, built by Trunk as `codegen.js` +
+//! The show-as-code module (`src/bin/codegen.rs`, built by Trunk as `codegen.js` +
 //! `codegen_bg.wasm`, unhashed and not loaded by the page), imported the first time a
 //! show-as-code panel needs a form. The request crosses as the engine's JSON.
 

@@ -1,7 +1,7 @@
 //! The lessons as a module loaded on first use.
 //!
 //! The scenario player and the throughput simulator are built as their own wasm (the `learn`
-//! bin, `src/learn.rs`; Trunk writes `learn.js` and `learn_bg.wasm` without a hash and does not
+//! bin, `src/bin/learn.rs`; Trunk writes `learn.js` and `learn_bg.wasm` without a hash and does not
 //! load them). The page's first download is then only the playground; the lessons arrive the
 //! first time the Learn section is shown, and mount into a host element here. The two modules
 //! share nothing at run time: the lessons run on their own scenario accounts, never on the

@@ -1,7 +1,7 @@
 //! The benchmark workload of issue #3: 1,000,000 entities in 1,000 partitions, each with six
 //! properties of mixed types.
 
-use tablescope::engine::{Account, DateTime, Entity, Value};
+use tablescope_engine::{Account, DateTime, Entity, Value};
 
 pub const PARTITIONS: usize = 1_000;
 pub const PER_PARTITION: usize = 1_000;

@@ -5,7 +5,7 @@
 //! (`cargo build --profile serve -p tablescope-bench --bin design-bench`).
 
 use std::time::Instant;
-use tablescope_engine::design::{self, gallery, Design, EvalOptions, Prices, Target};
+use tablescope_design::{self as design, gallery, Design, EvalOptions, Prices, Target};
 use tablescope_engine::Account;
 
 /// The employees gallery design with ten patterns (its six and four more), at 1,000,000:

@@ -4,9 +4,9 @@
 // the official @azure/data-tables pointed at TABLESCOPE_TABLE_ENDPOINT (tablescope-serve) with
 // the development account's key. Prints one JSON line: what the code logged (entities as
 // their keys and property names, lone strings as they are) and the service error it ended
-// with, if any. tests/code_sdk.rs compares it with the engine's answer.
+// with, if any. crates/serve/tests/code_sdk.rs compares it with the engine's answer.
 //
-//   TABLESCOPE_TABLE_ENDPOINT=http://127.0.0.1:PORT/devstoreaccount1 node tests/code/run.mjs FILE
+//   TABLESCOPE_TABLE_ENDPOINT=http://127.0.0.1:PORT/devstoreaccount1 node crates/codegen/tests/code/run.mjs FILE
 
 import { readFileSync } from "node:fs";
 import {

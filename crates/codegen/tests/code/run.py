@@ -2,9 +2,9 @@
 the code reads its connection string from AZURE_TABLES_CONNECTION_STRING, as generated. Its
 print() is captured. Prints one JSON line: what the code printed on its own (entities as their
 keys and property names, strings as they are) and the service error it ended with, if any.
-tests/code_sdk.rs compares it with the engine's answer.
+crates/serve/tests/code_sdk.rs compares it with the engine's answer.
 
-    AZURE_TABLES_CONNECTION_STRING=... .venv-sdk/bin/python tests/code/run.py FILE
+    AZURE_TABLES_CONNECTION_STRING=... .venv-sdk/bin/python crates/codegen/tests/code/run.py FILE
 """
 
 import json

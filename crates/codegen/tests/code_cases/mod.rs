@@ -1,11 +1,11 @@
-//! The requests "show as code" is checked on (tests/code_golden.rs, tests/code_sdk.rs): a
+//! The requests "show as code" is checked on (crates/codegen/tests/code_golden.rs, crates/serve/tests/code_sdk.rs): a
 //! query with its options and paging, every entity write with and without an ETag, a batch,
 //! table create/delete/list, with keys and values that each SDK must write in its own way
 //! (`'`, `%`, Int64 beyond 2^53, seven-digit DateTime, Guid, Binary, integral Double, NaN).
 #![allow(dead_code)]
 
 use serde_json::json;
-use tablescope::engine::{BatchRequest, RawEntity, Request, Response, Returned};
+use tablescope_engine::{BatchRequest, RawEntity, Request, Response, Returned};
 
 pub struct Case {
     pub name: &'static str,

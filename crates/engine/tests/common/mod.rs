@@ -1,7 +1,7 @@
 //! Helpers shared by the native engine tests.
 #![allow(dead_code)]
 
-use tablescope::engine::{Account, Continuation, RawEntity, Request, Response};
+use tablescope_engine::{Account, Continuation, RawEntity, Request, Response};
 
 pub fn account_with(table: &str) -> Account {
     let mut a = Account::default();

@@ -2,8 +2,8 @@
 //! from the files of real runs, and each must load as the last acknowledged account.
 
 use super::*;
-use crate::engine::{Entity, FixedClock, Request, Value};
 use std::io::Write;
+use tablescope_engine::{Entity, FixedClock, Request, Value};
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tablescope-store-{}-{name}", std::process::id()));
@@ -30,7 +30,7 @@ fn run(account: &mut Account, store: &mut Store, request: Request) {
 
 fn insert(pk: &str, rk: &str, n: i32) -> Request {
     let raw =
-        crate::engine::RawEntity::from_entity(&Entity::new(pk, rk).with("N", Value::Int32(n)));
+        tablescope_engine::RawEntity::from_entity(&Entity::new(pk, rk).with("N", Value::Int32(n)));
     Request::Insert {
         table: "Tab".into(),
         entity: raw,
@@ -42,8 +42,8 @@ fn batch(pk: &str, rks: &[&str]) -> Request {
         table: "Tab".into(),
         operations: rks
             .iter()
-            .map(|rk| crate::engine::BatchRequest::Insert {
-                entity: crate::engine::RawEntity::from_entity(&Entity::new(pk, *rk)),
+            .map(|rk| tablescope_engine::BatchRequest::Insert {
+                entity: tablescope_engine::RawEntity::from_entity(&Entity::new(pk, *rk)),
             })
             .collect(),
     }

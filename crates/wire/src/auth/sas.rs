@@ -12,9 +12,9 @@
 //! endpoint is plain HTTP by design.
 
 use super::{authentication_failed, decode_signature, signature_matches, KeyRange, Sas};
-use crate::datetime::DateTime;
-use crate::error::{Error, ErrorCode, Result};
-use crate::wire::Endpoint;
+use crate::Endpoint;
+use tablescope_engine::DateTime;
+use tablescope_engine::{Error, ErrorCode, Result};
 
 /// The first SAS version whose string-to-sign this module knows (account SAS began there).
 const FIRST_VERSION: &str = "2015-04-05";

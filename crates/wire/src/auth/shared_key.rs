@@ -14,10 +14,10 @@
 //! a request dated more than 15 minutes from its clock.
 
 use super::{authentication_failed, decode_signature, signature_matches};
-use crate::datetime::DateTime;
-use crate::error::Result;
-use crate::wire::http::{query_pairs, split_target, HttpRequest};
-use crate::wire::Endpoint;
+use crate::http::{query_pairs, split_target, HttpRequest};
+use crate::Endpoint;
+use tablescope_engine::DateTime;
+use tablescope_engine::Result;
 
 /// How far a request's date may be from the service's clock: 15 minutes, in ticks.
 const MAX_SKEW_TICKS: i64 = 15 * 60 * 10_000_000;

@@ -6,7 +6,7 @@
 //! 2020-12-06 account SAS form comes from `azure-storage-blob` 12.31.1 (`ss=t`).
 
 use super::*;
-use crate::wire::Endpoint;
+use crate::Endpoint;
 
 /// The SDKs signed at these x-ms-date values; the service's clock is set close to them.
 const JS_DATE: &str = "Mon, 23 Nov 2026 20:24:50 GMT";
@@ -752,7 +752,7 @@ fn an_authorization_header_wins_over_a_sas() {
 
 #[test]
 fn a_sas_for_another_account_fails() {
-    let other = Endpoint::with_key("otheraccount", crate::wire::DEV_KEY).unwrap();
+    let other = Endpoint::with_key("otheraccount", crate::DEV_KEY).unwrap();
     let request = with_sas("GET", "/Employees()", JS_TABLE_R);
     assert_eq!(
         code(authenticate(&other, &request, now())),
@@ -782,7 +782,7 @@ fn account_keys_and_anonymous_may_do_anything() {
 /// The filter a key-range SAS narrows queries with admits exactly what `admits` admits.
 #[test]
 fn a_key_range_narrows_queries_to_the_same_entities() {
-    use crate::filter::{self, Row};
+    use tablescope_engine::filter::{self, Row};
     let range = KeyRange {
         start_partition_key: Some("b".into()),
         start_row_key: Some("2".into()),
@@ -800,7 +800,7 @@ fn a_key_range_narrows_queries_to_the_same_entities() {
             let row = Row {
                 partition_key: pk,
                 row_key: rk,
-                timestamp: crate::DateTime::MIN,
+                timestamp: tablescope_engine::DateTime::MIN,
                 properties: &[],
             };
             assert_eq!(

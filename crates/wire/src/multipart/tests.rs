@@ -485,7 +485,7 @@ fn hostile_bodies_are_bounded() {
         bad("a part holds more than 100 headers")
     );
     // 4 MiB of near-delimiters and blank lines: one pass, refused as unterminated.
-    let near = "--b-\r\n\r\n--bb\n".repeat(crate::batch::MAX_PAYLOAD_BYTES / 16);
+    let near = "--b-\r\n\r\n--bb\n".repeat(tablescope_engine::MAX_PAYLOAD_BYTES / 16);
     assert_eq!(
         detail(parse(CT, near.as_bytes())),
         bad("the body holds no delimiter line --b")
