@@ -15,6 +15,9 @@ ensure_python_sdk
 [ -d scripts/bench/node_modules/azurite ] || npm ci --prefix scripts/bench --no-audit --no-fund
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
+step "lints: cargo fmt --check and cargo clippy -D warnings, natively and for wasm32 (scripts/lint.sh)"
+scripts/lint.sh
+
 step "cargo test (native: engine, wire, conformance, tablescope-serve with its kill -9 test, show-as-code with the SDKs, doc tests)"
 cargo test --locked --no-fail-fast --workspace
 

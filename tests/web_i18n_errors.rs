@@ -138,7 +138,7 @@ async fn error_details_are_said_in_the_language_shown() {
     let mut account = Account::new(Box::new(FixedClock::default()));
     account.create_table("Things").unwrap();
     for (filter, keep) in [
-        (vec!["a eq 1"; 16].join(" or "), "16"),
+        (["a eq 1"; 16].join(" or "), "16"),
         ("true and false".to_string(), "Eigenschaft"),
     ] {
         let r = account.execute(&Request::Query {

@@ -161,7 +161,7 @@ pub async fn build(
                 let table = tables
                     .entry(table.to_string())
                     .or_insert_with(|| Table::new(table));
-                if let Err(e) = store(&key, table, entities, &mut last, &mut stuck) {
+                if let Err(e) = store(key, table, entities, &mut last, &mut stuck) {
                     report(e)?;
                 }
                 index.push_loaded(&table.name, pk, start);

@@ -67,8 +67,8 @@ impl CellRequest {
                 let length = text.chars().count();
                 if length > MAX_CODE_CHARS {
                     return Err(msg::cell_code_too_long(
-                        &i18n::number(length as f64),
-                        &i18n::number(MAX_CODE_CHARS as f64),
+                        i18n::number(length as f64),
+                        i18n::number(MAX_CODE_CHARS as f64),
                     ));
                 }
                 CodeSource::Text(text)

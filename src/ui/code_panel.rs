@@ -91,13 +91,13 @@ impl Outcome {
     /// The outcome in words, in the current language.
     pub(crate) fn message(&self) -> String {
         match self {
-            Outcome::Done { ms } => msg::code_done(&i18n::number(ms.round())),
-            Outcome::TimedOut { limit_s } => msg::code_timeout(&i18n::number(*limit_s)),
+            Outcome::Done { ms } => msg::code_done(i18n::number(ms.round())),
+            Outcome::TimedOut { limit_s } => msg::code_timeout(i18n::number(*limit_s)),
             Outcome::Stopped => msg::code_stopped(),
             Outcome::Failed {
                 line: Some(n),
                 text,
-            } => msg::code_error_line(&n.to_string(), text),
+            } => msg::code_error_line(n.to_string(), text),
             Outcome::Failed { line: None, text } => text.clone(),
         }
     }
@@ -285,13 +285,10 @@ pub fn CodePanel() -> impl IntoView {
                     .or_else(|| code_link::take_code_in_address().inspect(|t| save_text(t)))
                     .or_else(saved_text)
                     .unwrap_or_else(|| STARTER.to_string());
-                let ed = b.create_editor(
-                    &element,
-                    &text,
-                    &msg::code_editor_label(),
-                    move || run(),
-                    |text| save_text(&text),
-                )?;
+                let ed =
+                    b.create_editor(&element, &text, &msg::code_editor_label(), run, |text| {
+                        save_text(&text)
+                    })?;
                 bundle.set_value(Some(b));
                 editor.set_value(Some(ed));
                 Ok::<_, String>(())
@@ -436,7 +433,7 @@ pub fn CodePanel() -> impl IntoView {
             <div class="code-editor" dir="ltr" node_ref=host></div>
             <p class="hint">{t(msg::code_run_hint)}</p>
             <p class="code-outcome" role="status" aria-live="polite" data-run=move || runs.get()>
-                {move || running.get().then(|| msg::code_running())}
+                {move || running.get().then(msg::code_running)}
                 {move || outcome.get().map(outcome_view)}
             </p>
         </section>

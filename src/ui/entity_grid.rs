@@ -328,7 +328,7 @@ pub fn EntityGrid(
             <table
                 class="grid"
                 role="grid"
-                aria-label=move || label()
+                aria-label=label
                 aria-multiselectable="true"
                 aria-rowcount=move || len() + 1
             >

@@ -379,7 +379,7 @@ impl AppState {
             ARMED.with(|a| a.set(false));
             revision.try_update(|r| *r += 1);
         };
-        let later = wasm_bindgen::closure::Closure::once_into_js(bump.clone());
+        let later = wasm_bindgen::closure::Closure::once_into_js(bump);
         let armed = web_sys::window().map(|w| {
             w.set_timeout_with_callback_and_timeout_and_arguments_0(
                 wasm_bindgen::JsCast::unchecked_ref(&later),

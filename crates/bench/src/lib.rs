@@ -132,7 +132,7 @@ pub fn entity(p: usize, i: usize) -> Entity {
         .with("Bucket", Value::Int32((i % 100) as i32))
         .with("Balance", Value::Int64((p * 1_000_003 + i) as i64 * 97))
         .with("Score", Value::Double(i as f64 / 7.0))
-        .with("Active", Value::Boolean(i % 3 == 0))
+        .with("Active", Value::Boolean(i.is_multiple_of(3)))
         .with("Joined", Value::DateTime(joined))
 }
 

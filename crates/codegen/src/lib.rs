@@ -28,6 +28,8 @@
 //! assert!(js.contains(r#"await serviceClient.deleteTable("Employees");"#));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod csharp;
 pub(crate) mod http;
 mod java;

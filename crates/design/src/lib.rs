@@ -15,6 +15,8 @@
 //! assert_eq!(measured.patterns.len(), projected.patterns.len());
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod checklist;
 mod compare;
 mod count;

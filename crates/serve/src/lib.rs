@@ -11,6 +11,8 @@
 //!
 //! Native only, behind the `serve` feature: the wasm builds never see it.
 
+#![forbid(unsafe_code)]
+
 pub mod args;
 mod cors;
 mod export;

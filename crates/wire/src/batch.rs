@@ -221,7 +221,7 @@ fn success_part(
         h("X-Content-Type-Options", "nosniff"),
         h("Cache-Control", "no-cache"),
     ];
-    let etag = result.etag.clone();
+    let etag = result.etag;
     let mut body = Vec::new();
     let status = match op {
         BatchRequest::Insert { entity } => {

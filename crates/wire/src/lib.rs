@@ -20,6 +20,8 @@
 //! assert_eq!(out.response.status, 204);
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod auth;
 mod batch;
 mod handle;

@@ -38,6 +38,8 @@ pub struct Frame {
     entries: Cell<usize>,
 }
 
+// `create_element` fails only for a name that is not a valid tag, and "div" is one.
+#[allow(clippy::expect_used)]
 pub(super) fn element(document: &Document, tag: &str, class: &str) -> Element {
     let e = document
         .create_element(tag)

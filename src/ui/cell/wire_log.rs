@@ -116,9 +116,9 @@ impl WireLog {
             text(
                 &figures,
                 &msg::code_wire_figures(
-                    &crate::ui::explain_text::kind_name(&q.kind),
-                    &i18n::number(q.returned as f64),
-                    &i18n::number(q.scanned as f64),
+                    crate::ui::explain_text::kind_name(&q.kind),
+                    i18n::number(q.returned as f64),
+                    i18n::number(q.scanned as f64),
                 ),
             );
             let _ = summary.append_with_str_1(" ");

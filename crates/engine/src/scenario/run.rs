@@ -128,7 +128,6 @@ fn resolve_refs(fields: &mut Map<String, Json>, earlier: &[StepOutcome]) -> Resu
         let etag = earlier_outcome(earlier, n)?
             .response
             .etag
-            .clone()
             .ok_or_else(|| format!("step {n} returned no ETag"))?;
         fields.insert("ifMatch".into(), Json::String(etag.into()));
     }
