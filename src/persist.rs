@@ -3,7 +3,7 @@
 //! Layout (see [`layout`]): database `tablescope-<namespace>`; a `meta` record listing the
 //! tables, and `chunks` records of at most [`MAX_CHUNK`] entities each, keyed
 //! `"<Table>/<PartitionKey>/<chunkStartRowKey>"` and holding the entities as a JSON string.
-//! The cost of IndexedDB is per record, not per byte (`/work/shared/PERSISTENCE.md`), so records
+//! The cost of IndexedDB is per record, not per byte (`docs/persistence.md#why-chunks`), so records
 //! of many entities load 100,000 entities in well under a second, while the bound on a chunk
 //! keeps one write small.
 //!

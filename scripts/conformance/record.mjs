@@ -10,7 +10,7 @@
 // status, code, messagePrefix (batch failures), entity (get/insert), entities/count/
 // continuation (query) and tables (listTables). Fields only Tablescope can know (scanned,
 // partitions, kind) are kept as written. Then the hand corrections of corrections.json
-// (where Azurite differs from the service, SPEC.md) are applied on top, so a re-run never
+// (where Azurite differs from the service, docs/differences.md#where-azurite-differs-from-the-service) are applied on top, so a re-run never
 // undoes them. Files listed there as handWritten are never recorded, only checked.
 // Output: 2-space JSON, stable key order, trailing newline.
 import fs from "node:fs";
@@ -27,7 +27,7 @@ const ROOT = path.resolve(HERE, "../..");
 const SCEN_DIR = path.join(ROOT, "crates/engine/tests/conformance");
 const CORRECTIONS = path.join(HERE, "corrections.json");
 
-// ---------------------------------------------------------------- format (SCENARIOS.md)
+// ---------------------------------------------------------------- format (docs/service/lessons.md)
 
 const TOP_FIELDS = ["format", "name", "description", "steps"];
 const COMMON = ["op", "note", "expect"];

@@ -1,5 +1,5 @@
 //! The batch stager: operations staged from the editor or typed by hand, reordered or removed,
-//! checked against SPEC §4 before commit, and committed atomically.
+//! checked against docs/service/batches.md before commit, and committed atomically.
 
 use super::error_notice::ErrorNotice;
 use super::model;

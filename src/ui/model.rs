@@ -1,6 +1,6 @@
 //! The UI's pure logic, apart from the DOM so the browser tests can check it directly:
 //! typed property inputs (here), the query builder in both directions ([`builder`]), and the
-//! batch checks of SPEC §4 with the import's name proposal ([`batch`]).
+//! batch checks of docs/service/batches.md with the import's name proposal ([`batch`]).
 
 mod batch;
 mod builder;

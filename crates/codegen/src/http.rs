@@ -1,4 +1,4 @@
-//! The raw HTTP form: the request an SDK would send (WIRE.md), in the `.http` file layout
+//! The raw HTTP form: the request an SDK would send (docs/service/wire.md), in the `.http` file layout
 //! (request line with the absolute URL, headers, a blank line, the body). No `Authorization`:
 //! the playground serves the development account without one, and a real account's
 //! signature depends on the moment it is sent.

@@ -1,7 +1,7 @@
 //! "Show as code": any request the playground runs, written as the code that runs it for real.
 //!
 //! One generator per form, each from the engine's [`Request`] value:
-//! - the raw HTTP request ([`Form::Http`], WIRE.md), which `tablescope_wire` reads back to the
+//! - the raw HTTP request ([`Form::Http`], docs/service/wire.md), which `tablescope_wire` reads back to the
 //!   same `Request`;
 //! - JavaScript ([`Form::JavaScript`], `@azure/data-tables`), written for the Code section's
 //!   scope (`serviceClient`, `tableClient(name)`), so it runs there unchanged;

@@ -1,4 +1,4 @@
-//! An account: its tables, its clock, and the operations of SPEC §2 on them.
+//! An account: its tables, its clock, and the operations of docs/service/operations.md on them.
 
 use super::changes::{Change, ChangeSet};
 use super::clock::{Clock, FixedClock};
@@ -283,7 +283,7 @@ impl Account {
         Ok(timestamp)
     }
 
-    /// insert, replace, merge, upsert-replace or upsert-merge (SPEC §2); returns the new
+    /// insert, replace, merge, upsert-replace or upsert-merge (docs/service/operations.md); returns the new
     /// Timestamp (the ETag's source).
     pub fn write(
         &mut self,

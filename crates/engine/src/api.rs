@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// An operation, named as in scenario files (SCENARIOS.md).
+/// An operation, named as in scenario files (docs/service/lessons.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "op",

@@ -1,4 +1,4 @@
-//! Entity group transactions (SPEC §4): one table, one partition, at most 100 operations,
+//! Entity group transactions (docs/service/batches.md): one table, one partition, at most 100 operations,
 //! each entity at most once; all applied or none.
 //!
 //! The batch is checked in two passes before anything is applied: first its shape (count,
@@ -108,7 +108,7 @@ fn run_each(
 }
 
 /// A batch commits at one instant: its inserts share one Timestamp (and so one ETag), its
-/// other writes share a second, one tick later, as production answers (WIRE.md "`$batch`").
+/// other writes share a second, one tick later, as production answers (docs/service/wire.md#batch).
 struct Stamps {
     insert: Option<super::datetime::DateTime>,
     update: Option<super::datetime::DateTime>,

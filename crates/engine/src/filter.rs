@@ -1,4 +1,4 @@
-//! The OData `$filter` language (SPEC §3): lexer → parser → normalizer → evaluator.
+//! The OData `$filter` language (docs/service/queries.md): lexer → parser → normalizer → evaluator.
 //!
 //! ```
 //! use tablescope_engine::filter::{self, Row};

@@ -1,4 +1,4 @@
-//! The service's JSON form of entities ("minimal metadata"), SPEC §1.
+//! The service's JSON form of entities ("minimal metadata"), docs/service/data-model.md.
 //!
 //! String, Boolean, Int32 (a number without a decimal point) and Double (a number with one)
 //! need no annotation; Int64 (as a string), DateTime, Guid, Binary (base64) and non-finite
@@ -108,7 +108,7 @@ fn invalid(detail: String) -> Error {
 
 /// Decodes a request's entity. A client-supplied Timestamp and `odata.*` metadata are ignored;
 /// null values are dropped (null and missing are the same thing). Checks types and annotations;
-/// the limits of SPEC §1 are checked by [`super::validate::entity`].
+/// the limits of docs/service/data-model.md are checked by [`super::validate::entity`].
 pub fn decode(raw: &RawEntity) -> Result<Entity> {
     decode_with(raw, false, &mut Names::default())
 }

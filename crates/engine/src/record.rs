@@ -176,7 +176,7 @@ impl<'a> From<&'a Value> for ValueRef<'a> {
 }
 
 impl ValueRef<'_> {
-    /// The value's size in the service's entity-size formula (SPEC §1).
+    /// The value's size in the service's entity-size formula (docs/service/data-model.md).
     pub fn size(self) -> usize {
         match self {
             ValueRef::String(s) => 4 + 2 * crate::key::utf16_len(s),

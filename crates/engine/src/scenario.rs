@@ -1,4 +1,4 @@
-//! Scenario files, format 1 (SCENARIOS.md): steps run in order against a fresh account, each
+//! Scenario files, format 1 (docs/service/lessons.md): steps run in order against a fresh account, each
 //! optionally carrying a learner's note and expectations.
 //!
 //! The same files serve the teaching scenarios, share links, docs embeds and the conformance

@@ -1,5 +1,5 @@
 //! Running requests: [`Account::execute`] maps each [`Request`] to the account's operations
-//! and answers with the service's status codes (SPEC §2–§4; SCENARIOS.md "Success statuses").
+//! and answers with the service's status codes (docs/service/operations.md, docs/service/queries.md, docs/service/batches.md; docs/service/lessons.md#success-statuses).
 
 use super::account::{Account, IfMatch, WriteMode};
 use super::api::{BatchRequest, ColumnInfo, Explain, Request, Response, Returned, Rows, TableInfo};
@@ -354,7 +354,7 @@ impl Answer {
 }
 
 /// The service permits at most this many discrete comparisons in one `$filter`
-/// (documented in "Querying tables and entities"; not in SPEC.md).
+/// (documented in "Querying tables and entities"; docs/service/queries.md#limits).
 pub const MAX_COMPARISONS: usize = 15;
 
 fn check_comparison_count(e: &filter::Expr) -> Result<()> {

@@ -1,4 +1,4 @@
-//! The service's limits and naming rules (SPEC §1), each failing with its exact code.
+//! The service's limits and naming rules (docs/service/data-model.md), each failing with its exact code.
 
 use super::entity::Entity;
 use super::error::{Error, ErrorCode, Result};

@@ -119,7 +119,7 @@ impl Value {
         Value::String(s.into().into_boxed_str())
     }
 
-    /// The value's size in the service's entity-size formula (SPEC §1).
+    /// The value's size in the service's entity-size formula (docs/service/data-model.md).
     pub fn size(&self) -> usize {
         crate::ValueRef::from(self).size()
     }

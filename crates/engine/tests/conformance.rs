@@ -1,7 +1,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Replays every scenario file under tests/conformance/ (recursively) through the scenario
 //! runner. The expectations were recorded from Azurite and corrected to the service where
-//! SPEC §5 lists a deviation (see scripts/conformance/README.md).
+//! docs/differences.md#where-azurite-differs-from-the-service lists a deviation (see scripts/conformance/README.md).
 
 use std::path::{Path, PathBuf};
 use tablescope_engine::scenario;

@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Entity group transactions: every rule of SPEC §4.
+//! Entity group transactions: every rule of docs/service/batches.md.
 
 mod common;
 use common::*;

@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Entity operations, ETags and Timestamps, and every validation rule of SPEC §1–§2.
+//! Entity operations, ETags and Timestamps, and every validation rule of docs/service/data-model.md, docs/service/operations.md.
 
 mod common;
 use common::*;

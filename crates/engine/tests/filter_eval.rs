@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Filter evaluation (SPEC §3): missing properties, widening, type mismatches, NaN, and the
+//! Filter evaluation (docs/service/queries.md): missing properties, widening, type mismatches, NaN, and the
 //! order of every Edm type.
 
 use std::sync::Arc;

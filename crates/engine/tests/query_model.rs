@@ -92,7 +92,7 @@ fn entity_json(e: &Ent) -> String {
     s + "}"
 }
 
-/// The spec's scan range by brute force (SPEC §3): the entities that satisfy every top-level
+/// The spec's scan range by brute force (docs/service/queries.md): the entities that satisfy every top-level
 /// `and`ed PartitionKey comparison (string constant, not `ne`), and — only when those pin a
 /// single PartitionKey — every such RowKey comparison too. Also the kind the spec names.
 fn model_range(all: &[Ent], expr: &Expr) -> (u64, QueryKind) {

@@ -1,5 +1,4 @@
-//! Who sent the request, and may they do this: SharedKey, SharedKeyLite and SAS (WIRE.md
-//! "Authorization").
+//! Who sent the request, and may they do this: SharedKey, SharedKeyLite and SAS (docs/service/wire.md#authorization).
 //!
 //! [`authenticate`] checks the credential a request carries against the endpoint's account
 //! and key, once per HTTP request (for `$batch`, the outer request); [`authorize`] and

@@ -1,5 +1,5 @@
 //! `POST /$batch`: the MIME parts become one [`Request::Batch`], and its answer becomes
-//! the multipart response (WIRE.md "`$batch`"). The engine decides everything about the
+//! the multipart response (docs/service/wire.md#batch). The engine decides everything about the
 //! batch (one partition, at most 100 operations, atomicity); this file only translates.
 //!
 //! Status is 202 whether or not an operation fails; a failure answers with only the failing
@@ -16,7 +16,7 @@ use tablescope_engine::Account;
 use tablescope_engine::{BatchRequest, Request, Response};
 use tablescope_engine::{Error, ErrorCode, Result};
 
-/// Inside a batch, parts carry no spaces in their `Content-Type` (WIRE.md "Headers").
+/// Inside a batch, parts carry no spaces in their `Content-Type` (docs/service/wire.md#headers).
 const PART_JSON: &str = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8";
 
 /// What the response needs to know about each operation beyond the engine's answer.

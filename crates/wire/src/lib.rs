@@ -1,4 +1,4 @@
-//! The Table service's HTTP protocol (WIRE.md): an HTTP request in, an HTTP response out.
+//! The Table service's HTTP protocol (docs/service/wire.md): an HTTP request in, an HTTP response out.
 //!
 //! `wire` translates; it does not decide. [`handle`] parses the request into the engine's
 //! [`Request`], runs it through [`Account::execute`] (so statistics and the change feed work

@@ -1,4 +1,4 @@
-//! `$batch` bodies: `multipart/mixed` with one changeset, in and out (WIRE.md "`$batch`").
+//! `$batch` bodies: `multipart/mixed` with one changeset, in and out (docs/service/wire.md#batch).
 //!
 //! [`parse`] reads a request body into its operations; [`write`] writes the response body.
 //! Neither knows what the operations mean: `handle` routes each part like a single request.

@@ -1,4 +1,4 @@
-//! Response bodies as the service writes them, by OData metadata level (WIRE.md "Payload").
+//! Response bodies as the service writes them, by OData metadata level (docs/service/wire.md#payload).
 //!
 //! - nometadata: values only, no `odata.*` members and no annotations.
 //! - minimalmetadata: `odata.metadata` on the body, `odata.etag` on every entity, and

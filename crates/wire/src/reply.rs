@@ -1,5 +1,5 @@
 //! The headers every response carries, in the order production writes them, and the error
-//! response (WIRE.md "Headers", "Statuses").
+//! response (docs/service/wire.md#headers, docs/service/wire.md#statuses).
 
 use super::http::HttpResponse;
 use super::payload;

@@ -1,4 +1,4 @@
-//! Which resource a URL names (WIRE.md "Addressing"): `/Tables`, `/Tables('name')`,
+//! Which resource a URL names (docs/service/wire.md#addressing): `/Tables`, `/Tables('name')`,
 //! `/name`, `/name()`, `/name(PartitionKey='a',RowKey='b')` and `/$batch`, in production
 //! style or with the account as the first path segment (the emulator's path style).
 

@@ -1,4 +1,4 @@
-//! Continuation tokens in the service's format (WIRE.md "Continuation"): `1!<n>!<base64>`,
+//! Continuation tokens in the service's format (docs/service/wire.md#continuation): `1!<n>!<base64>`,
 //! where `<base64>` is the key's UTF-8 bytes in standard base64 with `=` padding written as
 //! `-`, and `<n>` is that text's length (`1!24!bGlzdEVudGl0aWVzVGVzdA--` for
 //! `listEntitiesTest`). Clients never parse tokens; any key, including `'`, `%` and

@@ -1,5 +1,5 @@
 //! An HTTP operation (verb, routed URL, headers, body) into the engine's [`Request`]
-//! (WIRE.md "Verbs"). Shared by single requests and the operations of a `$batch`, so an
+//! (docs/service/wire.md#verbs). Shared by single requests and the operations of a `$batch`, so an
 //! operation means the same thing in both.
 
 use super::auth::Access;
@@ -109,7 +109,7 @@ pub fn operation(
                     },
                     &[Access::Read],
                 )),
-                // Without If-Match, PUT and MERGE/PATCH are upserts (WIRE.md "Verbs").
+                // Without If-Match, PUT and MERGE/PATCH are upserts (docs/service/wire.md#verbs).
                 "PUT" | "MERGE" | "PATCH" => {
                     let entity = keyed(entity_body(headers, body)?);
                     let replace = verb == "PUT";

@@ -1,6 +1,6 @@
 //! Golden wire tests: request bytes in, response bytes out, compared exactly. The time and
 //! request id are injected (`Context`), so nothing needs masking. The expected texts follow
-//! WIRE.md and the REST reference's examples (Insert Entity, Query Entities, Create Table,
+//! docs/service/wire.md and the REST reference's examples (Insert Entity, Query Entities, Create Table,
 //! "Payload format for Table service operations").
 
 use tablescope_engine::{Account, DateTime, FixedClock};

@@ -1,4 +1,4 @@
-//! The batch stager's checks (SPEC §4) and the CSV import's table name proposal.
+//! The batch stager's checks (docs/service/batches.md) and the CSV import's table name proposal.
 
 use super::{keys_of, quote};
 use crate::engine::{BatchRequest, MAX_OPERATIONS, MAX_PAYLOAD_BYTES};
@@ -42,7 +42,7 @@ pub fn batch_op_name(op: &BatchRequest) -> &'static str {
     }
 }
 
-/// Why a staged batch would be refused (SPEC §4), each message naming the operation's 0-based
+/// Why a staged batch would be refused (docs/service/batches.md), each message naming the operation's 0-based
 /// index as the service does; empty when it may be committed.
 pub fn check_batch(ops: &[BatchRequest]) -> Vec<String> {
     let mut problems = Vec::new();

@@ -2,7 +2,7 @@
 //!
 //! The engine's [`Runner`](crate::engine::scenario::Runner) builds requests with the derived
 //! `Deserialize` of [`Request`], which costs about 20 KB of gzipped wasm; the player only
-//! needs this small, strict builder. It accepts exactly the fields SCENARIOS.md lists (an
+//! needs this small, strict builder. It accepts exactly the fields docs/service/lessons.md lists (an
 //! unknown field is an error, as in the engine) and resolves `{"step": N}` references against
 //! earlier outcomes. `tests/web_teach.rs` checks that it runs every shipped scenario to the
 //! same outcome as the engine's runner.

@@ -1,4 +1,4 @@
-//! Evaluating a filter on one entity (SPEC §3, Evaluation).
+//! Evaluating a filter on one entity (docs/service/queries.md#evaluation).
 //!
 //! This is the inner loop of every scan, so it allocates nothing: keys are compared as `&str`,
 //! properties are found by a linear scan of the row's (short) property list.

@@ -2,7 +2,7 @@
 //!
 //! `not (a and b)` is `not a or not b`, `not (a or b)` is `not a and not b`, `not (x eq 1)` is
 //! `x ne 1`, `not (x gt 1)` is `x le 1`, `not true` is `false`. The result has no `Not`, so a
-//! comparison on a missing property stays false under any number of `not`s (SPEC §3).
+//! comparison on a missing property stays false under any number of `not`s (docs/service/queries.md).
 
 use super::ast::Expr;
 

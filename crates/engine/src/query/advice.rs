@@ -78,7 +78,7 @@ fn type_warnings(e: &Expr, table: &Table, out: &mut Vec<Advice>) {
     }
 }
 
-/// The property types a constant compares with (SPEC §3 widening).
+/// The property types a constant compares with (docs/service/queries.md#widening).
 fn comparable_types(literal: &Value) -> &'static [EdmType] {
     match literal {
         Value::Int32(_) => &[EdmType::Int32, EdmType::Int64, EdmType::Double],

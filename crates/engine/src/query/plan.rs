@@ -1,7 +1,7 @@
 //! The planner: which rows a query must scan, and what kind of query that makes it.
 //!
 //! The scan range comes only from comparisons on PartitionKey and RowKey joined by top-level
-//! `and`s (SPEC §3); every other condition is checked on each scanned entity. RowKey bounds
+//! `and`s (docs/service/queries.md); every other condition is checked on each scanned entity. RowKey bounds
 //! narrow the scan only when the PartitionKey is a single value.
 
 use crate::filter::{self, CmpOp, Expr, Target};

@@ -1,4 +1,4 @@
-//! Expectations and how a response is compared with them (SCENARIOS.md, "Expectations").
+//! Expectations and how a response is compared with them (docs/service/lessons.md#expectations).
 
 use crate::api::Response;
 use crate::json::{decode_value, RawEntity};
