@@ -272,7 +272,7 @@ async fn the_panels_plurals_at_0_1_2_3_11_100_in_every_language() {
 
 #[wasm_bindgen_test]
 async fn the_engines_explanations_in_the_readers_language() {
-    use tablescope::ui::explain_text::{kind_name, sentence};
+    use tablescope::ui::text::explain_text::{kind_name, sentence};
     install_all();
     let summary = "Partition scan: every entity in partition 'Mar''keting' is read, because no RowKey range narrows it.";
     let advice = "An `or` of PartitionKeys is a table scan. Run 1200 partition queries instead: each reads only its own partition.";

@@ -1,14 +1,14 @@
 #![cfg(target_arch = "wasm32")]
 //! A design's problems in the reader's language (issue #14): the engine's design checks, key
 //! templates and distributions. Each case breaks the employees gallery design one way and
-//! makes the engine report it, so a template of `ui::design::problem_text` that drifts from
+//! makes the engine report it, so a template of `ui::sections::design::problem_text` that drifts from
 //! the engine's wording fails here: in English every problem comes back unchanged; in German
 //! and Arabic it is said differently with no English words left, and German keeps the data.
 
 use serde_json::{json, Value};
 use tablescope::design::{gallery, Design};
 use tablescope::i18n::{self, Lang};
-use tablescope::ui::design::problem_text::problem;
+use tablescope::ui::sections::design::problem_text::problem;
 use wasm_bindgen_test::*;
 
 mod web_common;

@@ -1,7 +1,7 @@
 #![cfg(target_arch = "wasm32")]
 //! The engine's error explanations in the reader's language (issue #14): the filter parser's
 //! syntax errors and `Error::detail`. Each case makes the engine itself produce the English
-//! text, so a template of `ui::error_text` that drifts from the engine's wording fails here:
+//! text, so a template of `ui::text::error_text` that drifts from the engine's wording fails here:
 //! in English the text must come back unchanged (the data in the right places), and in
 //! German it must be said differently, with the data (quoted filter text, names) kept.
 
@@ -9,7 +9,7 @@ use tablescope::engine::{
     filter, json, validate, Account, Entity, ErrorCode, FixedClock, RawEntity, Request, Value,
 };
 use tablescope::i18n::{self, Lang};
-use tablescope::ui::error_text;
+use tablescope::ui::text::error_text;
 use wasm_bindgen_test::*;
 
 mod web_common;

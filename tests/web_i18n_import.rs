@@ -2,13 +2,13 @@
 //! Import and JSON errors in the reader's language (issue #14): a refused workspace file, a
 //! refused CSV file, an entity's JSON, and the JSON parser's own messages. Each case makes the
 //! engine (and serde_json inside it) produce the English text, so a template of
-//! `ui::import_text` that drifts from their wording fails here: in English the text comes back
+//! `ui::text::import_text` that drifts from their wording fails here: in English the text comes back
 //! unchanged; in German and Arabic it is said differently, keeps its data (names, keys,
 //! positions, quoted values), and has no English words left.
 
 use tablescope::engine::{json, Account, FixedClock, RawEntity};
 use tablescope::i18n::{self, Lang};
-use tablescope::ui::import_text::{self, Explain};
+use tablescope::ui::text::import_text::{self, Explain};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

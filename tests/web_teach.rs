@@ -4,8 +4,8 @@
 //! and the Markdown subset.
 
 use tablescope::engine::scenario::{self, Runner};
-use tablescope::ui::teach::markdown::{blocks, inlines, Block, Inline};
-use tablescope::ui::teach::{layout, parse_index, steps};
+use tablescope::ui::sections::teach::{layout, parse_index, steps};
+use tablescope::ui::widgets::markdown::{blocks, inlines, Block, Inline};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -275,7 +275,13 @@ fn the_scenario_index_lists_every_file() {
     let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
     let shipped: Vec<String> = SCENARIOS.iter().map(|(n, _)| format!("{n}.json")).collect();
     assert_eq!(files, shipped);
-    assert!(tablescope::ui::teach::is_scenario_file("query-kinds.json"));
-    assert!(!tablescope::ui::teach::is_scenario_file("../secret.json"));
-    assert!(!tablescope::ui::teach::is_scenario_file("https://x/y.json"));
+    assert!(tablescope::ui::sections::teach::is_scenario_file(
+        "query-kinds.json"
+    ));
+    assert!(!tablescope::ui::sections::teach::is_scenario_file(
+        "../secret.json"
+    ));
+    assert!(!tablescope::ui::sections::teach::is_scenario_file(
+        "https://x/y.json"
+    ));
 }

@@ -4,7 +4,7 @@
 
 use tablescope::engine::filter::CmpOp;
 use tablescope::engine::{BatchRequest, EdmType, RawEntity, Value};
-use tablescope::ui::model::{
+use tablescope::ui::state::model::{
     self, BinaryEncoding, Builder, BuilderKind, Condition, Group, Node, PropertyDraft,
 };
 use wasm_bindgen_test::*;

@@ -1,5 +1,5 @@
 //! A docs embed's code cell as its own wasm (issue #12, item 3): `?embed=1&snippet=…` or
-//! `?embed=1&code=…` (see `ui::cell`). The lessons module with the Code section's editor would
+//! `?embed=1&code=…` (see `ui::sections::cell`). The lessons module with the Code section's editor would
 //! not fit a docs embed's 300 KB budget, so this module carries the engine, its wire protocol
 //! and a few DOM nodes, and no Leptos.
 //!
@@ -13,7 +13,7 @@ mod exports {
     /// Mounts the code cell on `<body>`, as the page's query asks.
     #[wasm_bindgen]
     pub fn mount_cell() {
-        tablescope::ui::cell::mount();
+        tablescope::ui::sections::cell::mount();
     }
 }
 

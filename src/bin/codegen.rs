@@ -1,5 +1,5 @@
 //! "Show as code" as its own small wasm, loaded the first time a show-as-code panel opens
-//! (`ui::show_code`). The generators (`tablescope::code`) are mostly text: in the playground's
+//! (`ui::widgets::show_code`). The generators (`tablescope::code`) are mostly text: in the playground's
 //! wasm their strings would sit in the data segments, which the split cannot defer, so every
 //! page load would carry them.
 //!

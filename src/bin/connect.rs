@@ -2,7 +2,7 @@
 //! neither the playground's first download nor its deferred wasm carries it.
 //!
 //! Nothing runs at start; the playground's Connect section calls [`mount_connect`] the first
-//! time it is shown (`ui::connect::host`), with the bridge to the page's sandbox.
+//! time it is shown (`ui::sections::connect::host`), with the bridge to the page's sandbox.
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -10,10 +10,10 @@ mod exports {
     use wasm_bindgen::JsValue;
 
     /// Mounts the Connect section into `host`; `bridge` is what the page offers the section
-    /// (`ui::connect::bridge`).
+    /// (`ui::sections::connect::bridge`).
     #[wasm_bindgen]
     pub fn mount_connect(host: web_sys::HtmlElement, bridge: JsValue) {
-        tablescope::ui::connect::mount(host, bridge);
+        tablescope::ui::sections::connect::mount(host, bridge);
     }
 }
 

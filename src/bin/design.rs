@@ -3,8 +3,8 @@
 //! the playground's first download does not carry them.
 //!
 //! Nothing runs at start; the playground calls [`mount_design`] the first time the section is
-//! shown (`ui::design_host`), with a bridge to its sandbox account and workspace (the two
-//! modules share no memory; the contract is in `ui::design::bridge`).
+//! shown (`ui::sections::design::host`), with a bridge to its sandbox account and workspace (the two
+//! modules share no memory; the contract is in `ui::sections::design::bridge`).
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -14,21 +14,23 @@ mod exports {
     /// Mounts the section into `host`; throws (with the reason) when `bridge` lacks a function.
     #[wasm_bindgen]
     pub fn mount_design(host: web_sys::HtmlElement, bridge: JsValue) -> Result<(), JsValue> {
-        tablescope::ui::design::mount_design(host, bridge).map_err(|e| JsValue::from_str(&e))
+        tablescope::ui::sections::design::mount_design(host, bridge)
+            .map_err(|e| JsValue::from_str(&e))
     }
 
     /// In the generator's Web Worker (`www/design-worker.js`): starts a run of `design` (its
     /// JSON) into `tables` (`[[name, entities], …]`, created by the page).
     #[wasm_bindgen]
     pub fn design_worker_start(design: &str, tables: JsValue) -> Result<(), JsValue> {
-        tablescope::ui::design::offthread::worker_start(design, &tables)
+        tablescope::ui::sections::design::offthread::worker_start(design, &tables)
             .map_err(|e| JsValue::from_str(&e))
     }
 
     /// In the generator's Web Worker: the next slice of up to `max` entities, as chunks.
     #[wasm_bindgen]
     pub fn design_worker_step(max: f64) -> Result<JsValue, JsValue> {
-        tablescope::ui::design::offthread::worker_step(max).map_err(|e| JsValue::from_str(&e))
+        tablescope::ui::sections::design::offthread::worker_step(max)
+            .map_err(|e| JsValue::from_str(&e))
     }
 }
 

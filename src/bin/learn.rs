@@ -2,7 +2,7 @@
 //! built as their own wasm so the playground's first download does not carry them.
 //!
 //! Nothing runs at start; the page calls an export. The playground's Learn section calls
-//! [`mount_learn`] the first time it is shown (`ui::teach::lazy`), and an embed page
+//! [`mount_learn`] the first time it is shown (`ui::sections::teach::lazy`), and an embed page
 //! (`?embed=1`, see `pattern_script` in Trunk.toml) calls [`mount_embed`].
 
 #[cfg(target_arch = "wasm32")]
@@ -12,13 +12,13 @@ mod exports {
     /// Mounts the scenario list, the player and the simulator into `host`.
     #[wasm_bindgen]
     pub fn mount_learn(host: web_sys::HtmlElement) {
-        tablescope::ui::teach::mount_learn(host);
+        tablescope::ui::sections::teach::mount_learn(host);
     }
 
     /// Mounts the docs embed on `<body>`, as the page's query asks.
     #[wasm_bindgen]
     pub fn mount_embed() {
-        tablescope::ui::teach::mount_embed();
+        tablescope::ui::sections::teach::mount_embed();
     }
 }
 

@@ -3,15 +3,15 @@
 //! A section is one entry of [`Section`]: add a variant, its label, and one arm in
 //! [`SectionPanel`] to add a page.
 
-use super::banner::StorageBanner;
-use super::batch_panel::BatchPanel;
-use super::data_panel::DataPanel;
-use super::query_panel::QueryPanel;
 use super::state::{take_over_when_free, AppState, Storage};
-use super::storage_panel::StoragePanel;
-use super::tables_panel::TablesPanel;
-use super::workspace::Workspace;
 use crate::i18n::{self, msg, t, Lang};
+use crate::ui::panels::banner::StorageBanner;
+use crate::ui::panels::batch_panel::BatchPanel;
+use crate::ui::panels::data_panel::DataPanel;
+use crate::ui::panels::query_panel::QueryPanel;
+use crate::ui::panels::storage_panel::StoragePanel;
+use crate::ui::panels::tables_panel::TablesPanel;
+use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 
 /// The app's sections, in navigation order.
@@ -24,11 +24,11 @@ pub enum Section {
     Query,
     /// The batch stager.
     Batch,
-    /// SDK code against the user's tables (`super::code_panel`).
+    /// SDK code against the user's tables (`crate::ui::panels::code_panel`).
     Code,
-    /// A real account beside the sandbox (`super::connect`).
+    /// A real account beside the sandbox (`crate::ui::sections::connect`).
     Connect,
-    /// The design studio (`super::design`, its own wasm: `super::design_host`).
+    /// The design studio (`crate::ui::sections::design`, its own wasm: `crate::ui::sections::design::host`).
     Design,
     /// Teaching scenarios, the partition map and the throughput simulator.
     Learn,
@@ -82,9 +82,9 @@ pub fn App() -> impl IntoView {
     provide_context(workspace);
     let section = RwSignal::new(first_section());
     provide_context(section);
-    super::workspace::saved::keep(workspace, section, state);
-    super::perf::install(state);
-    super::wire_bridge::install(state);
+    crate::ui::state::workspace::saved::keep(workspace, section, state);
+    crate::ui::state::perf::install(state);
+    crate::ui::state::wire_bridge::install(state);
     if Storage::get().read_only.get_untracked() {
         leptos::task::spawn_local(take_over_when_free(state));
     }
@@ -125,15 +125,15 @@ pub fn App() -> impl IntoView {
 /// link (`#design=…`); Code for code to open (`#code=…`, a code cell's "open in the
 /// playground"); else the entities.
 fn first_section() -> Section {
-    let fragment = super::teach::share::page_fragment();
+    let fragment = crate::ui::widgets::share::page_fragment();
     if fragment.starts_with("#design=") {
         return Section::Design;
     }
-    if fragment.starts_with(super::code_link::CODE_FRAGMENT) {
+    if fragment.starts_with(crate::ui::state::code_link::CODE_FRAGMENT) {
         return Section::Code;
     }
-    let for_learn =
-        fragment.starts_with("#share=") || super::teach::embed::query_param("scenario").is_some();
+    let for_learn = fragment.starts_with("#share=")
+        || crate::ui::sections::teach::embed::query_param("scenario").is_some();
     if for_learn {
         Section::Learn
     } else {
@@ -239,9 +239,15 @@ fn panel(section: Section) -> AnyView {
         Section::Batch => view! { <BatchPanel /> }.into_any(),
         // Through a pointer: wasm-opt inlines a function with one caller, and this function
         // runs at start, so a direct call would put the whole Code section in the primary wasm.
-        Section::Code => std::hint::black_box(super::code_panel::panel as fn() -> AnyView)(),
-        Section::Connect => std::hint::black_box(super::connect::host as fn() -> AnyView)(),
-        Section::Design => std::hint::black_box(super::design_host::panel as fn() -> AnyView)(),
-        Section::Learn => view! { <super::teach::LearnSection /> }.into_any(),
+        Section::Code => {
+            std::hint::black_box(crate::ui::panels::code_panel::panel as fn() -> AnyView)()
+        }
+        Section::Connect => {
+            std::hint::black_box(crate::ui::sections::connect::host as fn() -> AnyView)()
+        }
+        Section::Design => {
+            std::hint::black_box(crate::ui::sections::design::host::panel as fn() -> AnyView)()
+        }
+        Section::Learn => view! { <crate::ui::sections::teach::LearnSection /> }.into_any(),
     }
 }

@@ -1,8 +1,15 @@
 //! The app state: the account the page runs on, and the commands views call on it.
 
-use super::import_text::Explain;
-use super::notice_text::Say;
+pub mod code_link;
+pub mod model;
+pub mod perf;
+pub mod save_queue;
+pub mod wire_bridge;
+pub mod workspace;
+
 use crate::engine::{Account, DateTime, Error, Request, Response, TableInfo};
+use crate::ui::text::import_text::Explain;
+use crate::ui::text::notice_text::Say;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -33,7 +40,7 @@ pub struct Storage {
 pub struct Notice {
     pub text: String,
     pub recover: bool,
-    pub say: super::notice_text::Say,
+    pub say: crate::ui::text::notice_text::Say,
 }
 
 impl PartialEq for Notice {
@@ -70,7 +77,7 @@ impl Storage {
     }
 
     /// Shows a message in the banner, identified by `text`, and shown as `say` renders it.
-    pub fn tell_as(&self, text: String, recover: bool, say: super::notice_text::Say) {
+    pub fn tell_as(&self, text: String, recover: bool, say: crate::ui::text::notice_text::Say) {
         let notice = Notice { text, recover, say };
         self.notices.update(|n| {
             if !n.contains(&notice) {
@@ -89,13 +96,13 @@ impl Storage {
                 self.tell_as(
                     READ_ONLY.into(),
                     false,
-                    super::notice_text::say(crate::i18n::msg::banner_read_only),
+                    crate::ui::text::notice_text::say(crate::i18n::msg::banner_read_only),
                 );
             }
             PersistError::Corrupt { .. } => self.tell_as(
                 e.to_string(),
                 true,
-                super::notice_text::say_persist_error(e),
+                crate::ui::text::notice_text::say_persist_error(e),
             ),
             // The newest list of what is not on disk replaces the one before.
             PersistError::NotSaved { .. } | PersistError::AllSaved => {
@@ -104,13 +111,13 @@ impl Storage {
                 self.tell_as(
                     e.to_string(),
                     false,
-                    super::notice_text::say_persist_error(e),
+                    crate::ui::text::notice_text::say_persist_error(e),
                 );
             }
             e => self.tell_as(
                 e.to_string(),
                 false,
-                super::notice_text::say_persist_error(e),
+                crate::ui::text::notice_text::say_persist_error(e),
             ),
         }
     }
@@ -203,7 +210,7 @@ pub async fn take_over_when_free(state: AppState) {
                  that tab left them."
                     .into(),
                 false,
-                super::notice_text::say(crate::i18n::msg::banner_taken_over),
+                crate::ui::text::notice_text::say(crate::i18n::msg::banner_taken_over),
             );
             return;
         }
@@ -262,7 +269,7 @@ impl AppState {
     }
 
     /// Runs `f` on the account for a caller that only reads but reaches the engine through
-    /// `&mut Account` (`wire`: the in-page SDK transport's GETs, `super::wire_bridge`).
+    /// `&mut Account` (`wire`: the in-page SDK transport's GETs, `wire_bridge`).
     /// Nothing is persisted and views do not re-read, so `f` must not write; writes go through
     /// [`AppState::change`]. `None` only while the page tears down.
     pub fn read_mut<R>(&self, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
@@ -291,7 +298,7 @@ impl AppState {
         // The hand-off to IndexedDB, once per task however many writes it made (group commit,
         // see save_queue): saves the changes when a session is attached, drops them otherwise
         // (so the change feed never grows).
-        super::save_queue::queue(self.account);
+        save_queue::queue(self.account);
         if response.is_success() {
             self.revision.update(|r| *r += 1);
         }
@@ -332,7 +339,7 @@ impl AppState {
         }
         let result = self.account.try_update_value(f);
         // Saved with the task's other writes, in one transaction (group commit, save_queue).
-        super::save_queue::queue(self.account);
+        save_queue::queue(self.account);
         self.revision.update(|r| *r += 1);
         match result {
             Some(result) => result.map_err(|e| Arc::new(move || e.explain()) as Say),
@@ -346,7 +353,7 @@ impl AppState {
     /// [`AppState::write_unsaved`]). Refused in a read-only tab.
     pub fn save_now(&self) -> Result<(), String> {
         self.change(|_| Ok::<(), String>(())).map_err(|say| say())?;
-        super::save_queue::flush();
+        save_queue::flush();
         Ok(())
     }
 
@@ -361,7 +368,7 @@ impl AppState {
             return Err(crate::i18n::msg::banner_read_only());
         }
         let result = self.account.try_update_value(f);
-        super::save_queue::queue(self.account);
+        save_queue::queue(self.account);
         self.bump_soon();
         result.ok_or_else(crate::i18n::msg::storage_page_closing)
     }

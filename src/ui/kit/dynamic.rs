@@ -9,7 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 /// A thrown JavaScript value in words (an offline fetch says "Failed to fetch …").
 pub fn describe(e: &JsValue) -> String {
-    super::teach::fetch::js_message(e).unwrap_or_else(|| "unknown error".into())
+    crate::ui::kit::fetch::js_message(e).unwrap_or_else(|| "unknown error".into())
 }
 
 /// Adds `<link rel="stylesheet" data-css="{file}">` for `file` (resolved against the page) once

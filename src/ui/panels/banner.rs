@@ -1,8 +1,8 @@
 //! The storage banner: what went wrong with saving, in plain words, until dismissed.
 
-use super::fields::{action_button, never};
-use super::state::{reload_saved_tables, AppState, Storage};
 use crate::i18n::msg;
+use crate::ui::kit::fields::{action_button, never};
+use crate::ui::state::{reload_saved_tables, AppState, Storage};
 use leptos::prelude::*;
 
 /// Every storage problem the page has met (storage unavailable, quota, another tab, damaged

@@ -1,13 +1,13 @@
 //! The batch stager: operations staged from the editor or typed by hand, reordered or removed,
 //! checked against docs/service/batches.md before commit, and committed atomically.
 
-use super::error_notice::ErrorNotice;
-use super::model;
-use super::notice_text::{said, Say};
-use super::state::AppState;
-use super::workspace::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::state::model;
+use crate::ui::state::workspace::{Staged, Workspace, WriteOp};
+use crate::ui::state::AppState;
+use crate::ui::text::notice_text::{said, Say};
+use crate::ui::widgets::error_notice::ErrorNotice;
 use leptos::prelude::*;
 
 /// Stage, order, check and commit a batch on the selected table.
@@ -123,7 +123,7 @@ pub fn BatchPanel() -> impl IntoView {
                     {t(msg::batch_clear)}
                 </button>
             </div>
-            <super::show_code::ShowCode
+            <crate::ui::widgets::show_code::ShowCode
                 what="batch"
                 request=Callback::new(move |()| {
                     let table = workspace.table.get_untracked().ok_or_else(msg::query_select_table_first)?;
@@ -270,7 +270,10 @@ fn ByHand() -> impl IntoView {
 
 fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
     let entity = RawEntity::parse(text).map_err(|e| {
-        msg::batch_not_object(e.detail.map_or(e.message, |d| super::import_text::json(&d)))
+        msg::batch_not_object(
+            e.detail
+                .map_or(e.message, |d| crate::ui::text::import_text::json(&d)),
+        )
     })?;
     let (pk, rk, etag) = model::keys_of(&entity);
     let op = WriteOp::from_name(op).unwrap_or_default();

@@ -14,10 +14,10 @@ pub(crate) mod output;
 pub(crate) mod runtime;
 pub(crate) mod snippets;
 
-use super::app::Section;
-use super::code_link;
-use super::workspace::Workspace;
 use crate::i18n::{self, msg, t};
+use crate::ui::app::Section;
+use crate::ui::state::code_link;
+use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use output::{ConsoleView, Exchange, LogLine, WireLog};

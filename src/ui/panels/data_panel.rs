@@ -1,15 +1,18 @@
 //! The selected table's entities: the grid, paged by continuation tokens, the chosen entity's
 //! JSON with a copy button, and the entity editor.
 
-use super::editor::Editor;
-use super::entity_grid::{Column, EntityGrid};
-use super::error_notice::ErrorNotice;
-use super::model;
-use super::notice_text::{said, Say};
-use super::state::AppState;
-use super::workspace::{Draft, Workspace, WriteOp};
+mod editor;
+mod welcome;
+
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::state::model;
+use crate::ui::state::workspace::{Draft, Workspace, WriteOp};
+use crate::ui::state::AppState;
+use crate::ui::text::notice_text::{said, Say};
+use crate::ui::widgets::entity_grid::{Column, EntityGrid};
+use crate::ui::widgets::error_notice::ErrorNotice;
+use editor::Editor;
 use leptos::prelude::*;
 
 /// Entities per page of the grid (the service's largest page).
@@ -102,7 +105,7 @@ pub fn DataPanel() -> impl IntoView {
     };
 
     view! {
-        <super::welcome::Welcome />
+        <welcome::Welcome />
         <section class="panel data-panel" aria-labelledby="data-heading">
             <h2 id="data-heading">
                 {move || match workspace.table.get() {
@@ -126,7 +129,7 @@ pub fn DataPanel() -> impl IntoView {
                         selected=selected
                         label=msg::data_grid_label
                         id="data"
-                        deletable=super::grid_select::delete_in_sandbox as super::grid_select::Deleter
+                        deletable=crate::ui::widgets::grid_select::delete_in_sandbox as crate::ui::widgets::grid_select::Deleter
                     />
                 </div>
                 <div class="grid-footer">
@@ -175,7 +178,7 @@ pub fn EntityView(
     #[prop(optional)]
     projected: bool,
 ) -> impl IntoView {
-    let section = use_context::<RwSignal<super::app::Section>>();
+    let section = use_context::<RwSignal<crate::ui::app::Section>>();
     let workspace = Workspace::expect();
     let text = model::pretty_json(&raw);
     let (pk, rk, etag) = model::keys_of(&raw);
@@ -201,7 +204,7 @@ pub fn EntityView(
             duplicate_of: duplicate.then(|| (pk.clone(), rk.clone())),
         });
         if let Some(section) = section {
-            section.set(super::app::Section::Data);
+            section.set(crate::ui::app::Section::Data);
         }
         focus("#editor-heading");
     };

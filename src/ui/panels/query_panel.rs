@@ -3,21 +3,18 @@
 //! runs page by page with each continuation token shown.
 
 use super::data_panel::{after_paint, now, EntityView};
-use super::entity_grid::{columns_of, EntityGrid};
-use super::error_notice::ErrorNotice;
-use super::fields::TextField;
-use super::results::{History, Run, RunPage, ScanMeter};
-use super::state::AppState;
-use super::workspace::{QueryOptions, Workspace};
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::kit::fields::TextField;
+use crate::ui::state::workspace::{QueryOptions, Workspace};
+use crate::ui::state::AppState;
+use crate::ui::widgets::entity_grid::{columns_of, EntityGrid};
+use crate::ui::widgets::error_notice::ErrorNotice;
+use crate::ui::widgets::results::{History, Run, RunPage, ScanMeter};
 use leptos::prelude::*;
 
-mod condition_row;
-pub(crate) mod editor;
-mod group;
 mod run_map;
-use editor::{editor_view, EditorIds, FilterEditor};
+use crate::ui::widgets::filter_editor::{editor_view, EditorIds, FilterEditor};
 use run_map::{RunMap, RunMapState};
 
 /// The Query section's editor ids (`editor::EditorIds`).
@@ -53,7 +50,7 @@ pub fn QueryPanel() -> impl IntoView {
 
     let load_filter = move |text: String| editor.load(text);
 
-    super::code_link::register_query_fields(super::code_link::QueryFields {
+    crate::ui::state::code_link::register_query_fields(crate::ui::state::code_link::QueryFields {
         select,
         top,
         load_filter: Callback::new(load_filter),
@@ -226,7 +223,7 @@ pub fn QueryPanel() -> impl IntoView {
                 {move || problems.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
             </ul>
             <ErrorNotice error=error />
-            <super::show_code::ShowCode
+            <crate::ui::widgets::show_code::ShowCode
                 what="query"
                 request=Callback::new(move |()| match shown_query.get_value() {
                     Some(r) => Ok(r),

@@ -1,14 +1,14 @@
 //! Your data: where it is kept and how much room it takes, export and import (the versioned
 //! JSON snapshot of every table, or one table as Storage Explorer's typed CSV), and reset.
 
-use super::fields::{action_button, never};
-use super::import_text::Explain;
-use super::notice_text::Say;
-use super::state::{AppState, Storage};
-use super::teach::share::download;
-use super::workspace::Workspace;
 use crate::engine::snapshot::{Snapshot, FORMAT, VERSION};
 use crate::i18n::{msg, t};
+use crate::ui::kit::fields::{action_button, never};
+use crate::ui::state::workspace::Workspace;
+use crate::ui::state::{AppState, Storage};
+use crate::ui::text::import_text::Explain;
+use crate::ui::text::notice_text::Say;
+use crate::ui::widgets::share::download;
 use js_sys::Reflect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -55,7 +55,7 @@ pub fn StoragePanel() -> impl IntoView {
             error.set(None);
             message.set(Some(text));
             ask.set(Ask::Nothing);
-            super::confirm::closed();
+            crate::ui::kit::confirm::closed();
             refresh_usage(usage);
         }
         Err(e) => error.set(Some(e)),
@@ -82,11 +82,11 @@ pub fn StoragePanel() -> impl IntoView {
     // control that opened it (Reset, or the file input) when it closes.
     let ask_reset = Callback::new(move |()| {
         ask.set(Ask::Reset);
-        super::confirm::opened(".storage-confirm .cancel");
+        crate::ui::kit::confirm::opened(".storage-confirm .cancel");
     });
     let cancel = Callback::new(move |()| {
         ask.set(Ask::Nothing);
-        super::confirm::closed();
+        crate::ui::kit::confirm::closed();
     });
     let confirm = Callback::new(move |()| {
         // Works on the pending file where it is: it may be megabytes of text.
@@ -135,12 +135,12 @@ pub fn StoragePanel() -> impl IntoView {
         };
         if result.is_err() && !fixable {
             ask.set(Ask::Nothing);
-            super::confirm::closed();
+            crate::ui::kit::confirm::closed();
         }
         outcome(result);
     });
     let choose = move |ev: leptos::ev::Event| {
-        let file = super::fields::take_chosen_file(&ev);
+        let file = crate::ui::kit::fields::take_chosen_file(&ev);
         let Some(file) = file else {
             return;
         };
@@ -149,14 +149,16 @@ pub fn StoragePanel() -> impl IntoView {
                 Ok(p) => {
                     // The file's own name, cleaned up (`Orders (1).typed.csv` → `Orders`);
                     // never silently the selected table: the user names the target.
-                    target.set(super::model::table_name_from_file(&p.name).unwrap_or_default());
+                    target.set(
+                        crate::ui::state::model::table_name_from_file(&p.name).unwrap_or_default(),
+                    );
                     error.set(None);
                     ask.set(Ask::Import(p));
-                    super::confirm::opened(".storage-confirm .cancel");
+                    crate::ui::kit::confirm::opened(".storage-confirm .cancel");
                 }
                 Err(e) => {
                     ask.set(Ask::Nothing);
-                    super::confirm::closed();
+                    crate::ui::kit::confirm::closed();
                     error.set(Some(e));
                 }
             }
@@ -216,7 +218,7 @@ pub fn StoragePanel() -> impl IntoView {
                     if ev.key() == "Escape" {
                         ev.prevent_default();
                         ask.set(Ask::Nothing);
-            super::confirm::closed();
+            crate::ui::kit::confirm::closed();
                     }
                 }
             >

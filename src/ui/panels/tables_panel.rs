@@ -1,12 +1,12 @@
 //! The tables panel: create a table, list every table with its counts, select the one to work
 //! on, delete one after an inline confirmation.
 
-use super::error_notice::ErrorNotice;
-use super::notice_text::{said, Say};
-use super::state::AppState;
-use super::workspace::Workspace;
 use crate::engine::{Error, TableInfo};
 use crate::i18n::{msg, t};
+use crate::ui::state::workspace::Workspace;
+use crate::ui::state::AppState;
+use crate::ui::text::notice_text::{said, Say};
+use crate::ui::widgets::error_notice::ErrorNotice;
 use leptos::html;
 use leptos::prelude::*;
 

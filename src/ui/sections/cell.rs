@@ -24,12 +24,12 @@ mod json_tree;
 mod view;
 mod wire_log;
 
-use super::code_panel::runtime::Bundle;
-use super::code_panel::snippets;
 use super::teach::embed::query_param;
 use crate::engine::scenario::{self, Scenario};
 use crate::engine::Account;
 use crate::i18n::{self, msg};
+use crate::ui::panels::code_panel::runtime::Bundle;
+use crate::ui::panels::code_panel::snippets;
 use crate::wire::{self, Endpoint};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -80,8 +80,9 @@ impl CellRequest {
             Some(file) => return Err(msg::cell_bad_scenario(&file)),
             None => None,
         };
-        let limit_s =
-            super::code_panel::limit_seconds(&param("limit").unwrap_or(DEFAULT_LIMIT.into()));
+        let limit_s = crate::ui::panels::code_panel::limit_seconds(
+            &param("limit").unwrap_or(DEFAULT_LIMIT.into()),
+        );
         Ok(CellRequest {
             code,
             scenario,
@@ -175,7 +176,7 @@ struct Cell {
 }
 
 struct Running {
-    run: Rc<super::code_panel::runtime::Run>,
+    run: Rc<crate::ui::panels::code_panel::runtime::Run>,
     _wire: Closure<dyn Fn(JsValue) -> Result<JsValue, JsValue>>,
 }
 
@@ -190,11 +191,11 @@ fn run(cell: Rc<Cell>) {
     }
     let account = Rc::new(RefCell::new(lesson_account(cell.lesson.as_ref())));
     let wire = Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(move |js: JsValue| {
-        let request = super::wire_js::read_request(&js)?;
-        let context = super::wire_js::context();
+        let request = crate::ui::kit::wire_js::read_request(&js)?;
+        let context = crate::ui::kit::wire_js::context();
         let endpoint = Endpoint::anonymous(wire::DEV_ACCOUNT);
         let outcome = wire::handle(&mut account.borrow_mut(), &endpoint, &context, &request);
-        Ok(super::wire_js::write_response(
+        Ok(crate::ui::kit::wire_js::write_response(
             &outcome.response,
             outcome.stats.as_ref(),
         ))
@@ -221,7 +222,7 @@ fn run(cell: Rc<Cell>) {
     let r = match started {
         Ok(r) => Rc::new(r),
         Err(e) => {
-            frame.finish(&super::code_panel::Outcome::Failed {
+            frame.finish(&crate::ui::panels::code_panel::Outcome::Failed {
                 line: None,
                 text: e,
             });
@@ -235,7 +236,7 @@ fn run(cell: Rc<Cell>) {
     });
     wasm_bindgen_futures::spawn_local(async move {
         let settled = r.settled().await;
-        let outcome = super::code_panel::Outcome::from_json(&settled, limit_s);
+        let outcome = crate::ui::panels::code_panel::Outcome::from_json(&settled, limit_s);
         cell.frame.finish(&outcome);
         cell.frame.set_running(false);
         cell.running.borrow_mut().take();

@@ -54,7 +54,7 @@ pub const CONNECT_WASM: &str = "connect_bg.wasm";
 /// time the section shows. `SectionPanel` (app.rs) calls it through a pointer, so none of it
 /// is in the code that runs at start.
 pub fn host() -> AnyView {
-    use crate::ui::module_host::{Module, ModuleHost};
+    use crate::ui::kit::module_host::{Module, ModuleHost};
     let module = Module {
         js: CONNECT_JS,
         wasm: CONNECT_WASM,
@@ -66,7 +66,7 @@ pub fn host() -> AnyView {
     };
     let bridge = bridge::page_side(
         crate::ui::state::AppState::expect(),
-        crate::ui::workspace::Workspace::expect(),
+        crate::ui::state::workspace::Workspace::expect(),
         expect_context::<RwSignal<crate::ui::Section>>(),
     );
     view! { <ModuleHost module=module bridge=bridge /> }.into_any()
@@ -103,7 +103,7 @@ fn ConnectPanel() -> impl IntoView {
     };
     // The query editor and the typed grid are the Query section's own; they keep their ids and
     // column arrangements in a workspace, which the module has apart from the playground's.
-    provide_context(crate::ui::workspace::Workspace::new());
+    provide_context(crate::ui::state::workspace::Workspace::new());
     view! {
         <style>{STYLE}</style>
         <section class="panel connect-panel" aria-labelledby="connect-heading">

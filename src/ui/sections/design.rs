@@ -29,6 +29,7 @@ mod figures;
 mod fmt;
 mod form;
 mod handover;
+pub(crate) mod host;
 mod io;
 pub mod offthread;
 pub mod problem_text;
@@ -96,7 +97,7 @@ fn hand_code_over() {
         if section.get() != Section::Code {
             return;
         }
-        let code = crate::ui::code_link::code_to_open();
+        let code = crate::ui::state::code_link::code_to_open();
         let text = code.get_untracked();
         code.set(String::new());
         section.set(Section::Design);

@@ -6,24 +6,22 @@
 //! never on the user's sandbox account.
 
 pub mod embed;
-pub(crate) mod fetch;
 pub mod lazy;
-pub mod localized;
-pub mod markdown;
-mod partition_map;
 mod player;
-pub mod share;
 mod simulator;
 pub mod steps;
 mod try_query;
 
-pub use embed::mount_embed;
-pub use markdown::Markdown;
-pub use partition_map::{
+use crate::ui::kit::fetch;
+use crate::ui::text::localized;
+pub use crate::ui::widgets::markdown::Markdown;
+pub use crate::ui::widgets::partition_map::{
     layout, map_request, page_keys, rows_of, MapData, MapRows, MapView, PartitionMap,
 };
+use crate::ui::widgets::share;
+pub use crate::ui::widgets::share::SharePanel;
+pub use embed::mount_embed;
 pub use player::ScenarioPlayer;
-pub use share::SharePanel;
 pub use simulator::SimulatorPanel;
 
 use crate::i18n::{msg, t};

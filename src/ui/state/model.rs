@@ -117,7 +117,7 @@ impl PropertyDraft {
         if let Err(e) = validate::property_name(&self.name) {
             return Some(
                 e.detail
-                    .map_or(e.message, |d| super::error_text::detail(&d)),
+                    .map_or(e.message, |d| crate::ui::text::error_text::detail(&d)),
             );
         }
         if matches!(self.name.as_str(), "PartitionKey" | "RowKey" | "Timestamp") {

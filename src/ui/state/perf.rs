@@ -5,8 +5,8 @@
 //! the saves not yet committed to IndexedDB; and `window.__tablescopeWasmBytes()`, the size of
 //! the wasm's linear memory (which only grows). Without the parameter nothing is exposed.
 
-use super::state::AppState;
 use crate::engine::{BatchRequest, RawEntity, Request, MAX_OPERATIONS};
+use crate::ui::state::AppState;
 use serde_json::Value as Json;
 use wasm_bindgen::prelude::*;
 

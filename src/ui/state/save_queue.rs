@@ -4,7 +4,7 @@
 //! transaction at once. One transaction per write costs about a millisecond of IndexedDB work
 //! each, and every write re-encodes the chunks it touched: a loop of 10,000 batches (a fill, a
 //! generator, SDK code) paid for 10,000 transactions and encoded its partitions' chunks over and
-//! over. So [`AppState::write`](super::state::AppState) leaves its changes in the account's
+//! over. So [`AppState::write`](crate::ui::state::AppState) leaves its changes in the account's
 //! change feed and queues one save for the end of the task ([`queue`]); that save takes every
 //! change made meanwhile and writes them together, still atomically (a batch is never split).
 //! While a save is still committing, the next one waits for it and gathers the writes of the

@@ -25,9 +25,9 @@
 //! Only [`install`] runs at start; the rest runs on the first SDK call, so scripts/split.mjs
 //! leaves it in the deferred wasm.
 
-use super::state::{AppState, Storage, READ_ONLY};
-use super::wire_js::{self, read_request, write_response};
 use crate::engine::{ErrorCode, QueryStats};
+use crate::ui::kit::wire_js::{self, read_request, write_response};
+use crate::ui::state::{AppState, Storage, READ_ONLY};
 use crate::wire::{self, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use js_sys::{Object, Reflect};
 use leptos::prelude::GetUntracked;

@@ -4,10 +4,10 @@
 
 pub mod saved;
 
-use super::columns::ColumnLayouts;
 use super::model::{BinaryEncoding, PropertyDraft};
-use super::results::Run;
 use crate::engine::{BatchRequest, EdmType, RawEntity};
+use crate::ui::widgets::columns::ColumnLayouts;
+use crate::ui::widgets::results::Run;
 use leptos::prelude::*;
 
 /// The write the editor sends.
@@ -133,7 +133,7 @@ pub struct Workspace {
     /// The query panel's `$select`, `$top`, page budget and run history.
     pub query: QueryOptions,
     /// Per table (by name): the grid's columns as arranged with the column chooser. A table
-    /// without an entry shows the default arrangement (`super::columns::arrange`).
+    /// without an entry shows the default arrangement (`crate::ui::widgets::columns::arrange`).
     pub columns: ColumnLayouts,
     /// Ids for drafts, conditions and staged operations.
     next_id: StoredValue<u64>,

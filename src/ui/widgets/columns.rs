@@ -5,13 +5,13 @@
 //! RowKey pinned first, then Timestamp (hidden until chosen), then the properties in ordinal
 //! (code point) order of their names, so a grid never depends on which entity came first.
 //! A table's arrangement, once the user changes it in the chooser, is kept in
-//! [`Workspace::columns`](super::workspace::Workspace) under the table's name; columns it does
+//! [`Workspace::columns`](crate::ui::state::workspace::Workspace) under the table's name; columns it does
 //! not name (properties written later) follow it in the default order.
 
-use super::workspace::Workspace;
 use crate::engine::json::{self, RawEntity};
 use crate::engine::Entity;
 use crate::i18n::{msg, t};
+use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 
 /// The system property the chooser offers beside the properties.
@@ -246,7 +246,7 @@ pub fn chooser_panel(
     let close = move || {
         open.set(false);
         set_expanded(id, false);
-        super::data_panel::focus_first(vec![format!("#{id}-columns-toggle")]);
+        crate::ui::panels::data_panel::focus_first(vec![format!("#{id}-columns-toggle")]);
     };
     let list = move || {
         let all = rows();
@@ -280,7 +280,7 @@ pub fn chooser_panel(
                         css_escape(&c_name),
                         if by < 0 { "column-up" } else { "column-down" }
                     );
-                    super::data_panel::focus_first(vec![sel]);
+                    crate::ui::panels::data_panel::focus_first(vec![sel]);
                 };
                 let up_label = {
                     let n = name.clone();

@@ -16,8 +16,8 @@ pub use super::columns::{columns_of, Column};
 use super::columns::{layout_of, visible};
 use super::grid_rows;
 use super::grid_select::{Picks, SelectionBar};
-use super::workspace::Workspace;
 use crate::engine::json::RawEntity;
+use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -23,7 +23,7 @@ pub fn ErrorNotice(
                     </p>
                     // Tablescope's explanation, in the language shown (the code and the
                     // service's message above are API and stay as sent).
-                    {e.detail.map(|d| view! { <p class="error-detail">{move || super::error_text::detail(&d)}</p> })}
+                    {e.detail.map(|d| view! { <p class="error-detail">{move || crate::ui::text::error_text::detail(&d)}</p> })}
                 </div>
             }
         })

@@ -1,7 +1,7 @@
 //! The query editor: the builder (point, partition or table query, with its condition rows
 //! and groups) kept in sync with the raw `$filter`, both ways where the filter allows it.
 //!
-//! Shared by the sandbox's query panel and the Connect section (`crate::ui::connect`), which
+//! Shared by the sandbox's query panel and the Connect section (`crate::ui::sections::connect`), which
 //! builds queries for a real account with the same builder: the editor holds only signals
 //! and sends nothing; each caller runs the filter on its own side.
 //!
@@ -9,12 +9,15 @@
 //! otherwise `raw` is the text as typed (the builder could not read it) and the builder keeps
 //! what it held.
 
-use super::group::{conditions, Edit};
+mod condition_row;
+mod group;
+
 use crate::engine::filter;
 use crate::i18n::{msg, t};
-use crate::ui::fields::TextField;
-use crate::ui::model::{self, Builder, BuilderKind};
-use crate::ui::workspace::Workspace;
+use crate::ui::kit::fields::TextField;
+use crate::ui::state::model::{self, Builder, BuilderKind};
+use crate::ui::state::workspace::Workspace;
+use group::{conditions, Edit};
 use leptos::prelude::*;
 
 /// The element ids of one editor: the Query section's and the Connect section's can both be in
@@ -184,7 +187,7 @@ pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> AnyView {
                                         <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
                                         <span>{after}</span>
                                     </pre>
-                                    <p class="syntax-message">{move || msg::query_syntax_position(crate::ui::error_text::syntax(&e.message), e.position)}</p>
+                                    <p class="syntax-message">{move || msg::query_syntax_position(crate::ui::text::error_text::syntax(&e.message), e.position)}</p>
                                 </div>
                             }
                         })

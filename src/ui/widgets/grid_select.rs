@@ -2,12 +2,12 @@
 //! all), copying it as TSV with a header row, and deleting it as one confirmed action.
 
 use super::columns::{cell_text, chooser_panel, set_expanded, Column};
-use super::model;
-use super::notice_text::{said, Say};
-use super::state::AppState;
 use crate::engine::json::RawEntity;
 use crate::engine::Request;
 use crate::i18n::{msg, t};
+use crate::ui::state::model;
+use crate::ui::state::AppState;
+use crate::ui::text::notice_text::{said, Say};
 use leptos::prelude::*;
 
 /// The selected rows (indices into the grid's entities, ascending, each once), the anchor
@@ -245,13 +245,13 @@ pub fn SelectionBar(
         } else {
             status.set(None);
             asking.set(Some(n));
-            super::confirm::opened(".grid-confirm .cancel");
+            crate::ui::kit::confirm::opened(".grid-confirm .cancel");
         }
     };
     let confirm = move |_| {
         let rows = chosen();
         asking.set(None);
-        super::confirm::closed();
+        crate::ui::kit::confirm::closed();
         let Some(delete) = deletable else {
             return;
         };
@@ -259,7 +259,7 @@ pub fn SelectionBar(
         status.set(said(move || outcome.say()));
         // The selection is gone with its entities, and with it the button that asked:
         // focus goes to the select-all box, the bar's first control after the chooser.
-        super::data_panel::focus_first(vec![format!("#{id}-pick-all")]);
+        crate::ui::panels::data_panel::focus_first(vec![format!("#{id}-pick-all")]);
     };
     let count = move || picks.count();
     let chooser_open = RwSignal::new(false);
@@ -340,7 +340,7 @@ pub fn SelectionBar(
                                 if ev.key() == "Escape" {
                                     ev.prevent_default();
                                     asking.set(None);
-        super::confirm::closed();
+        crate::ui::kit::confirm::closed();
                                 }
                             }
                         >
@@ -353,7 +353,7 @@ pub fn SelectionBar(
                                 class="cancel"
                                 on:click=move |_| {
                                     asking.set(None);
-                                    super::confirm::closed();
+                                    crate::ui::kit::confirm::closed();
                                 }
                             >
                                 {t(msg::tables_cancel)}

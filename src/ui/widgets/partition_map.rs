@@ -278,7 +278,7 @@ pub fn PartitionMap(
 #[component]
 pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
     // The map's CSS comes with the lessons' (teach.css), loaded when a map is first drawn.
-    crate::ui::dynamic::stylesheet(super::STYLESHEET);
+    crate::ui::kit::dynamic::stylesheet(crate::ui::sections::teach::STYLESHEET);
     move || {
         let d = data.get();
         let unit = if d.bucket == 1 {

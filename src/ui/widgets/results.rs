@@ -1,10 +1,10 @@
 //! What a query run cost: the scan meter (scanned vs returned), the plan's explanation and its
 //! advice, and the in-memory history of runs with a side-by-side comparison.
 
-use super::explain_text;
-use super::teach::markdown::MarkdownInline;
 use crate::engine::Explain;
 use crate::i18n::{msg, number, t};
+use crate::ui::text::explain_text;
+use crate::ui::widgets::markdown::MarkdownInline;
 use leptos::prelude::*;
 
 /// One page of a run.

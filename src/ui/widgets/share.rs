@@ -5,9 +5,9 @@
 //! Compression is the browser's own `CompressionStream("deflate-raw")`, reached through
 //! `js_sys::Reflect` (web-sys marks it unstable): no compression crate in the wasm.
 
-use super::super::notice_text::{said, Say};
 use super::super::state::AppState;
 use crate::i18n::{msg, number, t};
+use crate::ui::text::notice_text::{said, Say};
 use base64::Engine as _;
 use js_sys::{Array, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -204,8 +204,9 @@ async fn inflate(packed: &[u8], cap: usize) -> Result<Vec<u8>, Inflate> {
 /// Pipes bytes through a `CompressionStream` of raw deflate.
 async fn compress(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let class = "CompressionStream";
-    let err =
-        |e: JsValue| super::fetch::js_message(&e).unwrap_or_else(|| format!("{class} failed"));
+    let err = |e: JsValue| {
+        crate::ui::kit::fetch::js_message(&e).unwrap_or_else(|| format!("{class} failed"))
+    };
     let ctor: js_sys::Function = Reflect::get(&js_sys::global(), &JsValue::from_str(class))
         .map_err(err)?
         .dyn_into()

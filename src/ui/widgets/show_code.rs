@@ -5,10 +5,10 @@
 //! The button is all that renders with its panel; the forms are generated only when it is
 //! pressed (and again on each tab), from the request the panel's callback builds then.
 
-use super::app::Section;
 use crate::code::Form;
 use crate::engine::Request;
 use crate::i18n::{msg, t};
+use crate::ui::app::Section;
 use leptos::prelude::*;
 
 mod codegen;
@@ -71,7 +71,7 @@ const FORMS: fn(&'static str, Callback<(), Result<Request, String>>) -> AnyView 
 fn forms(what: &'static str, request: Callback<(), Result<Request, String>>) -> AnyView {
     let section = expect_context::<RwSignal<Section>>();
     let open_code = Callback::new(move |code: String| {
-        super::code_link::code_to_open().set(code);
+        crate::ui::state::code_link::code_to_open().set(code);
         section.set(Section::Code);
     });
     view! { <CodeForms what=what request=request endpoint=None open_code=open_code /> }.into_any()
@@ -135,7 +135,7 @@ fn CodeForms(
         };
         ev.prevent_default();
         choose(Form::ALL[next]);
-        super::data_panel::focus_first(vec![format!(
+        crate::ui::panels::data_panel::focus_first(vec![format!(
             "#show-code-{what}-{}",
             form_id(Form::ALL[next])
         )]);

@@ -262,7 +262,7 @@ fn WireEntry(x: Arc<Exchange>, open_query: Callback<Arc<Exchange>>) -> impl Into
         let kind = q.kind.clone();
         view! {
             <span class="wire-query" data-kind=q.kind.clone() data-scanned=q.scanned data-returned=q.returned>
-                {move || msg::code_wire_figures(crate::ui::explain_text::kind_name(&kind), i18n::number(q.returned), i18n::number(q.scanned))}
+                {move || msg::code_wire_figures(crate::ui::text::explain_text::kind_name(&kind), i18n::number(q.returned), i18n::number(q.scanned))}
             </span>
         }
     });

@@ -13,8 +13,8 @@ use wasm_bindgen::prelude::*;
 #[derive(Clone)]
 pub struct Bundle(JsValue);
 
-pub use crate::ui::dynamic::describe;
-use crate::ui::dynamic::settle;
+pub use crate::ui::kit::dynamic::describe;
+use crate::ui::kit::dynamic::settle;
 
 /// A bundle's address: `code/tablescope-{name}-<hash>.js` next to the page (`code`: the
 /// editor with the runner; `cell`: the runner alone, for a docs embed's code cell).
@@ -28,7 +28,7 @@ fn bundle_url(name: &str) -> Result<String, String> {
         .flatten()
         .and_then(|m| m.get_attribute("content"))
         .ok_or("this page names no Code bundle (<meta name=\"tablescope-code\">)")?;
-    crate::ui::dynamic::page_url(&format!("code/tablescope-{name}-{hash}.js"))
+    crate::ui::kit::dynamic::page_url(&format!("code/tablescope-{name}-{hash}.js"))
 }
 
 impl Bundle {
@@ -45,7 +45,7 @@ impl Bundle {
 
     async fn import(name: &str) -> Result<Bundle, String> {
         let url = bundle_url(name)?;
-        Ok(Bundle(crate::ui::dynamic::import(&url).await?))
+        Ok(Bundle(crate::ui::kit::dynamic::import(&url).await?))
     }
 
     fn function(&self, name: &str) -> Result<Function, String> {

@@ -1,8 +1,8 @@
 //! The starter snippets: data files in www/snippets/ (copied to `snippets/` beside the page),
 //! listed by `snippets/index.json` as `{ "snippets": [{ "file", "name", "summary" }] }`.
 
-use crate::ui::teach::fetch;
-use crate::ui::teach::localized::Localized;
+use crate::ui::kit::fetch;
+use crate::ui::text::localized::Localized;
 
 /// One snippet of the index: `name` and `summary` are strings or objects of translations
 /// (`{"en": …, "de": …}`), as in lesson files.

@@ -1,14 +1,14 @@
 //! The entity editor: keys, typed properties, the write to send (chosen explicitly), the ETag
 //! sent as If-Match, and "add to batch" instead of running.
 
-use super::error_notice::ErrorNotice;
-use super::fields::TextField;
-use super::model::{self, BinaryEncoding, PropertyDraft};
-use super::notice_text::Say;
-use super::state::AppState;
-use super::workspace::{Draft, Workspace, WriteOp};
 use crate::engine::{BatchRequest, EdmType, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::kit::fields::TextField;
+use crate::ui::state::model::{self, BinaryEncoding, PropertyDraft};
+use crate::ui::state::workspace::{Draft, Workspace, WriteOp};
+use crate::ui::state::AppState;
+use crate::ui::text::notice_text::Say;
+use crate::ui::widgets::error_notice::ErrorNotice;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -234,7 +234,7 @@ pub fn Editor() -> impl IntoView {
                 <button type="button" class="clear-editor" on:click=clear>{t(msg::editor_clear)}</button>
             </div>
             <p class="hint">{t(msg::editor_run_hint)}</p>
-            <super::show_code::ShowCode
+            <crate::ui::widgets::show_code::ShowCode
                 what="write"
                 request=Callback::new(move |()| match workspace.table.get_untracked() {
                     Some(table) => request_for(&table, &draft.get_untracked()).map_err(|p| p.join(" ")),

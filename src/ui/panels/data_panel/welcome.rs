@@ -4,12 +4,12 @@
 //! Only the view is drawn at start; what the buttons do runs on a click, so that code is not
 //! in the first visit's primary wasm (scripts/split.mjs moves it to the deferred one).
 
-use super::app::Section;
-use super::fields::never;
-use super::state::{AppState, Storage};
-use super::workspace::Workspace;
 use crate::engine::{RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::app::Section;
+use crate::ui::kit::fields::never;
+use crate::ui::state::workspace::Workspace;
+use crate::ui::state::{AppState, Storage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -88,7 +88,7 @@ fn start_card(
 /// Creates the sample table (the lesson's table with the entities its steps insert) as the
 /// user's own, saved like any table; its name.
 async fn load_sample(state: AppState) -> Result<String, String> {
-    let text = super::teach::scenario_text(SAMPLE_LESSON).await?;
+    let text = crate::ui::sections::teach::scenario_text(SAMPLE_LESSON).await?;
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let steps = lesson
         .get("steps")

@@ -7,7 +7,9 @@
 
 use crate::engine::{Request, Response};
 use crate::i18n::{msg, t};
-use crate::ui::teach::{layout, map_request, page_keys, rows_of, MapData, MapRows, MapView};
+use crate::ui::sections::teach::{
+    layout, map_request, page_keys, rows_of, MapData, MapRows, MapView,
+};
 use crate::ui::AppState;
 use leptos::prelude::*;
 

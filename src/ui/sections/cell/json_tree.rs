@@ -6,7 +6,7 @@
 //! Invariant: every name and value is the user's data, set as text, never as HTML.
 
 use super::view::{append, attr, element, text};
-use crate::ui::code_panel::output::{members, preview, primitive_class};
+use crate::ui::panels::code_panel::output::{members, preview, primitive_class};
 use serde_json::Value;
 use web_sys::{Document, Element};
 

@@ -9,8 +9,8 @@
 
 use super::wire_log::WireLog;
 use crate::i18n::msg;
-use crate::ui::code_panel::output::{Exchange, LogLine, Logged};
-use crate::ui::code_panel::{limit_seconds, Outcome};
+use crate::ui::panels::code_panel::output::{Exchange, LogLine, Logged};
+use crate::ui::panels::code_panel::{limit_seconds, Outcome};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -128,7 +128,7 @@ impl Frame {
         attr(
             &limit,
             "max",
-            &crate::ui::code_panel::MAX_LIMIT_S.to_string(),
+            &crate::ui::panels::code_panel::MAX_LIMIT_S.to_string(),
         );
         attr(&limit, "step", "any");
         attr(&limit, "dir", "ltr");

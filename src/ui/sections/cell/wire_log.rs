@@ -12,7 +12,7 @@
 
 use super::view::{append, attr, element, text};
 use crate::i18n::{self, msg};
-use crate::ui::code_panel::output::Exchange;
+use crate::ui::panels::code_panel::output::Exchange;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -116,7 +116,7 @@ impl WireLog {
             text(
                 &figures,
                 &msg::code_wire_figures(
-                    crate::ui::explain_text::kind_name(&q.kind),
+                    crate::ui::text::explain_text::kind_name(&q.kind),
                     i18n::number(q.returned as f64),
                     i18n::number(q.scanned as f64),
                 ),

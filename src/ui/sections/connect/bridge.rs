@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The sandbox's HTTP side is not here: the module sends its requests to
-//! `window.tablescope.wire` (`crate::ui::wire_bridge`), as the in-page SDK does.
+//! `window.tablescope.wire` (`crate::ui::state::wire_bridge`), as the in-page SDK does.
 //!
 //! Invariant: the page side is built once per page (the section's host is built once) and its
 //! functions live as long as the page; a module-side call on a missing or broken bridge
@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 /// The bridge the host passes to the module.
 pub fn page_side(
     state: crate::ui::state::AppState,
-    workspace: crate::ui::workspace::Workspace,
+    workspace: crate::ui::state::workspace::Workspace,
     section: leptos::prelude::RwSignal<crate::ui::Section>,
 ) -> JsValue {
     use leptos::prelude::*;
@@ -48,7 +48,7 @@ pub fn page_side(
     });
     let open_code = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
         if let Some(text) = text.as_string() {
-            crate::ui::code_link::code_to_open().set(text);
+            crate::ui::state::code_link::code_to_open().set(text);
             section.set(crate::ui::Section::Code);
         }
     });

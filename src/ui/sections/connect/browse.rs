@@ -15,9 +15,9 @@ use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
 use super::Shared;
 use crate::i18n::{self, msg, t};
-use crate::ui::data_panel::now;
-use crate::ui::fields::TextField;
-use crate::ui::query_panel::editor::{editor_view, EditorIds, FilterEditor};
+use crate::ui::kit::fields::TextField;
+use crate::ui::panels::data_panel::now;
+use crate::ui::widgets::filter_editor::{editor_view, EditorIds, FilterEditor};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -109,7 +109,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     let busy = RwSignal::new(false);
     let editor = FilterEditor::new(
         RwSignal::new(String::new()),
-        crate::ui::workspace::Workspace::expect(),
+        crate::ui::state::workspace::Workspace::expect(),
     );
     let (select, top) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let shown = RwSignal::new(None::<Shown>);
@@ -273,7 +273,7 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
             <p class="hint">{t(msg::connect_compare_hint)}</p>
             // The query as code for the connection: its HTTP form addresses the connection's
             // endpoint (never with the SAS); the SDK forms read a connection string.
-            <crate::ui::show_code::ShowCodeAt
+            <crate::ui::widgets::show_code::ShowCodeAt
                 what="connect-query"
                 request=Callback::new(move |()| options().request(&shared.table.get_untracked()))
                 endpoint=conn.get_value().endpoint

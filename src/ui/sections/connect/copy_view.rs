@@ -121,16 +121,16 @@ pub fn CopyPanel(shared: Shared, connection: Connection) -> impl IntoView {
         if let Some(count) = count {
             done.set(None);
             asking.set(Some(count));
-            crate::ui::confirm::opened(".connect-confirm .cancel");
+            crate::ui::kit::confirm::opened(".connect-confirm .cancel");
         }
     };
     let cancel = move || {
         asking.set(None);
-        crate::ui::confirm::closed();
+        crate::ui::kit::confirm::closed();
     };
     let copy_out = move |_| {
         asking.set(None);
-        crate::ui::confirm::closed();
+        crate::ui::kit::confirm::closed();
         let table = out_table.get_untracked();
         busy.set(true);
         spawn_local(async move {

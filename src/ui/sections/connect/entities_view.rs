@@ -1,5 +1,5 @@
 //! Entities as the service answered them, in the playground's own typed grid
-//! (`crate::ui::entity_grid`): the JSON with its `@odata.type` annotations is decoded by the
+//! (`crate::ui::widgets::entity_grid`): the JSON with its `@odata.type` annotations is decoded by the
 //! engine (`engine::json`, as the grid does for the sandbox's pages), so each column names its
 //! Edm types and each value shows as the sandbox shows it. Opening a row (Enter or a click)
 //! shows its JSON as the service sent it.
@@ -9,8 +9,8 @@
 
 use super::query::Entity;
 use crate::engine::json::RawEntity;
-use crate::ui::entity_grid::{columns_of, EntityGrid};
-use crate::ui::model;
+use crate::ui::state::model;
+use crate::ui::widgets::entity_grid::{columns_of, EntityGrid};
 use leptos::prelude::*;
 
 /// The service's entities as the grid takes them (members in the order read).

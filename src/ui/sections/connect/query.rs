@@ -24,7 +24,7 @@ impl Options {
     /// The first page's request for `table`, as "Show as code" writes it (the options
     /// parsed as the Query section parses its own), or what is wrong with them.
     pub fn request(&self, table: &str) -> Result<Request, String> {
-        use crate::ui::query_panel::{parse_opt, select_list};
+        use crate::ui::panels::query_panel::{parse_opt, select_list};
         if table.trim().is_empty() {
             return Err(crate::i18n::msg::query_select_table_first());
         }

@@ -148,7 +148,7 @@ fn sandbox(call: &Call) -> Result<Reply, Failure> {
     set("body", &call.body.as_str().into());
     let answer = wire
         .call1(&JsValue::NULL, &request)
-        .map_err(|e| unreachable(crate::ui::dynamic::describe(&e)))?;
+        .map_err(|e| unreachable(crate::ui::kit::dynamic::describe(&e)))?;
     let get = |name: &str| Reflect::get(&answer, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let body = get("body");
     let body = if body.is_instance_of::<Uint8Array>() {
@@ -213,7 +213,7 @@ async fn fetch(c: &Connection, call: &Call) -> Result<Reply, Failure> {
     );
     let unreachable = |e: &JsValue| Failure::Unreachable {
         origin: c.origin(),
-        detail: crate::ui::dynamic::describe(e),
+        detail: crate::ui::kit::dynamic::describe(e),
     };
     let promise: js_sys::Promise = started
         .map_err(|e| unreachable(&e))?

@@ -27,7 +27,7 @@ thread_local! {
     static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
 }
 
-use crate::ui::design_host::op;
+use crate::ui::sections::design::host::op;
 
 /// The functions the bridge must have.
 const FUNCTIONS: [&str; 2] = ["call", "wire"];
@@ -80,7 +80,7 @@ impl Bridge {
             .collect();
         self.function("call")?
             .call1(&self.0, &list)
-            .map_err(|e| crate::ui::dynamic::describe(&e))
+            .map_err(|e| crate::ui::kit::dynamic::describe(&e))
     }
 
     /// Every table with its entity count.
@@ -215,7 +215,7 @@ impl Bridge {
         let response = self
             .function("wire")?
             .call1(&JsValue::NULL, request)
-            .map_err(|e| crate::ui::dynamic::describe(&e))?;
+            .map_err(|e| crate::ui::kit::dynamic::describe(&e))?;
         if response.is_object() {
             Ok(response)
         } else {

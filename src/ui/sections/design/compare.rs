@@ -29,11 +29,11 @@ pub const GALLERY: [&str; 5] = [
 /// names in the language shown (`designs/translations.json`; English, the file's own, when
 /// the translations cannot be read: the design still opens).
 pub async fn load(id: &str) -> Result<Design, String> {
-    let text = crate::ui::teach::fetch::text(&format!("designs/{id}.json")).await?;
+    let text = crate::ui::kit::fetch::text(&format!("designs/{id}.json")).await?;
     let mut design = Design::from_json(&text).map_err(|e| e.to_string())?;
     let lang = crate::i18n::lang();
     if lang != crate::i18n::Lang::En {
-        match crate::ui::teach::fetch::text("designs/translations.json")
+        match crate::ui::kit::fetch::text("designs/translations.json")
             .await
             .and_then(|t| serde_json::from_str::<Translations>(&t).map_err(|e| e.to_string()))
         {

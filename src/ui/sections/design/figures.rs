@@ -45,7 +45,7 @@ pub fn FiguresPanel() -> impl IntoView {
                 problem.try_set(Some(e));
                 running.try_set(false);
             };
-            let now = crate::ui::data_panel::now;
+            let now = crate::ui::panels::data_panel::now;
             let started = now();
             // A query page per step, as many steps per task as fit in SLICE_MS, so the page
             // paints and takes input between them (a table scan at 10⁶ is a thousand pages).
@@ -209,7 +209,7 @@ fn PatternCode(d: Design, rows: Vec<Figures>) -> impl IntoView {
                     <li data-pattern=i>
                         <span>{name}</span>
                         <pre dir="ltr" class="pattern-filter"><code>{filter}</code></pre>
-                        <crate::ui::show_code::ShowCode what="design-pattern"
+                        <crate::ui::widgets::show_code::ShowCode what="design-pattern"
                             request=Callback::new(move |()| Ok(request.clone())) />
                     </li>
                 }
@@ -292,7 +292,7 @@ fn expose_time(ms: f64) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    if crate::ui::perf::requested(&window) {
+    if crate::ui::state::perf::requested(&window) {
         let _ = js_sys::Reflect::set(&window, &"__tablescopeDesignEvaluateMs".into(), &ms.into());
     }
 }

@@ -12,10 +12,10 @@
 //! every write (a throw the section shows); reads go through `window.tablescope.wire` and
 //! `op::QUERY` (the evaluator's counted pages), which change nothing.
 
-use super::app::Section;
-use super::module_host::{Module, ModuleHost};
-use super::state::AppState;
 use crate::i18n::msg;
+use crate::ui::app::Section;
+use crate::ui::kit::module_host::{Module, ModuleHost};
+use crate::ui::state::AppState;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -111,7 +111,7 @@ fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<J
         op::SAVE => state.save_now().map(|()| JsValue::UNDEFINED),
         op::QUERY => query(state, args),
         op::OPEN_CODE => {
-            super::code_link::code_to_open().set(text(1)?);
+            crate::ui::state::code_link::code_to_open().set(text(1)?);
             section.set(Section::Code);
             Ok(JsValue::UNDEFINED)
         }

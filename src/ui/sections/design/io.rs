@@ -6,7 +6,7 @@
 use super::doc::Ctx;
 use crate::design::{Design, VERSION};
 use crate::i18n::{msg, t};
-use crate::ui::teach::share;
+use crate::ui::widgets::share;
 use js_sys::Reflect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -18,7 +18,7 @@ const FRAGMENT: &str = "design=";
 /// Reads a design file's text by its structure and version; the message says what is wrong.
 pub fn read(text: &str) -> Result<Design, String> {
     let d: Design = serde_json::from_str(text)
-        .map_err(|e| msg::design_import_bad(crate::ui::import_text::json(&e.to_string())))?;
+        .map_err(|e| msg::design_import_bad(crate::ui::text::import_text::json(&e.to_string())))?;
     if d.version != VERSION {
         return Err(msg::design_import_version(d.version, VERSION));
     }
@@ -64,7 +64,7 @@ pub fn Files() -> impl IntoView {
         }
     };
     let choose = move |ev: leptos::ev::Event| {
-        let file = crate::ui::fields::take_chosen_file(&ev);
+        let file = crate::ui::kit::fields::take_chosen_file(&ev);
         let Some(file) = file else { return };
         spawn_local(async move {
             let text = match call_text(&file) {

@@ -147,7 +147,7 @@ impl OffThread {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
         let worker = web_sys::Worker::new_with_options(&url, &options)
-            .map_err(|e| crate::ui::dynamic::describe(&e))?;
+            .map_err(|e| crate::ui::kit::dynamic::describe(&e))?;
         let replies = Rc::new(Replies::default());
         let on_message = {
             let replies = replies.clone();
@@ -235,7 +235,7 @@ impl OffThread {
     fn post(&self, fields: &[(&str, JsValue)]) -> Result<(), String> {
         self.worker
             .post_message(&message(fields))
-            .map_err(|e| crate::ui::dynamic::describe(&e))
+            .map_err(|e| crate::ui::kit::dynamic::describe(&e))
     }
 
     /// The next reply, which must be of `kind`; with `timeout`, an error if none comes
@@ -303,7 +303,7 @@ fn worker_url() -> Result<String, String> {
         .ok_or("no page address for the generator's worker")?;
     web_sys::Url::new_with_base("design-worker.js", &base)
         .map(|u| u.href())
-        .map_err(|e| crate::ui::dynamic::describe(&e))
+        .map_err(|e| crate::ui::kit::dynamic::describe(&e))
 }
 
 /// A plain object of these fields.

@@ -1,5 +1,5 @@
 //! A design's problems (`design::validate`, key templates, distributions) in the
-//! reader's language. The engine writes each in English; as in [`crate::ui::error_text`], a
+//! reader's language. The engine writes each in English; as in [`crate::ui::text::error_text`], a
 //! problem is recognised by its English template (the `en.json` text of the message that
 //! says it) and said again through the catalogue, its data (names as the engine quoted them,
 //! template fields, counts) kept. A template's literal braces are data (`{expr}` takes
@@ -9,7 +9,7 @@
 //! makes the engine produce each one); a problem no template matches is shown as written.
 
 use crate::i18n::msg;
-use crate::ui::error_text::{self, prose, say_refined, template, Template};
+use crate::ui::text::error_text::{self, prose, say_refined, template, Template};
 
 /// A template comes before any template that would also match its sentences: those with an
 /// `{expr}: ` field first, whose shorter forms would take the field into `{name}`.

@@ -129,7 +129,7 @@ impl Reader {
             ("headers", headers.into()),
         ] {
             Reflect::set(&request, &name.into(), &value)
-                .map_err(|e| crate::ui::dynamic::describe(&e))?;
+                .map_err(|e| crate::ui::kit::dynamic::describe(&e))?;
         }
         let response = self.bridge.wire(&request.into())?;
         let status = Reflect::get(&response, &"status".into())

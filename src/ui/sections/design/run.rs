@@ -308,7 +308,7 @@ impl Pace {
         let Some(window) = web_sys::window() else {
             return;
         };
-        if !crate::ui::perf::requested(&window) {
+        if !crate::ui::state::perf::requested(&window) {
             return;
         }
         let times = js_sys::Object::new();
@@ -338,7 +338,7 @@ fn adapt(n: u64, took: f64) -> u64 {
 }
 
 fn now() -> f64 {
-    crate::ui::data_panel::now()
+    crate::ui::panels::data_panel::now()
 }
 
 const START_MARK: &str = "tablescope-design-generate-start";

@@ -10,7 +10,7 @@
 //! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
 
 use crate::i18n::msg;
-use crate::ui::module_host::{Module, ModuleHost};
+use crate::ui::kit::module_host::{Module, ModuleHost};
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
@@ -33,6 +33,6 @@ pub fn LessonsHost() -> impl IntoView {
         failed: |reason| msg::learn_load_failed(reason),
         retry: msg::learn_retry,
     };
-    let before: fn() = || crate::ui::dynamic::stylesheet(super::STYLESHEET);
+    let before: fn() = || crate::ui::kit::dynamic::stylesheet(super::STYLESHEET);
     view! { <ModuleHost module=module before=before bridge=JsValue::NULL /> }
 }

@@ -2,11 +2,13 @@
 //! on the scenario's own account, each with its note, its request, its result figures, whether
 //! its expectations held, and for queries the partition map.
 
-use super::markdown::Markdown;
-use super::partition_map::{map_request, page_keys, rows_of, Keys, MapRows, PartitionMap};
 use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
 use crate::engine::Request;
 use crate::i18n::{lang, msg, number, t};
+use crate::ui::widgets::markdown::Markdown;
+use crate::ui::widgets::partition_map::{
+    map_request, page_keys, rows_of, Keys, MapRows, PartitionMap,
+};
 use leptos::prelude::*;
 
 /// What the player shows of one step that ran.
@@ -178,7 +180,7 @@ pub fn expected_fields(e: &Expect) -> Vec<(&'static str, String)> {
         out.push(("partitions", number(p)));
     }
     if let Some(k) = e.kind {
-        out.push(("kind", super::super::explain_text::kind_name(k.label())));
+        out.push(("kind", crate::ui::text::explain_text::kind_name(k.label())));
     }
     if let Some(c) = &e.continuation {
         // The expectation's type is private to the engine: read it through Debug.
@@ -219,7 +221,7 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     let share = move |_| {
         let text = text.clone();
         leptos::task::spawn_local(async move {
-            use super::share::{make_link, Kind, LinkProblem};
+            use crate::ui::widgets::share::{make_link, Kind, LinkProblem};
             let link = match make_link(Kind::Scenario, &text).await {
                 Ok(url) => url,
                 Err(LinkProblem::TooLong(_)) => msg::learn_too_long(),
@@ -398,7 +400,7 @@ fn StepCard(v: StepView) -> impl IntoView {
             {v.spec.note_for(lang().code()).map(|n| view! { <div class="step-note"><Markdown text=n.to_string() /></div> })}
             <dl class="step-figures">
                 {figure(msg::learn_fig_status, "status", Some(status_text))}
-                {figure(msg::learn_fig_kind, "kind", v.kind.map(super::super::explain_text::kind_name))}
+                {figure(msg::learn_fig_kind, "kind", v.kind.map(crate::ui::text::explain_text::kind_name))}
                 {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
                 {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
                 {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}

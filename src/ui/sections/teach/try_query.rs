@@ -2,11 +2,11 @@
 //! account, so a reader of a docs embed can change the query and see what it costs, with the
 //! same figures and partition map as the steps.
 
-use super::partition_map::{page_keys, rows_of, PartitionMap};
 use crate::engine::scenario::Runner;
 use crate::engine::{Error, Request};
 use crate::i18n::{msg, t};
-use crate::ui::error_notice::ErrorNotice;
+use crate::ui::widgets::error_notice::ErrorNotice;
+use crate::ui::widgets::partition_map::{page_keys, rows_of, PartitionMap};
 use leptos::prelude::*;
 
 /// What one try showed: the first page's figures and the map.

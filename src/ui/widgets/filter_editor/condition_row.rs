@@ -4,7 +4,7 @@ use super::group::Edit as ConditionEdit;
 use crate::engine::filter::CmpOp;
 use crate::engine::EdmType;
 use crate::i18n::{msg, t};
-use crate::ui::model::Builder;
+use crate::ui::state::model::Builder;
 use leptos::prelude::*;
 
 /// One condition: property, operator, type, value.

@@ -6,8 +6,8 @@ use super::condition_row::ConditionRow;
 use crate::engine::filter::CmpOp;
 use crate::engine::EdmType;
 use crate::i18n::{msg, t};
-use crate::ui::model::{Builder, Condition, Group, Join, Node};
-use crate::ui::workspace::Workspace;
+use crate::ui::state::model::{Builder, Condition, Group, Join, Node};
+use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 
 /// A change to one member of the builder's tree, by the member's id.
@@ -130,7 +130,7 @@ pub(super) fn add_buttons(id: u64, edit: Callback<(u64, Edit)>) -> AnyView {
             edit.run((id, Edit::AddGroup(new)));
         } else {
             edit.run((id, Edit::AddCondition(new)));
-            crate::ui::data_panel::focus_first(vec![format!(
+            crate::ui::panels::data_panel::focus_first(vec![format!(
                 "[data-condition-id=\"{new}\"] .cond-property"
             )]);
         }

@@ -3,7 +3,7 @@
 //! show-as-code panel needs a form. The request crosses as the engine's JSON.
 
 use crate::engine::Request;
-use crate::ui::dynamic;
+use crate::ui::kit::dynamic;
 use js_sys::{Function, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
