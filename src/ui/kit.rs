@@ -5,6 +5,7 @@
 //! Imports nothing from `ui` but `text` (the floor beside it).
 
 pub mod confirm;
+pub mod dom;
 pub mod dynamic;
 pub mod fetch;
 pub mod fields;

@@ -167,7 +167,7 @@ fn StagedRow(
         } else {
             ("move-down", "move-up")
         };
-        super::data_panel::focus_first(vec![
+        crate::ui::kit::dom::focus_first(vec![
             format!("[data-staged-id=\"{id}\"] .{this}:not(:disabled)"),
             format!("[data-staged-id=\"{id}\"] .{other}"),
         ]);

@@ -6,10 +6,11 @@ mod welcome;
 
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::kit::dom::{after_paint, copy_text, focus, now};
 use crate::ui::state::model;
 use crate::ui::state::workspace::{Draft, Workspace, WriteOp};
 use crate::ui::state::AppState;
-use crate::ui::text::notice_text::{said, Say};
+use crate::ui::text::notice_text::Say;
 use crate::ui::widgets::entity_grid::{Column, EntityGrid};
 use crate::ui::widgets::error_notice::ErrorNotice;
 use editor::Editor;
@@ -239,54 +240,4 @@ pub fn token_text(c: &Continuation) -> String {
         model::quote(&c.next_partition_key),
         model::quote(&c.next_row_key)
     )
-}
-
-/// Copies `text` with the async clipboard API and says whether it worked.
-pub fn copy_text(text: String, status: RwSignal<Option<Say>>) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let promise = window.navigator().clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => status.set(said(msg::data_copied)),
-            Err(_) => status.set(said(msg::data_copy_refused)),
-        }
-    });
-}
-
-/// Milliseconds from the page's time origin.
-pub fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
-}
-
-/// Runs `f` after the next frame has been painted.
-pub fn after_paint(f: impl FnOnce() + 'static) {
-    request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
-}
-
-/// Moves focus to the element `selector` matches, if any.
-pub fn focus(selector: &'static str) {
-    focus_first(vec![selector.to_string()]);
-}
-
-/// After the next frame, moves focus to the first element one of `selectors` matches.
-pub fn focus_first(selectors: Vec<String>) {
-    request_animation_frame(move || {
-        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        let el = selectors
-            .iter()
-            .find_map(|s| document.query_selector(s).ok().flatten());
-        if let Some(el) = el {
-            use wasm_bindgen::JsCast;
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        }
-    });
 }

@@ -2,9 +2,10 @@
 //! `$filter` (both ways, where the filter allows it), `$select`, `$top`, the page budget, and
 //! runs page by page with each continuation token shown.
 
-use super::data_panel::{after_paint, now, EntityView};
+use super::data_panel::EntityView;
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
+use crate::ui::kit::dom::{after_paint, now};
 use crate::ui::kit::fields::TextField;
 use crate::ui::state::workspace::{QueryOptions, Workspace};
 use crate::ui::state::AppState;
@@ -180,7 +181,7 @@ pub fn QueryPanel() -> impl IntoView {
     };
     let load_rewrite = Callback::new(move |text: String| {
         load_filter(text);
-        super::data_panel::focus("#raw-filter");
+        crate::ui::kit::dom::focus("#raw-filter");
     });
     let current_run = move || {
         let id = current.get();

@@ -61,7 +61,7 @@ pub fn TablesPanel() -> impl IntoView {
                 }
                 // The Delete button that opened the question went with its table: focus
                 // lands on the panel's first field rather than on the page's body.
-                super::data_panel::focus("#new-table-name");
+                crate::ui::kit::dom::focus("#new-table-name");
             }
             Err(e) => error.set(Some(e)),
         }

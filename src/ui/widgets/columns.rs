@@ -246,7 +246,7 @@ pub fn chooser_panel(
     let close = move || {
         open.set(false);
         set_expanded(id, false);
-        crate::ui::panels::data_panel::focus_first(vec![format!("#{id}-columns-toggle")]);
+        crate::ui::kit::dom::focus_first(vec![format!("#{id}-columns-toggle")]);
     };
     let list = move || {
         let all = rows();
@@ -280,7 +280,7 @@ pub fn chooser_panel(
                         css_escape(&c_name),
                         if by < 0 { "column-up" } else { "column-down" }
                     );
-                    crate::ui::panels::data_panel::focus_first(vec![sel]);
+                    crate::ui::kit::dom::focus_first(vec![sel]);
                 };
                 let up_label = {
                     let n = name.clone();

@@ -259,7 +259,7 @@ pub fn SelectionBar(
         status.set(said(move || outcome.say()));
         // The selection is gone with its entities, and with it the button that asked:
         // focus goes to the select-all box, the bar's first control after the chooser.
-        crate::ui::panels::data_panel::focus_first(vec![format!("#{id}-pick-all")]);
+        crate::ui::kit::dom::focus_first(vec![format!("#{id}-pick-all")]);
     };
     let count = move || picks.count();
     let chooser_open = RwSignal::new(false);

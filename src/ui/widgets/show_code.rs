@@ -135,7 +135,7 @@ fn CodeForms(
         };
         ev.prevent_default();
         choose(Form::ALL[next]);
-        crate::ui::panels::data_panel::focus_first(vec![format!(
+        crate::ui::kit::dom::focus_first(vec![format!(
             "#show-code-{what}-{}",
             form_id(Form::ALL[next])
         )]);

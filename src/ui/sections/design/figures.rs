@@ -45,7 +45,7 @@ pub fn FiguresPanel() -> impl IntoView {
                 problem.try_set(Some(e));
                 running.try_set(false);
             };
-            let now = crate::ui::panels::data_panel::now;
+            let now = crate::ui::kit::dom::now;
             let started = now();
             // A query page per step, as many steps per task as fit in SLICE_MS, so the page
             // paints and takes input between them (a table scan at 10⁶ is a thousand pages).

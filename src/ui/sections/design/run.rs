@@ -338,7 +338,7 @@ fn adapt(n: u64, took: f64) -> u64 {
 }
 
 fn now() -> f64 {
-    crate::ui::panels::data_panel::now()
+    crate::ui::kit::dom::now()
 }
 
 const START_MARK: &str = "tablescope-design-generate-start";

@@ -130,7 +130,7 @@ pub(super) fn add_buttons(id: u64, edit: Callback<(u64, Edit)>) -> AnyView {
             edit.run((id, Edit::AddGroup(new)));
         } else {
             edit.run((id, Edit::AddCondition(new)));
-            crate::ui::panels::data_panel::focus_first(vec![format!(
+            crate::ui::kit::dom::focus_first(vec![format!(
                 "[data-condition-id=\"{new}\"] .cond-property"
             )]);
         }
