@@ -31,7 +31,7 @@ pub mod state;
 pub mod text;
 pub mod widgets;
 
-pub use app::{App, Section};
+pub use app::App;
 pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.

@@ -1,7 +1,7 @@
 //! The page frame: header, the tables sidebar, and a navigation between sections.
 //!
-//! A section is one entry of [`Section`]: add a variant, its label, and one arm in
-//! [`SectionPanel`] to add a page.
+//! A section is one entry of [`Section`] (`state::navigation`): add a variant there, its
+//! label, and one arm in [`SectionPanel`] to add a page.
 
 use super::state::{take_over_when_free, AppState, Storage};
 use crate::i18n::{self, msg, t, Lang};
@@ -11,66 +11,9 @@ use crate::ui::panels::data_panel::DataPanel;
 use crate::ui::panels::query_panel::QueryPanel;
 use crate::ui::panels::storage_panel::StoragePanel;
 use crate::ui::panels::tables_panel::TablesPanel;
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
-
-/// The app's sections, in navigation order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Section {
-    /// The selected table's entities and the entity editor.
-    #[default]
-    Data,
-    /// The query builder, raw `$filter`, results and the scan meter.
-    Query,
-    /// The batch stager.
-    Batch,
-    /// SDK code against the user's tables (`crate::ui::panels::code_panel`).
-    Code,
-    /// A real account beside the sandbox (`crate::ui::sections::connect`).
-    Connect,
-    /// The design studio (`crate::ui::sections::design`, its own wasm: `crate::ui::sections::design::host`).
-    Design,
-    /// Teaching scenarios, the partition map and the throughput simulator.
-    Learn,
-}
-
-impl Section {
-    pub const ALL: [Section; 7] = [
-        Section::Data,
-        Section::Query,
-        Section::Batch,
-        Section::Code,
-        Section::Connect,
-        Section::Design,
-        Section::Learn,
-    ];
-
-    /// The tab's label, in the current language.
-    pub fn label(self) -> String {
-        match self {
-            Section::Data => msg::nav_data(),
-            Section::Query => msg::nav_query(),
-            Section::Batch => msg::nav_batch(),
-            Section::Code => msg::nav_code(),
-            Section::Connect => msg::nav_connect(),
-            Section::Design => msg::nav_design(),
-            Section::Learn => msg::nav_learn(),
-        }
-    }
-
-    /// The id used in the DOM (`nav-<id>`, `section-<id>`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Section::Data => "data",
-            Section::Query => "query",
-            Section::Batch => "batch",
-            Section::Code => "code",
-            Section::Connect => "connect",
-            Section::Design => "design",
-            Section::Learn => "learn",
-        }
-    }
-}
 
 /// The whole app on the saved tables (or a fresh in-memory account), with the storage
 /// banner and the storage panel.
@@ -80,7 +23,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let workspace = Workspace::new();
     provide_context(workspace);
-    let section = RwSignal::new(first_section());
+    let section = Navigation::new(first_section());
     provide_context(section);
     crate::ui::state::workspace::saved::keep(workspace, section, state);
     crate::ui::state::perf::install(state);
@@ -143,7 +86,7 @@ fn first_section() -> Section {
 
 /// The section tabs; the batch tab shows how many operations are staged.
 #[component]
-fn Nav(section: RwSignal<Section>) -> impl IntoView {
+fn Nav(section: Navigation) -> impl IntoView {
     let workspace = Workspace::expect();
     view! {
         <nav class="app-nav" aria-label=t(msg::app_sections)>
@@ -209,7 +152,7 @@ fn LangSwitcher() -> impl IntoView {
 /// load after it: scripts/split.mjs), and from then on stays mounted (hidden) so a query's
 /// results or a half-typed entity survive switching sections.
 #[component]
-fn SectionPanel(section: RwSignal<Section>) -> impl IntoView {
+fn SectionPanel(section: Navigation) -> impl IntoView {
     Section::ALL
         .into_iter()
         .map(|s| {

@@ -2,6 +2,7 @@
 
 pub mod code_link;
 pub mod model;
+pub mod navigation;
 pub mod perf;
 pub mod save_queue;
 pub mod wire_bridge;

@@ -15,8 +15,8 @@ pub(crate) mod runtime;
 pub(crate) mod snippets;
 
 use crate::i18n::{self, msg, t};
-use crate::ui::app::Section;
 use crate::ui::state::code_link;
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -166,7 +166,7 @@ pub fn panel() -> AnyView {
 #[component]
 pub fn CodePanel() -> impl IntoView {
     let workspace = Workspace::expect();
-    let section = expect_context::<RwSignal<Section>>();
+    let section = Navigation::expect();
     let load = RwSignal::new(Load::Loading);
     let bundle = StoredValue::new_local(None::<Bundle>);
     let editor = StoredValue::new_local(None::<Editor>);

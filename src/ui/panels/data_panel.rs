@@ -8,6 +8,7 @@ use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
 use crate::ui::kit::dom::{after_paint, copy_text, focus, now};
 use crate::ui::state::model;
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::workspace::{Draft, Workspace, WriteOp};
 use crate::ui::state::AppState;
 use crate::ui::text::notice_text::Say;
@@ -179,7 +180,7 @@ pub fn EntityView(
     #[prop(optional)]
     projected: bool,
 ) -> impl IntoView {
-    let section = use_context::<RwSignal<crate::ui::app::Section>>();
+    let section = Navigation::in_context();
     let workspace = Workspace::expect();
     let text = model::pretty_json(&raw);
     let (pk, rk, etag) = model::keys_of(&raw);
@@ -205,7 +206,7 @@ pub fn EntityView(
             duplicate_of: duplicate.then(|| (pk.clone(), rk.clone())),
         });
         if let Some(section) = section {
-            section.set(crate::ui::app::Section::Data);
+            section.set(Section::Data);
         }
         focus("#editor-heading");
     };

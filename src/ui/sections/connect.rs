@@ -67,7 +67,7 @@ pub fn host() -> AnyView {
     let bridge = bridge::page_side(
         crate::ui::state::AppState::expect(),
         crate::ui::state::workspace::Workspace::expect(),
-        expect_context::<RwSignal<crate::ui::Section>>(),
+        crate::ui::state::navigation::Navigation::expect(),
     );
     view! { <ModuleHost module=module bridge=bridge /> }.into_any()
 }

@@ -39,7 +39,7 @@ mod review;
 mod run;
 
 use crate::i18n::{msg, t};
-use crate::ui::app::Section;
+use crate::ui::state::navigation::{Navigation, Section};
 use leptos::prelude::*;
 
 /// The module's view (see `src/bin/design.rs`): checks the playground's bridge, then mounts the
@@ -91,7 +91,7 @@ fn add_style() {
 /// "Open in Code section" of a pattern's code (`ui::show_code`) sets the section to Code
 /// with the code waiting: here that is handed to the playground, which shows it.
 fn hand_code_over() {
-    let section = RwSignal::new(Section::Design);
+    let section = Navigation::new(Section::Design);
     provide_context(section);
     Effect::new(move |_| {
         if section.get() != Section::Code {

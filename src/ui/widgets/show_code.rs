@@ -8,7 +8,7 @@
 use crate::code::Form;
 use crate::engine::Request;
 use crate::i18n::{msg, t};
-use crate::ui::app::Section;
+use crate::ui::state::navigation::{Navigation, Section};
 use leptos::prelude::*;
 
 mod codegen;
@@ -69,7 +69,7 @@ const FORMS: fn(&'static str, Callback<(), Result<Request, String>>) -> AnyView 
 
 /// The playground's forms: the playground's service, and its own Code section.
 fn forms(what: &'static str, request: Callback<(), Result<Request, String>>) -> AnyView {
-    let section = expect_context::<RwSignal<Section>>();
+    let section = Navigation::expect();
     let open_code = Callback::new(move |code: String| {
         crate::ui::state::code_link::code_to_open().set(code);
         section.set(Section::Code);

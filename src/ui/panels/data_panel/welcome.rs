@@ -6,8 +6,8 @@
 
 use crate::engine::{RawEntity, Request};
 use crate::i18n::{msg, t};
-use crate::ui::app::Section;
 use crate::ui::kit::fields::never;
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::workspace::Workspace;
 use crate::ui::state::{AppState, Storage};
 use leptos::prelude::*;
@@ -28,7 +28,7 @@ pub fn Welcome() -> impl IntoView {
 }
 
 fn welcome_panel() -> AnyView {
-    let section = expect_context::<RwSignal<Section>>();
+    let section = Navigation::expect();
     // Taken here: the task below runs outside the component, where there is no context.
     let (state, workspace) = (AppState::expect(), Workspace::expect());
     let busy = RwSignal::new(false);

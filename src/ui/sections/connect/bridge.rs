@@ -26,7 +26,7 @@ use wasm_bindgen::prelude::*;
 pub fn page_side(
     state: crate::ui::state::AppState,
     workspace: crate::ui::state::workspace::Workspace,
-    section: leptos::prelude::RwSignal<crate::ui::Section>,
+    section: crate::ui::state::navigation::Navigation,
 ) -> JsValue {
     use leptos::prelude::*;
     let bridge = Object::new();
@@ -43,13 +43,13 @@ pub fn page_side(
     let show_table = Closure::<dyn Fn(JsValue)>::new(move |name: JsValue| {
         if let Some(name) = name.as_string() {
             workspace.table.set(Some(name));
-            section.set(crate::ui::Section::Data);
+            section.set(crate::ui::state::navigation::Section::Data);
         }
     });
     let open_code = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
         if let Some(text) = text.as_string() {
             crate::ui::state::code_link::code_to_open().set(text);
-            section.set(crate::ui::Section::Code);
+            section.set(crate::ui::state::navigation::Section::Code);
         }
     });
     let listeners = StoredValue::new_local(Vec::<Function>::new());

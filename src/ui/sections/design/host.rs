@@ -13,8 +13,8 @@
 //! `op::QUERY` (the evaluator's counted pages), which change nothing.
 
 use crate::i18n::msg;
-use crate::ui::app::Section;
 use crate::ui::kit::module_host::{Module, ModuleHost};
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::AppState;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -38,7 +38,7 @@ pub fn panel() -> AnyView {
         failed: |reason| msg::lang_load_failed(msg::nav_design(), reason),
         retry: msg::learn_retry,
     };
-    let bridge = bridge(AppState::expect(), expect_context::<RwSignal<Section>>());
+    let bridge = bridge(AppState::expect(), Navigation::expect());
     view! { <ModuleHost module=module bridge=bridge.into() /> }.into_any()
 }
 
@@ -68,7 +68,7 @@ pub mod op {
 
 /// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
 /// new JS glue), and lives as long as the page; `wire` is that function.
-fn bridge(state: AppState, section: RwSignal<Section>) -> Object {
+fn bridge(state: AppState, section: Navigation) -> Object {
     let call = Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(move |args: JsValue| {
         answer(state, section, &Array::from(&args)).map_err(JsValue::from)
     });
@@ -83,7 +83,7 @@ fn bridge(state: AppState, section: RwSignal<Section>) -> Object {
     out
 }
 
-fn answer(state: AppState, section: RwSignal<Section>, args: &Array) -> Result<JsValue, String> {
+fn answer(state: AppState, section: Navigation, args: &Array) -> Result<JsValue, String> {
     let text = |i: u32| args.get(i).as_string().ok_or("bad request");
     let op = args.get(0).as_f64().unwrap_or(-1.0) as u32;
     match op {

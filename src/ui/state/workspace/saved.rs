@@ -31,7 +31,7 @@
 
 use super::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, RawEntity};
-use crate::ui::app::Section;
+use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::AppState;
 use crate::ui::widgets::results::{Run, RunPage};
 use js_sys::{Array, Object, Reflect, JSON};
@@ -49,7 +49,7 @@ const MAX_RUNS: usize = 50;
 /// Restores the saved workspace (when the tables are saved), then saves every change to it.
 /// `section` keeps what the page's address asked for (a share link or a lesson opens Learn)
 /// over the saved one.
-pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
+pub fn keep(workspace: Workspace, section: Navigation, state: AppState) {
     if !crate::persist::is_attached() {
         return;
     }
@@ -97,7 +97,7 @@ pub fn keep(workspace: Workspace, section: RwSignal<Section>, state: AppState) {
 const SAVE_AFTER_MS: i32 = 300;
 
 /// Writes the workspace now.
-fn write(workspace: Workspace, section: RwSignal<Section>) {
+fn write(workspace: Workspace, section: Navigation) {
     let text = JSON::stringify(&snapshot(workspace, section))
         .ok()
         .and_then(|t| t.as_string());
@@ -135,7 +135,7 @@ fn items(object: &JsValue, name: &str) -> Option<Array> {
 }
 
 /// The workspace as the saved object.
-fn snapshot(w: Workspace, section: RwSignal<Section>) -> Object {
+fn snapshot(w: Workspace, section: Navigation) -> Object {
     let q = w.query;
     let out = Object::new();
     set(&out, "version", VERSION);
@@ -154,7 +154,7 @@ fn snapshot(w: Workspace, section: RwSignal<Section>) -> Object {
 }
 
 /// Puts what `text` holds in place, field by field (see the module invariant).
-pub fn restore(text: &str, w: Workspace, section: RwSignal<Section>, state: AppState) {
+pub fn restore(text: &str, w: Workspace, section: Navigation, state: AppState) {
     let Ok(saved) = JSON::parse(text) else {
         return;
     };
