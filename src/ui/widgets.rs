@@ -6,6 +6,7 @@
 
 pub mod columns;
 pub mod entity_grid;
+pub mod entity_view;
 pub mod error_notice;
 pub mod filter_editor;
 pub mod grid_rows;

@@ -2,7 +2,6 @@
 //! `$filter` (both ways, where the filter allows it), `$select`, `$top`, the page budget, and
 //! runs page by page with each continuation token shown.
 
-use super::data_panel::EntityView;
 use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
 use crate::ui::kit::dom::{after_paint, now};
@@ -10,6 +9,7 @@ use crate::ui::kit::fields::TextField;
 use crate::ui::state::workspace::{QueryOptions, Workspace};
 use crate::ui::state::AppState;
 use crate::ui::widgets::entity_grid::{columns_of, EntityGrid};
+use crate::ui::widgets::entity_view::{token_text, EntityView};
 use crate::ui::widgets::error_notice::ErrorNotice;
 use crate::ui::widgets::results::{History, Run, RunPage, ScanMeter};
 use leptos::prelude::*;
@@ -122,10 +122,7 @@ pub fn QueryPanel() -> impl IntoView {
             scanned: stats.map_or(0, |s| s.scanned),
             returned: stats.map_or(0, |s| s.returned),
             partitions: stats.map_or(0, |s| s.partitions),
-            token: response
-                .continuation
-                .as_ref()
-                .map(super::data_panel::token_text),
+            token: response.continuation.as_ref().map(token_text),
         };
         let kind = stats
             .map(|s| s.kind.label().to_string())
