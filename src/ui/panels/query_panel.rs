@@ -6,12 +6,13 @@ use crate::engine::{Continuation, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
 use crate::ui::kit::dom::{after_paint, now};
 use crate::ui::kit::fields::TextField;
+use crate::ui::state::workspace::runs::{Run, RunPage};
 use crate::ui::state::workspace::{QueryOptions, Workspace};
 use crate::ui::state::AppState;
 use crate::ui::widgets::entity_grid::{columns_of, EntityGrid};
 use crate::ui::widgets::entity_view::{token_text, EntityView};
 use crate::ui::widgets::error_notice::ErrorNotice;
-use crate::ui::widgets::results::{History, Run, RunPage, ScanMeter};
+use crate::ui::widgets::results::{History, ScanMeter};
 use leptos::prelude::*;
 
 mod run_map;

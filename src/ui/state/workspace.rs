@@ -2,13 +2,15 @@
 //! the editor, the staged batch, and the query editor's text and options. One `Copy` value in
 //! context. [`saved`] keeps it across reloads.
 
+pub mod layouts;
+pub mod runs;
 pub mod saved;
 
 use super::model::{BinaryEncoding, PropertyDraft};
 use crate::engine::{BatchRequest, EdmType, RawEntity};
-use crate::ui::widgets::columns::ColumnLayouts;
-use crate::ui::widgets::results::Run;
+use layouts::ColumnLayouts;
 use leptos::prelude::*;
+use runs::Run;
 
 /// The write the editor sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,56 +1,11 @@
 //! What a query run cost: the scan meter (scanned vs returned), the plan's explanation and its
 //! advice, and the in-memory history of runs with a side-by-side comparison.
 
-use crate::engine::Explain;
 use crate::i18n::{msg, number, t};
+use crate::ui::state::workspace::runs::Run;
 use crate::ui::text::explain_text;
 use crate::ui::widgets::markdown::MarkdownInline;
 use leptos::prelude::*;
-
-/// One page of a run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunPage {
-    pub scanned: u64,
-    pub returned: u64,
-    pub partitions: u64,
-    /// The continuation token this page returned, as text.
-    pub token: Option<String>,
-}
-
-/// A query run: its first page and every page fetched after it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Run {
-    pub id: u64,
-    pub table: String,
-    pub filter: String,
-    pub kind: String,
-    pub explain: Option<Explain>,
-    pub pages: Vec<RunPage>,
-    /// From the run's request to the next painted frame, for its latest page.
-    pub render_ms: Option<f64>,
-}
-
-impl Run {
-    pub fn scanned(&self) -> u64 {
-        self.pages.iter().map(|p| p.scanned).sum()
-    }
-
-    pub fn returned(&self) -> u64 {
-        self.pages.iter().map(|p| p.returned).sum()
-    }
-
-    /// Partitions touched, summed over pages (a partition split across two pages counts in
-    /// both, as each page reads from it).
-    pub fn partitions(&self) -> u64 {
-        self.pages.iter().map(|p| p.partitions).sum()
-    }
-
-    /// Scanned far more than returned (at least 10, and 5 times as many): worth a warning.
-    pub fn wasteful(&self) -> bool {
-        let (s, r) = (self.scanned(), self.returned());
-        s >= 10 && s >= 5 * r.max(1)
-    }
-}
 
 /// Scanned vs returned as numbers and a bar, the kind, the explanation and advice.
 #[component]

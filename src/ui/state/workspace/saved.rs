@@ -19,7 +19,7 @@
 //! "pages": [{"scanned", "returned", "partitions", "token"}]}], "batch": [{"op": "merge",
 //! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}],
 //! "columns": [["Table", [["Name", true], ["Timestamp", false], …]], …]}` (operation names as
-//! the service spells them; `columns` is optional, see `crate::ui::widgets::columns::layouts_js`).
+//! the service spells them; `columns` is optional, see `super::layouts::layouts_js`).
 //!
 //! Size: start runs [`keep`] and, on a return visit, [`restore`], so they are in the page's
 //! first download (scripts/split.mjs). They use the browser's JSON (`JSON.parse`,
@@ -29,11 +29,11 @@
 //! stay in the deferred wasm; the batch is read and written by hand, not by the engine's serde
 //! derive (an internally tagged enum: a large reader).
 
+use super::runs::{Run, RunPage};
 use super::{Staged, Workspace, WriteOp};
 use crate::engine::{BatchRequest, RawEntity};
 use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::AppState;
-use crate::ui::widgets::results::{Run, RunPage};
 use js_sys::{Array, Object, Reflect, JSON};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
@@ -149,7 +149,7 @@ fn snapshot(w: Workspace, section: Navigation) -> Object {
     set(&out, "query", query);
     set(&out, "history", q.history.with(|h| encode_runs(h)));
     set(&out, "batch", w.batch.with(|b| encode_batch(b)));
-    set(&out, "columns", crate::ui::widgets::columns::layouts_js(w));
+    set(&out, "columns", super::layouts::layouts_js(w));
     out
 }
 
@@ -193,7 +193,7 @@ pub fn restore(text: &str, w: Workspace, section: Navigation, state: AppState) {
         w.batch.set(decode_batch(&ops, w));
     }
     if let Some(columns) = items(&saved, "columns") {
-        crate::ui::widgets::columns::restore_layouts_js(&columns, w);
+        super::layouts::restore_layouts_js(&columns, w);
     }
 }
 

@@ -1,0 +1,49 @@
+//! A query run and its pages, as the query panel records them in the workspace's history and
+//! the results (`widgets::results`) show them.
+
+use crate::engine::Explain;
+
+/// One page of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunPage {
+    pub scanned: u64,
+    pub returned: u64,
+    pub partitions: u64,
+    /// The continuation token this page returned, as text.
+    pub token: Option<String>,
+}
+
+/// A query run: its first page and every page fetched after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub id: u64,
+    pub table: String,
+    pub filter: String,
+    pub kind: String,
+    pub explain: Option<Explain>,
+    pub pages: Vec<RunPage>,
+    /// From the run's request to the next painted frame, for its latest page.
+    pub render_ms: Option<f64>,
+}
+
+impl Run {
+    pub fn scanned(&self) -> u64 {
+        self.pages.iter().map(|p| p.scanned).sum()
+    }
+
+    pub fn returned(&self) -> u64 {
+        self.pages.iter().map(|p| p.returned).sum()
+    }
+
+    /// Partitions touched, summed over pages (a partition split across two pages counts in
+    /// both, as each page reads from it).
+    pub fn partitions(&self) -> u64 {
+        self.pages.iter().map(|p| p.partitions).sum()
+    }
+
+    /// Scanned far more than returned (at least 10, and 5 times as many): worth a warning.
+    pub fn wasteful(&self) -> bool {
+        let (s, r) = (self.scanned(), self.returned());
+        s >= 10 && s >= 5 * r.max(1)
+    }
+}
