@@ -68,7 +68,7 @@ pub fn App() -> impl IntoView {
 /// link (`#design=…`); Code for code to open (`#code=…`, a code cell's "open in the
 /// playground"); else the entities.
 fn first_section() -> Section {
-    let fragment = crate::ui::widgets::share::page_fragment();
+    let fragment = crate::ui::kit::address::page_fragment();
     if fragment.starts_with("#design=") {
         return Section::Design;
     }
@@ -76,7 +76,7 @@ fn first_section() -> Section {
         return Section::Code;
     }
     let for_learn = fragment.starts_with("#share=")
-        || crate::ui::sections::teach::embed::query_param("scenario").is_some();
+        || crate::ui::kit::address::query_param("scenario").is_some();
     if for_learn {
         Section::Learn
     } else {

@@ -4,6 +4,7 @@
 //!
 //! Imports nothing from `ui` but `text` (the floor beside it).
 
+pub mod address;
 pub mod confirm;
 pub mod dom;
 pub mod dynamic;

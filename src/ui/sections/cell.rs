@@ -24,10 +24,10 @@ mod json_tree;
 mod view;
 mod wire_log;
 
-use super::teach::embed::query_param;
 use crate::engine::scenario::{self, Scenario};
 use crate::engine::Account;
 use crate::i18n::{self, msg};
+use crate::ui::kit::address::query_param;
 use crate::ui::panels::code_panel::runtime::Bundle;
 use crate::ui::panels::code_panel::snippets;
 use crate::wire::{self, Endpoint};
@@ -76,7 +76,7 @@ impl CellRequest {
             (None, None) => return Err(msg::cell_no_code()),
         };
         let scenario = match param("scenario") {
-            Some(file) if super::teach::is_scenario_file(&file) => Some(file),
+            Some(file) if crate::ui::kit::fetch::is_scenario_file(&file) => Some(file),
             Some(file) => return Err(msg::cell_bad_scenario(&file)),
             None => None,
         };
@@ -114,7 +114,7 @@ async fn start(frame: Rc<view::Frame>, request: CellRequest) {
         CodeSource::Text(text) => Ok(text.clone()),
     };
     let lesson = match &request.scenario {
-        Some(file) => match super::teach::scenario_text_in(file, lang).await {
+        Some(file) => match crate::ui::kit::fetch::scenario_text_in(file, lang).await {
             Ok(text) => scenario::parse(&text)
                 .map(Some)
                 .map_err(|e| format!("{file}: {e}")),

@@ -12,9 +12,11 @@ mod simulator;
 pub mod steps;
 mod try_query;
 
-use crate::ui::kit::fetch;
+pub use crate::ui::kit::fetch::{is_scenario_file, scenario_text, scenario_text_in, SCENARIO_DIR};
+use crate::ui::kit::{address, fetch};
 use crate::ui::text::localized;
 pub use crate::ui::widgets::markdown::Markdown;
+pub use crate::ui::widgets::partition_map::STYLESHEET;
 pub use crate::ui::widgets::partition_map::{
     layout, map_request, page_keys, rows_of, MapData, MapRows, MapView, PartitionMap,
 };
@@ -27,14 +29,6 @@ pub use simulator::SimulatorPanel;
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// Where the scenario files are served, relative to the page.
-pub const SCENARIO_DIR: &str = "scenarios/";
-
-/// The lessons' and the partition map's stylesheet (www/teach.css). Not part of the page load:
-/// the playground adds it when the Learn section or a partition map is first shown
-/// (`dynamic::stylesheet`), and a docs embed's start script adds it before the lesson mounts.
-pub const STYLESHEET: &str = "teach.css";
 
 /// One entry of `scenarios/index.json`: `name` and `summary` are strings or objects of
 /// translations (`{"en": …, "de": …}`), as in lesson files.
@@ -82,34 +76,6 @@ pub fn parse_index(text: &str) -> Result<Vec<ScenarioEntry>, String> {
         .collect()
 }
 
-/// Whether a file name is a plain scenario file name (no path, no scheme).
-pub fn is_scenario_file(file: &str) -> bool {
-    file.ends_with(".json")
-        && !file.is_empty()
-        && file
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        && !file.starts_with('.')
-}
-
-/// A built-in scenario's text, with every language it has (the playground's Learn section
-/// switches language in place).
-pub async fn scenario_text(file: &str) -> Result<String, String> {
-    if !is_scenario_file(file) {
-        return Err(format!("'{file}' is not a scenario file name"));
-    }
-    fetch::text(&format!("{SCENARIO_DIR}{file}")).await
-}
-
-/// A built-in scenario's text in `lang` only: the build (scripts/lessons.mjs) writes one copy
-/// per language to `scenarios/<lang>/`, so a docs embed downloads only the language it shows.
-pub async fn scenario_text_in(file: &str, lang: crate::i18n::Lang) -> Result<String, String> {
-    if !is_scenario_file(file) {
-        return Err(format!("'{file}' is not a scenario file name"));
-    }
-    fetch::text(&format!("{SCENARIO_DIR}{}/{file}", lang.code())).await
-}
-
 /// The Learn section in the playground: the lessons (the scenario list and the player of the
 /// chosen one), loaded as their own module the first time the section is shown; the
 /// throughput simulator and the workspace share panel, which stay in the playground's code
@@ -147,16 +113,16 @@ pub fn LearnPanel() -> impl IntoView {
     // Preloaded: a shared scenario (`#share=s.…`) or a built-in one (`?scenario=file.json`,
     // the embed's "open in the full playground" link).
     spawn_local(async move {
-        match share::decode(&share::page_fragment()).await {
+        match share::decode(&address::page_fragment()).await {
             Some(Ok((share::Kind::Scenario, text))) => {
                 loaded.try_set(Some(("shared".into(), Ok(text))));
-                share::clear_fragment();
+                address::clear_fragment();
             }
             Some(Err(e)) => {
                 loaded.try_set(Some(("shared".into(), Err(e.to_string()))));
             }
             _ => {
-                if let Some(file) = embed::query_param("scenario") {
+                if let Some(file) = address::query_param("scenario") {
                     let text = scenario_text(&file).await;
                     loaded.try_set(Some((file, text)));
                 }

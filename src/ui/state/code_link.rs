@@ -26,10 +26,10 @@ pub const CODE_FRAGMENT: &str = "#code=";
 /// The code the address brings (`#code=…`), taken once: the fragment is dropped from the
 /// address, so a reload keeps the editor's own text.
 pub fn take_code_in_address() -> Option<String> {
-    let fragment = crate::ui::widgets::share::page_fragment();
+    let fragment = crate::ui::kit::address::page_fragment();
     let encoded = fragment.strip_prefix(CODE_FRAGMENT)?;
     let code = js_sys::decode_uri_component(encoded).ok()?.as_string()?;
-    crate::ui::widgets::share::clear_fragment();
+    crate::ui::kit::address::clear_fragment();
     Some(code)
 }
 

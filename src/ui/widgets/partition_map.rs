@@ -11,6 +11,11 @@ use crate::i18n::{msg, number, t};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
+/// The lessons' and the partition map's stylesheet (www/teach.css). Not part of the page load:
+/// the playground adds it when the Learn section or a partition map is first shown
+/// (`dynamic::stylesheet`), and a docs embed's start script adds it before the lesson mounts.
+pub const STYLESHEET: &str = "teach.css";
+
 /// A table's keys: each partition's key with its RowKeys, both in the service's order.
 pub type MapRows = Vec<(String, Vec<String>)>;
 
@@ -278,7 +283,7 @@ pub fn PartitionMap(
 #[component]
 pub fn MapView(#[prop(into)] data: Signal<MapData>) -> impl IntoView {
     // The map's CSS comes with the lessons' (teach.css), loaded when a map is first drawn.
-    crate::ui::kit::dynamic::stylesheet(crate::ui::sections::teach::STYLESHEET);
+    crate::ui::kit::dynamic::stylesheet(STYLESHEET);
     move || {
         let d = data.get();
         let unit = if d.bucket == 1 {

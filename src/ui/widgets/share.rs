@@ -7,6 +7,7 @@
 
 use super::super::state::AppState;
 use crate::i18n::{msg, number, t};
+use crate::ui::kit::address::{clear_fragment, page_base, page_fragment};
 use crate::ui::text::notice_text::{said, Say};
 use base64::Engine as _;
 use js_sys::{Array, Reflect, Uint8Array};
@@ -257,37 +258,6 @@ pub async fn download_packed(name: &str, packed: &[u8]) -> Result<(), String> {
         .map_err(|_| "this share link is damaged (cannot be decompressed)".to_string())?;
     let blob: web_sys::Blob = whole.dyn_into().map_err(fail)?;
     download_blob(name, &blob)
-}
-
-/// The full playground's address (origin and path, without query or fragment), for building
-/// share links. Dropping the query matters: a link made inside the docs embed
-/// (`?embed=1&scenario=…`) must open the playground, which reads the fragment, not another
-/// embed, which would ignore it.
-pub fn page_base() -> String {
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return String::new();
-    };
-    let origin = location.origin().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}")
-}
-
-/// The page's fragment (`#...`), or an empty string.
-pub fn page_fragment() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
-/// Drops the fragment from the address bar (without reloading or adding history).
-pub fn clear_fragment() {
-    if let Some(w) = web_sys::window() {
-        if let Ok(history) = w.history() {
-            let href = w.location().href().unwrap_or_default();
-            let url = href.split_once('#').map_or(href.as_str(), |(base, _)| base);
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(url));
-        }
-    }
 }
 
 /// Offers `text` as a file download.

@@ -88,7 +88,7 @@ fn start_card(
 /// Creates the sample table (the lesson's table with the entities its steps insert) as the
 /// user's own, saved like any table; its name.
 async fn load_sample(state: AppState) -> Result<String, String> {
-    let text = crate::ui::sections::teach::scenario_text(SAMPLE_LESSON).await?;
+    let text = crate::ui::kit::fetch::scenario_text(SAMPLE_LESSON).await?;
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let steps = lesson
         .get("steps")

@@ -7,10 +7,10 @@
 
 use crate::engine::{Request, Response};
 use crate::i18n::{msg, t};
-use crate::ui::sections::teach::{
+use crate::ui::state::AppState;
+use crate::ui::widgets::partition_map::{
     layout, map_request, page_keys, rows_of, MapData, MapRows, MapView,
 };
-use crate::ui::AppState;
 use leptos::prelude::*;
 
 /// The keys a run's pages scanned and returned so far.

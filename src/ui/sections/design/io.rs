@@ -6,6 +6,7 @@
 use super::doc::Ctx;
 use crate::design::{Design, VERSION};
 use crate::i18n::{msg, t};
+use crate::ui::kit::address;
 use crate::ui::widgets::share;
 use js_sys::Reflect;
 use leptos::prelude::*;
@@ -27,7 +28,7 @@ pub fn read(text: &str) -> Result<Design, String> {
 
 /// When the page was opened by a design link: opens its design, and drops the fragment.
 pub fn open_link(ctx: Ctx) {
-    let fragment = share::page_fragment();
+    let fragment = address::page_fragment();
     let Some(data) = fragment.trim_start_matches('#').strip_prefix(FRAGMENT) else {
         return;
     };
@@ -36,7 +37,7 @@ pub fn open_link(ctx: Ctx) {
     spawn_local(async move {
         // The same encoding as a workspace link, so the same decoder (and its size cap).
         let decoded = share::decode(&format!("share=w.{data}")).await;
-        share::clear_fragment();
+        address::clear_fragment();
         match decoded {
             Some(Ok((_, text))) => match read(&text) {
                 Ok(d) => {
@@ -88,7 +89,7 @@ pub fn Files() -> impl IntoView {
             match share::encode(share::Kind::Workspace, &json).await {
                 Ok(fragment) => {
                     let data = fragment.trim_start_matches("share=w.");
-                    let url = format!("{}#{FRAGMENT}{data}", share::page_base());
+                    let url = format!("{}#{FRAGMENT}{data}", address::page_base());
                     copy(&url);
                     link.set(url);
                 }

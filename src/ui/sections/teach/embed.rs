@@ -5,15 +5,9 @@
 use super::player::ScenarioPlayer;
 use super::{is_scenario_file, scenario_text_in};
 use crate::i18n::{msg, t};
+use crate::ui::kit::address::query_param;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// The page's query parameter `name`, if present.
-pub fn query_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
-}
 
 /// The scenario file to embed, when the page was opened in embed mode.
 pub fn embed_request() -> Option<String> {
