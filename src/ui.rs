@@ -32,6 +32,8 @@ pub mod text;
 pub mod widgets;
 
 pub use app::App;
+
+use kit::dom::mark;
 pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.
@@ -69,13 +71,6 @@ pub fn mount() {
         announce_ready();
         start_guard("done", "");
     });
-}
-
-/// A User Timing mark on the start's way (scripts/bench/million.mjs reads them).
-fn mark(name: &str) {
-    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = performance.mark(name);
-    }
 }
 
 /// Tells the page's start script that the app is usable: `<html data-ready>` and a

@@ -1,4 +1,5 @@
-//! DOM helpers every floor above uses: the clock, focus, a frame's paint, the clipboard.
+//! DOM helpers every floor above uses: the clock, focus, a frame's paint, the clipboard,
+//! User Timing marks.
 
 use crate::i18n::msg;
 use crate::ui::text::notice_text::{said, Say};
@@ -52,4 +53,19 @@ pub fn focus_first(selectors: Vec<String>) {
             }
         }
     });
+}
+
+/// A User Timing mark (the benchmarks and tests read them: scripts/bench/million.mjs the
+/// start's, the design and share tests theirs).
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
+}
+
+/// A User Timing measure `name`, from the latest mark `start` to now.
+pub fn measure(name: &str, start: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.measure_with_start_mark(name, start);
+    }
 }

@@ -8,6 +8,7 @@
 use super::super::state::AppState;
 use crate::i18n::{msg, number, t};
 use crate::ui::kit::address::{clear_fragment, page_base, page_fragment};
+use crate::ui::kit::dom::{mark, measure};
 use crate::ui::text::notice_text::{said, Say};
 use base64::Engine as _;
 use js_sys::{Array, Reflect, Uint8Array};
@@ -106,10 +107,7 @@ pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), ShareError>
         _ => return Some(Err(damaged("this share link is not one Tablescope made"))),
     };
     // How long refusing or reading the link took (tests and the README read it).
-    let performance = web_sys::window().and_then(|w| w.performance());
-    if let Some(p) = &performance {
-        let _ = p.mark(DECODE_MARK);
-    }
+    mark(DECODE_MARK);
     let decoded = async {
         let packed = B64
             .decode(data.trim())
@@ -128,9 +126,7 @@ pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), ShareError>
         Ok((kind, text))
     }
     .await;
-    if let Some(p) = &performance {
-        let _ = p.measure_with_start_mark(DECODE_MEASURE, DECODE_MARK);
-    }
+    measure(DECODE_MEASURE, DECODE_MARK);
     Some(decoded)
 }
 
