@@ -14,6 +14,10 @@ use crate::ui::text::notice_text::Say;
 use leptos::prelude::*;
 use std::sync::Arc;
 
+// Thread-locals, not context: the saved tables load before the app mounts, when no reactive
+// owner exists yet to hold a context. `SAVED` hands the loaded account to the app;
+// `STORAGE` takes the load's problems then, and is read later by code that runs outside any
+// owner (the in-page SDK transport, the save queue's callbacks), where context is out of reach.
 thread_local! {
     /// The account [`load_saved_tables`] loaded, until the app takes it.
     static SAVED: std::cell::RefCell<Option<Account>> = const { std::cell::RefCell::new(None) };
@@ -376,6 +380,8 @@ impl AppState {
 
     /// Bumps the revision after `COALESCE_MS`, once for every call made before then.
     fn bump_soon(&self) {
+        // One coalescing timer per page, not a field of the state: `AppState` is copied into
+        // every panel's closures, and a field more would grow them all.
         thread_local! {
             static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         }

@@ -97,6 +97,7 @@ pub fn write_response(response: &HttpResponse, stats: Option<&QueryStats>) -> Js
 /// `crypto.randomUUID()`, as the service's request ids look; a counter where the browser
 /// offers none (a page that is not a secure context).
 fn request_id() -> String {
+    // A counter for ids, not app state: one per page.
     thread_local! {
         static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
     }

@@ -12,6 +12,11 @@
 use leptos::prelude::*;
 use std::cell::Cell;
 
+// Thread-locals, not context. Both are made on first use, so none of their code runs while
+// the page starts and the split build leaves it out of the first download (the page load is
+// within a few hundred bytes of its 300 KB budget; provided by the app, they would be made on
+// the start path). And show-as-code hands code over the same way inside the Design module,
+// whose own wasm and Leptos runtime have no app context.
 thread_local! {
     /// Code for the Code section's editor; empty: nothing to load. Taken once shown.
     static TO_OPEN: ArcRwSignal<String> = ArcRwSignal::new(String::new());

@@ -22,6 +22,8 @@ use wasm_bindgen::JsCast;
 
 type Shared = StoredValue<Account, LocalStorage>;
 
+// Thread-locals, not context: the queue is read by a timer's and the `pagehide` listener's
+// callbacks, which run outside any reactive owner.
 thread_local! {
     /// The account whose changes wait for the queued save.
     static QUEUED: RefCell<Option<Shared>> = const { RefCell::new(None) };

@@ -84,6 +84,8 @@ pub fn page_side(
 
 // ---- the module's side (in the Connect module's wasm) ----
 
+// A thread-local: the callback registry between two wasm modules. The page's bridge comes in
+// at mount, before the module's views exist, and plain functions (not views) call through it.
 thread_local! {
     /// The bridge the page mounted the module with.
     static BRIDGE: RefCell<JsValue> = const { RefCell::new(JsValue::NULL) };

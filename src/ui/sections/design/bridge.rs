@@ -22,6 +22,8 @@ use js_sys::{Array, Function, Reflect, Uint8Array};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
+// A thread-local: the callback registry between two wasm modules. The page's bridge comes in
+// at mount, before the module's views exist, and plain functions (not views) call through it.
 thread_local! {
     /// The bridge the playground mounted the section with (one per page).
     static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };

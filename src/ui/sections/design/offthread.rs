@@ -55,6 +55,7 @@ impl Sink for WorkerSink {
     }
 }
 
+// A thread-local: this side runs in a Web Worker, with no Leptos runtime and so no context.
 thread_local! {
     /// The worker's run. Its design is leaked for the generator's lifetime: a worker runs one
     /// generation and is then terminated, which frees its whole memory.

@@ -11,6 +11,9 @@ use wasm_bindgen::{JsCast, JsValue};
 const CODEGEN_JS: &str = "codegen.js";
 const CODEGEN_WASM: &str = "codegen_bg.wasm";
 
+// A thread-local, not context: a cache of a JavaScript module's exports, not app state. Every
+// show-as-code panel shares the one load, in the playground and in the Design module (its own
+// wasm and Leptos runtime, with no app context).
 thread_local! {
     /// The module's exports once initialised (a failed load is tried again next time).
     static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
