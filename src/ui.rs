@@ -1,27 +1,27 @@
-//! The Leptos app: one panel per file, one small `Copy` app state shared through context.
+//! The Leptos app, in floors: a module imports only from the floors below its own, and a
+//! panel or a section never from another one (docs/architecture.md; `tests/ui_floors.rs`
+//! checks it). Bottom to top:
 //!
-//! - `app`: the page frame (header, tables sidebar, section navigation).
-//! - `state`: [`AppState`], the account plus a revision counter, and the commands views call.
-//! - `workspace`: what the learner works on (selected table, editor draft, staged batch).
-//! - `tables_panel`: create, list, select and delete tables.
-//! - `data_panel`, `entity_grid`, `editor`: the selected table's entities, the entity editor;
-//!   `columns` (the column chooser), `grid_select` (several rows: copy as TSV, delete).
-//! - `confirm`: focus for inline confirmations (the safe choice, then back to the opener).
-//! - `query_panel`, `results`: the query builder and raw `$filter`, the scan meter, history.
-//! - `batch_panel`: the batch stager.
-//! - `design`: the design studio (issue #13), its own wasm; `design_host` loads and mounts it.
-//! - [`model`]: the pure logic behind the forms (typed values, builder, batch checks).
-//! - `error_notice`: the service's error, shown inline where the request was made.
-//! - `perf`: the `?perf=1` test hook.
-//! - `banner`, `storage_panel`: storage problems, export/import/reset, the quota.
-//! - `welcome`: the first visit's start (what Tablescope is, the first lesson, sample data).
-//! - `connect`: a real account beside the sandbox (list, query, compare, copy in and out).
-//! - [`cell`]: a docs embed's code cell (its own wasm, `src/bin/cell.rs`; plain DOM, no Leptos).
-//! - `wire_bridge`: `window.tablescope.wire`, the in-page SDK transport's way into the engine;
-//!   `wire_js`: its request and response as JavaScript values.
+//! - [`kit`] and [`text`]: DOM and page helpers (the clock, focus, marks, the address,
+//!   fetching the page's files, form fields, confirmations' focus, dynamic imports, the host of
+//!   a section's own wasm); what the app says through the catalogues.
+//! - [`state`]: [`AppState`] (the account, a revision counter and the commands views call),
+//!   the workspace (what the learner works on, saved across visits), navigation ([`Section`]
+//!   and its `Copy` handle), the save queue, the forms' logic (`model`), the code link, the
+//!   in-page SDK transport (`wire_bridge`) and the `?perf=1` hook.
+//! - [`widgets`]: the entity grid (columns, rows, selection), the entity view, the error
+//!   notice, the filter editor, a run's results, show-as-code, the partition map, Markdown,
+//!   share links.
+//! - [`panels`]: tables, data (with the entity editor and the welcome), query, batch,
+//!   storage and its banner, and the Code section.
+//! - [`sections`]: the sections built as wasm modules of their own: Learn (`teach`), Design,
+//!   Connect and a docs embed's code cell, each with its host.
+//! - `app`: the page frame (header, tables sidebar, section navigation); this root mounts it.
 //!
 //! Views hold no domain logic: they call [`AppState`] commands and render what comes back.
 //! User text is always rendered as text nodes, never as HTML.
+//!
+//! [`Section`]: state::navigation::Section
 
 mod app;
 pub mod kit;
@@ -32,9 +32,9 @@ pub mod text;
 pub mod widgets;
 
 pub use app::App;
+pub use state::AppState;
 
 use kit::dom::mark;
-pub use state::AppState;
 
 /// Mounts the app on `<body>` for the page's lifetime.
 pub fn mount() {
