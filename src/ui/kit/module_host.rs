@@ -1,6 +1,6 @@
 //! A section (or part of one) built by a wasm module of its own, loaded the first time it
 //! shows: the lessons (`teach::lazy`), the Connect section (`connect::host`) and the Design
-//! section (`design_host`).
+//! section (`sections::design::host`).
 //!
 //! Such a module is a `[[bin]]` of this crate that Trunk builds without a hash and without a
 //! script tag (`data-type="worker"`, `data-bindgen-target="web"` in index.html), exporting a

@@ -16,7 +16,7 @@
 //! - `compare`: two designs side by side, and the starter gallery.
 //!
 //! All of it is its own wasm (the `design` bin, `src/bin/design.rs`), which the playground loads
-//! the first time the section is shown (`ui::design_host`) and mounts with a bridge: none of
+//! the first time the section is shown (`sections::design::host`) and mounts with a bridge: none of
 //! its code, view templates or text is in the playground's wasm.
 
 pub mod bridge;
@@ -88,7 +88,7 @@ fn add_style() {
     }
 }
 
-/// "Open in Code section" of a pattern's code (`ui::show_code`) sets the section to Code
+/// "Open in Code section" of a pattern's code (`widgets::show_code`) sets the section to Code
 /// with the code waiting: here that is handed to the playground, which shows it.
 fn hand_code_over() {
     let section = Navigation::new(Section::Design);

@@ -1,10 +1,10 @@
 //! The Design section's way into the playground. The section is its own wasm (the `design`
 //! bin, `src/bin/design.rs`), so it shares no memory with the playground: the playground passes a
-//! JavaScript object of functions when it mounts the section (`ui::design_host`), and this
+//! JavaScript object of functions when it mounts the section (`sections::design::host`), and this
 //! file wraps it in typed calls.
 //!
 //! ```text
-//! call([op, a, b]) -> answer    op: a number of `ui::design_host::op`, which documents each
+//! call([op, a, b]) -> answer    op: a number of `sections::design::host::op`, which documents each
 //!                               (the evaluator's query pages: `op::QUERY`)
 //! wire(request) -> response     `window.tablescope.wire`: reads the sandbox
 //! ```

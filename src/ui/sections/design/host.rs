@@ -5,7 +5,7 @@
 //! none of its code, view templates or text is in the playground's wasm. The first time the
 //! section is shown, this host loads the module and mounts it with a bridge: a JavaScript
 //! object of functions on the user's sandbox account (the two wasm modules share no memory).
-//! The section keeps its document itself (`localStorage`, `ui::design::doc`). The module's side and the bridge's contract: `ui::design::bridge`.
+//! The section keeps its document itself (`localStorage`, `sections::design::doc`). The module's side and the bridge's contract: `sections::design::bridge`.
 //!
 //! Invariants kept on this side: the generator's entities are written without saving and
 //! saved by `save` (`AppState::write_unsaved`, `AppState::save_now`); a read-only tab refuses
@@ -43,7 +43,7 @@ pub fn panel() -> AnyView {
 }
 
 /// The operations of the bridge's `call([op, a, b])`, by number (names would be text in the
-/// playground's wasm, where the split cannot defer data). `ui::design::bridge` calls them.
+/// playground's wasm, where the split cannot defer data). `sections::design::bridge` calls them.
 pub mod op {
     /// `() -> [[name, entities], …]`.
     pub const TABLES: u32 = 0;

@@ -1,7 +1,7 @@
 //! The design as a file and as a link: export (the versioned JSON the engine reads), import
 //! (a file that does not read as a design is refused with the reason, and the design being
 //! edited stays as it was), and a share link `#design=<data>`, where `<data>` is the JSON
-//! deflated and written in base64url as workspace share links are (`teach::share`).
+//! deflated and written in base64url as workspace share links are (`widgets::share`).
 
 use super::doc::Ctx;
 use crate::design::{Design, VERSION};
