@@ -24,6 +24,10 @@ thread_local! {
 }
 
 impl ColumnLayouts {
+    #[expect(
+        clippy::new_without_default,
+        reason = "new() empties the page's arrangements: no value to have by default"
+    )]
     pub fn new() -> Self {
         LAYOUTS.with(|all| all.borrow_mut().clear());
         ColumnLayouts {
