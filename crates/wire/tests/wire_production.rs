@@ -243,3 +243,101 @@ fn only_a_published_x_ms_version_is_served() {
         assert_eq!(r.header_value("x-ms-version"), Some(version));
     }
 }
+
+/// Inserts `properties` (JSON members after the keys) as row `rk` of `Things`; the status and
+/// the error code, if any.
+fn insert_with(a: &mut Account, rk: &str, properties: &str) -> (u16, Option<String>) {
+    let body = format!(r#"{{"PartitionKey":"p","RowKey":"{rk}",{properties}}}"#);
+    let r = send(
+        a,
+        json_req("POST", "/Things", &body).header("Prefer", "return-no-content"),
+    );
+    let code = (r.status != 204).then(|| error_code(&r)).flatten();
+    (r.status, code)
+}
+
+#[test]
+fn value_and_entity_sizes_at_their_limits() {
+    use base64::Engine as _;
+    let mut a = with_table("Things");
+    let too_large = |code: &str| (400, Some(code.to_string()));
+    // A String: 32,768 UTF-16 code units.
+    for (n, expect) in [
+        (32_767, (204, None)),
+        (32_768, (204, None)),
+        (32_769, too_large("PropertyValueTooLarge")),
+    ] {
+        let s = "x".repeat(n);
+        assert_eq!(
+            insert_with(&mut a, &format!("s{n}"), &format!(r#""S":"{s}""#)),
+            expect,
+            "String of {n}"
+        );
+    }
+    // A Binary: 65,536 bytes.
+    for (n, expect) in [
+        (65_535, (204, None)),
+        (65_536, (204, None)),
+        (65_537, too_large("PropertyValueTooLarge")),
+    ] {
+        let b = base64::engine::general_purpose::STANDARD.encode(vec![7u8; n]);
+        let members = format!(r#""B@odata.type":"Edm.Binary","B":"{b}""#);
+        assert_eq!(
+            insert_with(&mut a, &format!("b{n}"), &members),
+            expect,
+            "Binary of {n}"
+        );
+    }
+    // An entity: 1 MiB by the service's rule, 4 + 2·(keys) + Σ (8 + 2·name + 4 + 2·value).
+    // Keys "p" and "eNN": 4 + 2·4 = 12 bytes; each of 15 strings S00..S14 of 32,768 units is
+    // 8 + 6 + 4 + 65,536 bytes; S15 takes the rest.
+    let fixed = 12 + 15 * (8 + 6 + 4 + 65_536);
+    let at_limit = (1_048_576 - fixed - (8 + 6 + 4)) / 2;
+    for (extra, rk, expect) in [
+        (-1i64, "e-1", (204, None)),
+        (0, "e=0", (204, None)),
+        (1, "e+1", too_large("EntityTooLarge")),
+    ] {
+        let mut members: Vec<String> = (0..15)
+            .map(|i| format!(r#""S{i:02}":"{}""#, "x".repeat(32_768)))
+            .collect();
+        members.push(format!(
+            r#""S15":"{}""#,
+            "x".repeat((at_limit as i64 + extra) as usize)
+        ));
+        assert_eq!(
+            insert_with(&mut a, rk, &members.join(",")),
+            expect,
+            "entity {extra:+} units from 1 MiB"
+        );
+    }
+    // The request body: at most tablescope_wire::MAX_BODY_BYTES, then 413 RequestBodyTooLarge.
+    let limit = tablescope_wire::MAX_BODY_BYTES;
+    let envelope = r#"{"PartitionKey":"p","RowKey":"big","S":""}"#.len();
+    for (size, status, code) in [
+        (limit - 1, 400, "PropertyValueTooLarge"),
+        (limit, 400, "PropertyValueTooLarge"),
+        (limit + 1, 413, "RequestBodyTooLarge"),
+    ] {
+        let body = format!(
+            r#"{{"PartitionKey":"p","RowKey":"big","S":"{}"}}"#,
+            "x".repeat(size - envelope)
+        );
+        assert_eq!(body.len(), size);
+        let r = send(&mut a, json_req("POST", "/Things", &body));
+        assert_eq!(
+            (r.status, error_code(&r).as_deref()),
+            (status, Some(code)),
+            "a body of {size} bytes"
+        );
+    }
+    let r = send(&mut a, req("GET", "/Things()"));
+    let mut kept: Vec<String> = json(&r)["value"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["RowKey"].as_str().unwrap().to_string())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["b65535", "b65536", "e-1", "e=0", "s32767", "s32768"]);
+}
