@@ -62,7 +62,8 @@ async function loadSdk(p) {
  * `reported(e)` is a RestError as the SDK reports it. For a single operation @azure/data-tables
  * 13.3.2 leaves `RestError.code` undefined (core-client looks for `error.code`, the service writes
  * `odata.error.code`) and hands the body over as `response.parsedBody.odataError`; for a
- * transaction its own parser sets `code`. `x-ms-error-code` is the header the engine sent.
+ * transaction its own parser sets `code`. `header` is `x-ms-error-code`, which production (and so the
+ * engine) leaves out of JSON errors: the code is in the body only.
  */
 function run(p, fn, arg) {
   return p.evaluate(
@@ -85,7 +86,7 @@ function run(p, fn, arg) {
 }
 
 /** A single operation's error as the SDK reports it (see `run`). */
-const single = (statusCode, code) => ({ name: 'RestError', statusCode, code: undefined, odataCode: code, header: code });
+const single = (statusCode, code) => ({ name: 'RestError', statusCode, code: undefined, odataCode: code, header: undefined });
 
 /**
  * Waits until a stored chunk of the sandbox database under `prefix` holds `text`. Polls with

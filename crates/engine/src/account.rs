@@ -3,7 +3,7 @@
 use super::changes::{Change, ChangeSet};
 use super::clock::{Clock, FixedClock};
 use super::datetime::DateTime;
-use super::entity::{etag_for, Entity};
+use super::entity::{ETag, Entity};
 use super::error::{Error, ErrorCode, Result};
 use super::table::{to_entity, Table};
 use super::validate;
@@ -56,7 +56,8 @@ impl IfMatch {
     fn matches(&self, timestamp: DateTime) -> bool {
         match self {
             IfMatch::Any => true,
-            IfMatch::Weak(tag) => *tag == etag_for(timestamp),
+            // The instant decides, so a tag kept with all seven fraction digits still matches.
+            IfMatch::Weak(tag) => ETag::parse(tag).is_some_and(|e| e.timestamp() == timestamp),
         }
     }
 }

@@ -49,22 +49,28 @@ impl DateTime {
         DateTime::from_ticks(ticks)
     }
 
-    /// Parses ISO 8601 / RFC 3339 text (`2024-01-01T00:00:00Z`, `...T00:00:00.1234567+02:00`,
-    /// `...T00:00Z`). Digits beyond the seventh fractional digit are truncated.
+    /// Parses an Edm.DateTime as the service reads one: ISO 8601 date and time with seconds or
+    /// without (`2024-01-01T00:00Z`), 0 to 7 fraction digits (more are truncated), and a UTC
+    /// designator `Z`, an offset (`+02:00`, converted to UTC), or neither (taken as UTC:
+    /// `2023-01-01T23:00:00` is `2023-01-01T23:00:00Z`).
     pub fn parse(text: &str) -> Result<DateTime, DateTimeError> {
-        let parsed = ChronoDateTime::parse_from_rfc3339(text)
-            .or_else(|_| {
+        let designated = has_designator(text);
+        let rfc3339 = |t: &str| ChronoDateTime::parse_from_rfc3339(t).ok();
+        let parsed = if designated {
+            rfc3339(text).or_else(|| {
                 // `2024-01-01T00:00Z`: minutes without seconds, UTC only.
-                let body = text.strip_suffix('Z').ok_or(DateTimeError::Syntax)?;
-                let minutes = body.len() == 16 && body.as_bytes()[13] == b':';
-                if !minutes {
-                    return Err(DateTimeError::Syntax);
-                }
-                ChronoDateTime::parse_from_rfc3339(&format!("{body}:00Z"))
-                    .map_err(|_| DateTimeError::Syntax)
+                let body = text.strip_suffix('Z')?;
+                is_minutes(body)
+                    .then(|| rfc3339(&format!("{body}:00Z")))
+                    .flatten()
             })
-            .map(|d| d.naive_utc())
-            .map_err(|_| DateTimeError::Syntax)?;
+        } else if is_minutes(text) {
+            rfc3339(&format!("{text}:00Z"))
+        } else {
+            rfc3339(&format!("{text}Z"))
+        }
+        .ok_or(DateTimeError::Syntax)?
+        .naive_utc();
         let secs = parsed.and_utc().timestamp() + EPOCH_DIFF_SECS;
         let frac = i64::from(parsed.nanosecond() % 1_000_000_000) / 100;
         let ticks = secs
@@ -202,6 +208,17 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
+/// Whether ISO 8601 text ends in a zone: `Z` or a `±hh:mm` offset after the time of day.
+fn has_designator(text: &str) -> bool {
+    let time = text.get(11..).unwrap_or("");
+    time.ends_with(['Z', 'z']) || time.contains(['+', '-'])
+}
+
+/// `YYYY-MM-DDThh:mm`: a time of day without seconds and without a zone.
+fn is_minutes(text: &str) -> bool {
+    text.len() == 16 && text.as_bytes().get(13) == Some(&b':')
+}
+
 /// The service's form for DateTime values: no fraction on a whole second, otherwise all seven
 /// digits (`2008-07-10T00:00:00Z`, `2013-08-22T00:20:16.3134645Z`).
 impl fmt::Display for DateTime {
@@ -251,14 +268,73 @@ mod tests {
     }
 
     #[test]
+    fn no_designator_is_utc() {
+        let utc = DateTime::parse("2023-01-01T23:00:00Z").unwrap();
+        assert_eq!(DateTime::parse("2023-01-01T23:00:00"), Ok(utc));
+        assert_eq!(utc.to_string(), "2023-01-01T23:00:00Z");
+        for (text, expect) in [
+            ("2023-01-01T23:00:00.1", "2023-01-01T23:00:00.1000000Z"),
+            ("2023-01-01T23:00:00.12", "2023-01-01T23:00:00.1200000Z"),
+            ("2023-01-01T23:00:00.123", "2023-01-01T23:00:00.1230000Z"),
+            ("2023-01-01T23:00:00.1234", "2023-01-01T23:00:00.1234000Z"),
+            ("2023-01-01T23:00:00.12345", "2023-01-01T23:00:00.1234500Z"),
+            ("2023-01-01T23:00:00.123456", "2023-01-01T23:00:00.1234560Z"),
+            (
+                "2023-01-01T23:00:00.1234567",
+                "2023-01-01T23:00:00.1234567Z",
+            ),
+        ] {
+            assert_eq!(
+                DateTime::parse(text).unwrap().to_string_7(),
+                expect,
+                "{text}"
+            );
+        }
+        assert_eq!(
+            DateTime::parse("9999-12-31T23:59:59.9999999"),
+            Ok(DateTime::MAX)
+        );
+        assert_eq!(
+            DateTime::parse("1600-12-31T23:59:59"),
+            Err(DateTimeError::OutOfRange)
+        );
+        for bad in [
+            "2023-01-01",
+            "2023-01-01T23",
+            "2023-13-01T00:00:00",
+            "2023-01-01T23:00:00ZZ",
+            "2023-01-01 23:00:00x",
+            "",
+        ] {
+            assert_eq!(DateTime::parse(bad), Err(DateTimeError::Syntax), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn offsets_convert_to_utc() {
+        assert_eq!(
+            DateTime::parse("2023-01-02T01:30:00+02:30")
+                .unwrap()
+                .to_string(),
+            "2023-01-01T23:00:00Z"
+        );
+        assert_eq!(
+            DateTime::parse("2023-01-01T20:00:00.5-03:00")
+                .unwrap()
+                .to_string(),
+            "2023-01-01T23:00:00.5000000Z"
+        );
+    }
+
+    #[test]
     fn minutes_without_seconds() {
         assert_eq!(
             DateTime::parse("2024-01-01T12:34Z").unwrap().to_string(),
             "2024-01-01T12:34:00Z"
         );
         assert_eq!(
-            DateTime::parse("2024-01-01T12:34"),
-            Err(DateTimeError::Syntax)
+            DateTime::parse("2024-01-01T12:34").unwrap().to_string(),
+            "2024-01-01T12:34:00Z"
         );
         assert_eq!(
             DateTime::parse("2024-01-01T12:34+02:00Z"),

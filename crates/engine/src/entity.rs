@@ -66,12 +66,13 @@ impl ETag {
         self.0
     }
 
-    /// Reads the text [`etag_for`] writes; `None` for any other text.
+    /// Reads the text [`etag_for`] writes, or the same instant with all seven fraction digits
+    /// (as earlier versions wrote it, and as a client may have kept it); `None` for any other
+    /// text.
     pub fn parse(text: &str) -> Option<ETag> {
         let inner = text.strip_prefix("W/\"datetime'")?.strip_suffix("'\"")?;
         let t = DateTime::parse(&inner.replace("%3A", ":")).ok()?;
-        // Only the canonical spelling: the text must read back exactly.
-        (etag_for(t) == text).then_some(ETag(t))
+        (etag_for(t) == text || etag_with_seven_digits(t) == text).then_some(ETag(t))
     }
 }
 
@@ -119,11 +120,20 @@ impl<'de> serde::Deserialize<'de> for ETag {
     }
 }
 
-/// The weak ETag for a Timestamp.
+/// The weak ETag for a Timestamp: the same digits as the Timestamp itself (trailing zeros of
+/// the fraction dropped), colons as `%3A`, as production writes it.
 pub fn etag_for(timestamp: DateTime) -> String {
+    etag_text(timestamp, super::datetime::Fraction::Trimmed)
+}
+
+fn etag_with_seven_digits(timestamp: DateTime) -> String {
+    etag_text(timestamp, super::datetime::Fraction::Seven)
+}
+
+fn etag_text(timestamp: DateTime, fraction: super::datetime::Fraction) -> String {
     let mut out = String::with_capacity(48);
     out.push_str("W/\"datetime'");
-    timestamp.write(&mut out, "%3A", super::datetime::Fraction::Seven);
+    timestamp.write(&mut out, "%3A", fraction);
     out.push_str("'\"");
     out
 }
@@ -140,9 +150,25 @@ mod tests {
         assert_eq!(ETag(ts).to_string(), text);
         assert_eq!(
             ETag::parse("W/\"datetime'2024-01-02T03:04:05.1234567Z'\""),
-            None
+            None,
+            "colons unescaped"
         );
         assert_eq!(ETag::parse("\"x\""), None);
+        let trimmed = DateTime::parse("2024-01-02T03:04:05.12Z").unwrap();
+        assert_eq!(
+            etag_for(trimmed),
+            "W/\"datetime'2024-01-02T03%3A04%3A05.12Z'\""
+        );
+        assert_eq!(
+            ETag::parse("W/\"datetime'2024-01-02T03%3A04%3A05.1200000Z'\""),
+            Some(ETag(trimmed)),
+            "the seven-digit spelling still reads"
+        );
+        assert_eq!(
+            ETag::parse("W/\"datetime'2024-01-02T03%3A04%3A05.120Z'\""),
+            None,
+            "neither spelling"
+        );
         let json = serde_json::to_string(&ETag(ts)).unwrap();
         assert_eq!(serde_json::from_str::<ETag>(&json).unwrap(), ETag(ts));
     }

@@ -24,7 +24,7 @@ fn insert_then_conflict() {
     assert_eq!(r.status, 201);
     assert_eq!(
         r.etag.map(String::from).as_deref(),
-        Some("W/\"datetime'2026-01-01T00%3A00%3A00.0000000Z'\"")
+        Some("W/\"datetime'2026-01-01T00%3A00%3A00Z'\"")
     );
     let r = insert(&mut a, "T1x", r#"{"PartitionKey":"p","RowKey":"r"}"#);
     assert_eq!(r.status, 409);
@@ -46,7 +46,7 @@ fn timestamps_strictly_increase_on_a_standing_clock() {
         .etag
         .map(String::from)
         .unwrap();
-    assert_eq!(e1, "W/\"datetime'2026-01-01T00%3A00%3A00.0000000Z'\"");
+    assert_eq!(e1, "W/\"datetime'2026-01-01T00%3A00%3A00Z'\"");
     assert_eq!(e2, "W/\"datetime'2026-01-01T00%3A00%3A00.0000001Z'\"");
 }
 

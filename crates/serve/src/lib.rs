@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod args;
+mod body;
 mod cors;
 mod export;
 mod log;

@@ -2,11 +2,12 @@
 //! (the engine runs one request at a time), CORS added, one log line written.
 
 use super::args::{Options, Storage};
+use super::body::Body;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{cors, reply, time};
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Bytes, Incoming};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -125,7 +126,7 @@ async fn listen(options: Options, state: State) -> Result<(), String> {
     }
 }
 
-async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Full<Bytes>> {
+async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
     let (parts, body) = request.into_parts();
     let mut request = HttpRequest {
         method: parts.method.as_str().to_string(),
@@ -216,8 +217,8 @@ fn log(
     let _ = std::io::stdout().lock().write_all(line.as_bytes());
 }
 
-fn to_hyper(response: HttpResponse) -> Response<Full<Bytes>> {
-    let mut out = Response::new(Full::new(Bytes::from(response.body)));
+fn to_hyper(response: HttpResponse) -> Response<Body> {
+    let mut out = Response::new(Body::new(response.body));
     *out.status_mut() =
         StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = out.headers_mut();

@@ -29,10 +29,26 @@ pub fn handle(
     match serve(account, endpoint, &reply, request) {
         Ok(outcome) => outcome,
         Err(error) => Outcome {
-            response: reply.error(&error),
+            response: reply.error_with(&error, kept_preference(&error, asks_no_content(request))),
             request: None,
             stats: None,
         },
+    }
+}
+
+fn asks_no_content(request: &HttpRequest) -> bool {
+    request
+        .header_value("Prefer")
+        .is_some_and(|p| p.to_ascii_lowercase().contains("return-no-content"))
+}
+
+/// Production answers an insert refused for a property without a value with the
+/// `Preference-Applied` it would have sent on success; no other error carries it.
+fn kept_preference(error: &Error, asked_no_content: bool) -> Vec<(String, String)> {
+    if error.code == ErrorCode::PropertiesNeedValue && asked_no_content {
+        vec![h("Preference-Applied", "return-no-content")]
+    } else {
+        Vec::new()
     }
 }
 
@@ -196,6 +212,14 @@ fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
 /// `DataServiceVersion` and `MaxDataServiceVersion` are `<major>.<minor>[;NetFx]`; the JSON
 /// format needs 3.0, so a maximum below it cannot be served.
 fn check_versions(request: &HttpRequest) -> Result<()> {
+    if let Some(v) = request.header_value("x-ms-version") {
+        if !super::version::is_published(v) {
+            return Err(Error::with_detail(
+                ErrorCode::InvalidHeaderValue,
+                format!("x-ms-version: {v} is not a version of the storage services"),
+            ));
+        }
+    }
     for name in ["DataServiceVersion", "MaxDataServiceVersion"] {
         if let Some(v) = request.header_value(name) {
             let number = v.split(';').next().unwrap_or("").trim();
@@ -253,7 +277,10 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
     } = call;
     let level = *level;
     if let Some(error) = &response.error {
-        return reply.error(error);
+        return reply.error_with(
+            error,
+            kept_preference(error, op.return_content == Some(false)),
+        );
     }
     use Request as R;
     let json = Some(level.content_type());

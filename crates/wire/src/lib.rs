@@ -32,6 +32,7 @@ mod reply;
 mod route;
 mod token;
 mod translate;
+mod version;
 
 pub use auth::{Access, Credential, KeyRange, Sas};
 pub use handle::{handle, MAX_BODY_BYTES};

@@ -258,7 +258,7 @@ fn entity_members(
 /// The ETag as a JSON string: `"W/\"datetime'2021-…%3A…Z'\""`.
 fn etag(out: &mut String, t: DateTime) {
     out.push_str("\"W/\\\"datetime'");
-    t.write(out, "%3A", Fraction::Seven);
+    t.write(out, "%3A", Fraction::Trimmed);
     out.push_str("'\\\"\"");
 }
 

@@ -32,6 +32,10 @@ impl Reply<'_> {
         body: Vec<u8>,
     ) -> HttpResponse {
         let mut headers = vec![("Cache-Control".to_string(), "no-cache".to_string())];
+        if status == 204 {
+            // Production says a bodiless 204 is empty, in so many words.
+            headers.push(("Content-Length".into(), "0".into()));
+        }
         if let Some(ct) = content_type {
             headers.push(("Content-Type".into(), ct.into()));
         }
@@ -49,14 +53,21 @@ impl Reply<'_> {
     }
 
     /// The error response: the service's status and code, and its message followed by the
-    /// request id and time, as production writes it.
+    /// request id and time, as production writes it. The code is in the body only: production's
+    /// JSON errors carry no `x-ms-error-code` header (the SDKs read the body).
     pub fn error(&self, error: &Error) -> HttpResponse {
+        self.error_with(error, Vec::new())
+    }
+
+    /// [`Reply::error`] with headers of the request's own that production keeps on this error
+    /// (`Preference-Applied` on an insert refused for a property without a value).
+    pub fn error_with(&self, error: &Error, after: Vec<(String, String)>) -> HttpResponse {
         let body = self.error_body(error);
         self.response(
             error.status(),
             Some(payload::Metadata::Minimal.content_type()),
             Vec::new(),
-            vec![("x-ms-error-code".into(), error.code.as_str().into())],
+            after,
             body.into_bytes(),
         )
     }

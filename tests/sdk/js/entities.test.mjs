@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  all,
   ENDPOINT,
   ETAG,
   etagInstant,
@@ -215,4 +216,33 @@ test("every entity operation on a missing table: 404 TableNotFound", async () =>
   await rejectsWith(missing.upsertEntity(e, "Merge"), 404, "TableNotFound");
   await rejectsWith(missing.deleteEntity("p", "r"), 404, "TableNotFound");
   await rejectsWith(missing.listEntities().next(), 404, "TableNotFound");
+});
+
+test("a DateTime without a UTC designator is stored as UTC: create, get, query and transaction", async () => {
+  await table.createEntity({
+    partitionKey: "bare",
+    rowKey: "1",
+    when: { value: "2023-01-01T23:00:00", type: "DateTime" },
+    offset: { value: "2023-01-02T01:30:00+02:30", type: "DateTime" },
+    millis: { value: "2023-01-01T23:00:00.120", type: "DateTime" },
+  });
+  const got = await table.getEntity("bare", "1", { disableTypeConversion: true });
+  assert.deepEqual(got.when, { value: "2023-01-01T23:00:00Z", type: "DateTime" });
+  assert.deepEqual(got.offset, { value: "2023-01-01T23:00:00Z", type: "DateTime" });
+  assert.deepEqual(got.millis, { value: "2023-01-01T23:00:00.12Z", type: "DateTime" });
+  // The ETag names the Timestamp with the Timestamp's own digits.
+  assert.equal(etagInstant(got.etag), got.timestamp);
+
+  const filter = "PartitionKey eq 'bare' and when eq datetime'2023-01-01T23:00:00' and offset eq datetime'2023-01-01T23:00:00Z'";
+  const found = await all(table.listEntities({ queryOptions: { filter } }));
+  assert.deepEqual(found.map((e) => e.rowKey), ["1"]);
+
+  await table.submitTransaction([
+    ["create", { partitionKey: "bare", rowKey: "2", when: { value: "2023-01-01T23:00:00.5", type: "DateTime" } }],
+    ["upsert", { partitionKey: "bare", rowKey: "3", when: { value: "2023-01-01T20:00:00-03:00", type: "DateTime" } }],
+  ]);
+  const second = await table.getEntity("bare", "2", { disableTypeConversion: true });
+  assert.deepEqual(second.when, { value: "2023-01-01T23:00:00.5Z", type: "DateTime" });
+  const third = await table.getEntity("bare", "3", { disableTypeConversion: true });
+  assert.deepEqual(third.when, { value: "2023-01-01T23:00:00Z", type: "DateTime" });
 });

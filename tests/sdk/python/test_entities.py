@@ -230,3 +230,39 @@ def test_every_entity_operation_on_a_missing_table_404_table_not_found():
     hook = Responses()
     missing.delete_entity("p", "r", raw_response_hook=hook)  # swallowed by the SDK, as above
     assert hook.statuses == [404]
+
+
+def test_a_datetime_without_a_utc_designator_is_stored_as_utc(table):
+    table.create_entity(
+        {
+            "PartitionKey": "bare",
+            "RowKey": "1",
+            "when": EntityProperty("2023-01-01T23:00:00", EdmType.DATETIME),
+            "offset": EntityProperty("2023-01-02T01:30:00+02:30", EdmType.DATETIME),
+            "millis": EntityProperty("2023-01-01T23:00:00.120", EdmType.DATETIME),
+        }
+    )
+    got = table.get_entity("bare", "1")
+    assert got["when"].tables_service_value == "2023-01-01T23:00:00Z"
+    assert got["offset"].tables_service_value == "2023-01-01T23:00:00Z"
+    assert got["millis"].tables_service_value == "2023-01-01T23:00:00.12Z"
+    assert got["when"] == datetime(2023, 1, 1, 23, 0, 0, tzinfo=timezone.utc)
+    # The ETag names the Timestamp with the Timestamp's own digits.
+    etag = got.metadata["etag"]
+    assert etag[len("W/\"datetime'") : -len("'\"")].replace("%3A", ":") == got.metadata["timestamp"].tables_service_value
+
+    found = list(
+        table.query_entities(
+            "PartitionKey eq 'bare' and when eq datetime'2023-01-01T23:00:00' and offset eq datetime'2023-01-01T23:00:00Z'"
+        )
+    )
+    assert [e["RowKey"] for e in found] == ["1"]
+
+    table.submit_transaction(
+        [
+            ("create", {"PartitionKey": "bare", "RowKey": "2", "when": EntityProperty("2023-01-01T23:00:00.5", EdmType.DATETIME)}),
+            ("upsert", {"PartitionKey": "bare", "RowKey": "3", "when": EntityProperty("2023-01-01T20:00:00-03:00", EdmType.DATETIME)}),
+        ]
+    )
+    assert table.get_entity("bare", "2")["when"].tables_service_value == "2023-01-01T23:00:00.5Z"
+    assert table.get_entity("bare", "3")["when"].tables_service_value == "2023-01-01T23:00:00Z"

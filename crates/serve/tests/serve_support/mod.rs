@@ -126,6 +126,13 @@ impl Reply {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
+    /// A JSON error's code, from its `odata.error` body (production sends no
+    /// `x-ms-error-code` header with one; this asserts so).
+    pub fn error_code(&self) -> Option<String> {
+        assert_eq!(self.header("x-ms-error-code"), None, "{}", self.text());
+        Some(self.json()["odata.error"]["code"].as_str()?.to_string())
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.text()))
     }
