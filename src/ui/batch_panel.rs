@@ -270,7 +270,10 @@ fn ByHand() -> impl IntoView {
 
 fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
     let entity = RawEntity::parse(text).map_err(|e| {
-        msg::batch_not_object(e.detail.map_or(e.message, |d| super::import_text::json(&d)))
+        msg::batch_not_object(
+            e.detail
+                .map_or(e.message, |d| super::import_text::detail(&d)),
+        )
     })?;
     let (pk, rk, etag) = model::keys_of(&entity);
     let op = WriteOp::from_name(op).unwrap_or_default();

@@ -286,6 +286,6 @@ impl std::error::Error for SyntaxError {}
 /// The service answers a filter it cannot parse with 400 `InvalidInput`.
 impl From<SyntaxError> for Error {
     fn from(e: SyntaxError) -> Self {
-        Error::with_detail(ErrorCode::InvalidInput, e.to_string())
+        Error::with_detail(ErrorCode::InvalidInput, e)
     }
 }
