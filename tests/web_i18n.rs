@@ -272,26 +272,33 @@ async fn the_panels_plurals_at_0_1_2_3_11_100_in_every_language() {
 
 #[wasm_bindgen_test]
 async fn the_engines_explanations_in_the_readers_language() {
+    use tablescope::engine::query::{AdviceKind, Summary};
     use tablescope::ui::text::explain_text::{kind_name, sentence};
     install_all();
-    let summary = "Partition scan: every entity in partition 'Mar''keting' is read, because no RowKey range narrows it.";
-    let advice = "An `or` of PartitionKeys is a table scan. Run 1200 partition queries instead: each reads only its own partition.";
+    let summary = Summary::PartitionScan {
+        pk: "'Mar''keting'".into(),
+    };
+    let advice = AdviceKind::OrPartitions { n: 1200 };
+    let summary_en = "Partition scan: every entity in partition 'Mar''keting' is read, because no RowKey range narrows it.";
+    let advice_en = "An `or` of PartitionKeys is a table scan. Run 1200 partition queries instead: each reads only its own partition.";
+    assert_eq!(summary.to_string(), summary_en);
+    assert_eq!(advice.to_string(), advice_en);
     i18n::choose(Lang::En).await.unwrap();
-    // English shows exactly what the engine wrote.
-    assert_eq!(sentence(summary), summary);
-    assert_eq!(sentence(advice), advice.replace("1200", "1,200"));
+    // English shows exactly what the engine writes (its counts as prose).
+    assert_eq!(sentence(&summary), summary_en);
+    assert_eq!(sentence(&advice), advice_en.replace("1200", "1,200"));
     i18n::choose(Lang::De).await.unwrap();
     assert_eq!(
-        sentence(summary),
+        sentence(&summary),
         "Partitionsscan: Jede Entität in Partition 'Mar''keting' wird gelesen, weil kein RowKey-Bereich sie eingrenzt."
     );
     assert_eq!(
-        sentence(advice),
+        sentence(&advice),
         "Ein `or` aus PartitionKeys ist ein Tabellenscan. Führen Sie stattdessen 1.200 Partitionsabfragen aus: Jede liest nur ihre eigene Partition."
     );
     assert_eq!(kind_name("Table scan"), "Tabellenscan");
-    // A sentence no template knows is shown as the engine wrote it.
-    assert_eq!(sentence("Something new."), "Something new.");
+    // A label that names no kind is shown as written.
+    assert_eq!(kind_name("Something new"), "Something new");
     i18n::choose(Lang::Ar).await.unwrap();
     assert_eq!(kind_name("Point query"), "استعلام نقطي");
     reset().await;

@@ -276,7 +276,7 @@ async fn refused_workspace_files_are_explained_in_the_language_shown() {
     for (file, keep) in FILES {
         let e = account().import_json(file).expect_err(file);
         let detail = e.detail.clone().unwrap();
-        check(&mut failures, &detail, keep, &|| {
+        check(&mut failures, &detail.to_string(), keep, &|| {
             import_text::detail(&detail)
         })
         .await;
@@ -294,7 +294,7 @@ async fn refused_workspace_files_are_explained_in_the_language_shown() {
         .import_json_bytes(b"{\"a\":\"caf\xe9\"}")
         .unwrap_err();
     let detail = e.detail.unwrap();
-    check(&mut failures, &detail, "8", &|| {
+    check(&mut failures, &detail.to_string(), "8", &|| {
         import_text::detail(&detail)
     })
     .await;
@@ -324,7 +324,7 @@ async fn refused_entity_json_is_explained_in_the_language_shown() {
         let raw = RawEntity::parse(text).unwrap();
         let e = json::decode_stored(&raw).expect_err(text);
         let detail = e.detail.unwrap();
-        check(&mut failures, &detail, keep, &|| {
+        check(&mut failures, &detail.to_string(), keep, &|| {
             import_text::detail(&detail)
         })
         .await;
@@ -332,7 +332,10 @@ async fn refused_entity_json_is_explained_in_the_language_shown() {
     for (text, keep) in TYPED {
         let e = RawEntity::parse(text).expect_err(text);
         let detail = e.detail.unwrap();
-        check(&mut failures, &detail, keep, &|| import_text::json(&detail)).await;
+        check(&mut failures, &detail.to_string(), keep, &|| {
+            import_text::detail(&detail)
+        })
+        .await;
     }
     none_failed(failures);
 }

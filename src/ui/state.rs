@@ -444,7 +444,7 @@ fn into_result(response: Response) -> Result<(), Error> {
 /// The service answers a write it does not permit (a read-only SAS) with 403
 /// AuthorizationPermissionMismatch; a read-only tab answers the same, and says why.
 fn read_only_response() -> Response {
-    Response::failure(Error::with_detail(
+    Response::failure(Error::with_text(
         crate::engine::ErrorCode::AuthorizationPermissionMismatch,
         format!(
             "{} {}",

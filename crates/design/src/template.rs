@@ -156,7 +156,8 @@ impl Template {
 }
 
 fn literal(text: &str) -> Result<String, String> {
-    validate::key("A key template", text).map_err(|e| e.detail.unwrap_or_default())?;
+    validate::key("A key template", text)
+        .map_err(|e| e.detail.map(|d| d.to_string()).unwrap_or_default())?;
     Ok(text.to_string())
 }
 

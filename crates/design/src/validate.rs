@@ -56,7 +56,7 @@ pub fn design(d: &Design) -> Result<(), DesignError> {
             c.fail(
                 format!("tables[{i}]"),
                 e.detail
-                    .unwrap_or_else(|| format!("{t:?} is not a table name")),
+                    .map_or_else(|| format!("{t:?} is not a table name"), |d| d.to_string()),
             );
         }
         if !tables.insert(t.to_lowercase()) {
@@ -145,8 +145,10 @@ fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
         if let Err(e) = service::property_name(&p.name) {
             c.fail(
                 &pp,
-                e.detail
-                    .unwrap_or_else(|| format!("{:?} is not a property name", p.name)),
+                e.detail.map_or_else(
+                    || format!("{:?} is not a property name", p.name),
+                    |d| d.to_string(),
+                ),
             );
         }
         if matches!(p.name.as_str(), "PartitionKey" | "RowKey" | "Timestamp") {

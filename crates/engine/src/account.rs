@@ -48,7 +48,9 @@ impl IfMatch {
         } else {
             Err(Error::with_detail(
                 ErrorCode::InvalidInput,
-                format!("If-Match must be * or a weak ETag W/\"…\"; got {text}"),
+                crate::Detail::IfMatch {
+                    got: text.to_string(),
+                },
             ))
         }
     }
@@ -360,11 +362,7 @@ impl Account {
 
 /// The refusal of a write that cannot get a Timestamp later than the last one issued.
 pub(crate) fn clock_exhausted() -> Error {
-    Error::with_detail(
-        ErrorCode::InternalError,
-        "the account's clock has reached 9999-12-31T23:59:59.9999999Z: no later Timestamp \
-         (and so no new ETag) can be issued",
-    )
+    Error::with_detail(ErrorCode::InternalError, crate::Detail::ClockReached)
 }
 
 /// The lower-cased table name in `buf`, without allocating (lookups are on every operation).

@@ -220,11 +220,12 @@ impl BatchRequest {
     }
 }
 
-/// What the explain view shows for a query.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What the explain view shows for a query. Written to JSON (its sentences as English text),
+/// never read back.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explain {
-    pub summary: String,
+    pub summary: crate::query::Summary,
     /// The normalized filter (every `not` pushed into the comparisons).
     pub filter: String,
     pub bounded_by: Vec<String>,
@@ -442,7 +443,7 @@ pub struct Response {
     pub continuation: Option<Continuation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<QueryStats>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub explain: Option<Explain>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<Vec<String>>,

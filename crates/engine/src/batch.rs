@@ -75,7 +75,7 @@ pub fn run(
         if payload > MAX_PAYLOAD_BYTES {
             return Err(Error::with_detail(
                 ErrorCode::RequestBodyTooLarge,
-                format!("the batch carries {payload} bytes of entities; the limit is 4 MiB"),
+                crate::Detail::BatchTooLarge { size: payload },
             ));
         }
     }
@@ -151,11 +151,9 @@ fn shape(operations: &[BatchOperation]) -> Result<Vec<Option<Entity>>> {
         .iter()
         .position(|op| matches!(op, BatchOperation::Get { .. }));
     if let (Some(i), true) = (has_get, operations.len() > 1) {
-        return Err(Error::with_detail(
-            ErrorCode::InvalidInput,
-            "a point read must be the only operation in its batch",
-        )
-        .at_index(i));
+        return Err(
+            Error::with_detail(ErrorCode::InvalidInput, crate::Detail::PointReadAlone).at_index(i),
+        );
     }
     // The entities first (up to the first that fails), then their keys, borrowed from them:
     // a key error before the failed entity comes first, as reading in order would find it.

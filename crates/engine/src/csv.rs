@@ -23,7 +23,9 @@
 use super::account::Account;
 use super::changes::Change;
 use super::datetime::DateTime;
+use super::detail::Detail;
 use super::entity::Entity;
+use super::error::Error;
 use super::table::Table;
 use super::validate;
 use super::value::{format_double, EdmType, Guid, Value};
@@ -41,7 +43,114 @@ pub struct CsvError {
     pub line: usize,
     /// The column at fault, when there is one.
     pub column: Option<String>,
-    pub message: String,
+    /// What is wrong; its `Display` is the English.
+    pub problem: Problem,
+}
+
+/// What is wrong with a CSV file (or with what it would write).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    QuoteUnclosed,
+    QuoteDoubled,
+    /// A quote in a field that does not start with one.
+    QuoteUnquoted,
+    /// No header line.
+    Empty,
+    NoPartitionKey,
+    NoRowKey,
+    /// A header naming a column twice.
+    ColumnTwice,
+    /// A type column `base@type` without its column `base`.
+    TypeAlone {
+        base: String,
+    },
+    /// A record of `fields` fields under a header of `columns` columns.
+    FieldCount {
+        fields: usize,
+        columns: usize,
+    },
+    /// A Timestamp cell that is not a date and time.
+    NotDateTime {
+        text: String,
+    },
+    /// A type cell naming no EDM type.
+    UnknownType {
+        kind: String,
+    },
+    /// A cell that is not a value of its type `edm`.
+    NotValid {
+        text: String,
+        edm: EdmType,
+    },
+    /// Two records with the same keys.
+    KeysTwice {
+        pk: String,
+        rk: String,
+    },
+    /// The engine refuses what the file holds (a property name, an entity): its code, then
+    /// its explanation (or message).
+    Refused(Box<Error>),
+    /// The engine refuses the table's name.
+    TableName {
+        table: String,
+        error: Box<Error>,
+    },
+    /// The clock has no Timestamp for an entity, named by its keys (400 OutOfRangeInput).
+    NoRoom {
+        pk: String,
+        rk: String,
+        why: Box<Detail>,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::QuoteUnclosed => f.write_str("a quoted field is never closed"),
+            Problem::QuoteDoubled => {
+                f.write_str("a quote inside a quoted field must be doubled (\"\")")
+            }
+            Problem::QuoteUnquoted => {
+                f.write_str("a quote in an unquoted field; quote the field and double the quote")
+            }
+            Problem::Empty => f.write_str("the file is empty; expected a header line"),
+            Problem::NoPartitionKey => f.write_str("the header has no PartitionKey column"),
+            Problem::NoRowKey => f.write_str("the header has no RowKey column"),
+            Problem::ColumnTwice => f.write_str("this column appears twice in the header"),
+            Problem::TypeAlone { base } => write!(f, "no column {base} for this type column"),
+            Problem::FieldCount { fields, columns } => {
+                write!(f, "{fields} fields, but the header has {columns} columns")
+            }
+            Problem::NotDateTime { text } => write!(f, "'{text}' is not a date and time"),
+            Problem::UnknownType { kind } => write!(f, "unknown type '{kind}'"),
+            Problem::NotValid { text, edm } => {
+                write!(f, "'{text}' is not a valid {}", edm.odata_name())
+            }
+            Problem::KeysTwice { pk, rk } => {
+                write!(
+                    f,
+                    "PartitionKey '{pk}' RowKey '{rk}' appears twice in the file"
+                )
+            }
+            Problem::Refused(e) => refusal(f, e),
+            Problem::TableName { table, error } => {
+                write!(f, "table name '{table}': ")?;
+                refusal(f, error)
+            }
+            Problem::NoRoom { pk, rk, why } => write!(
+                f,
+                "OutOfRangeInput: PartitionKey '{pk}' RowKey '{rk}': {why}"
+            ),
+        }
+    }
+}
+
+/// An engine refusal as a report line: the code, then the explanation (or the message).
+fn refusal(f: &mut fmt::Formatter<'_>, e: &Error) -> fmt::Result {
+    match &e.detail {
+        Some(d) => write!(f, "{}: {d}", e.code),
+        None => write!(f, "{}: {}", e.code, e.message),
+    }
 }
 
 impl fmt::Display for CsvError {
@@ -53,17 +162,17 @@ impl fmt::Display for CsvError {
             }
             f.write_str(": ")?;
         }
-        f.write_str(&self.message)
+        write!(f, "{}", self.problem)
     }
 }
 
 impl std::error::Error for CsvError {}
 
-fn fail(line: usize, column: Option<&str>, message: impl Into<String>) -> CsvError {
+fn fail(line: usize, column: Option<&str>, problem: Problem) -> CsvError {
     CsvError {
         line,
         column: column.map(str::to_string),
-        message: message.into(),
+        problem,
     }
 }
 
@@ -149,20 +258,14 @@ pub fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
                 }
                 Some('"') if field.is_empty() => loop {
                     match chars.next() {
-                        None => return Err(fail(start, None, "a quoted field is never closed")),
+                        None => return Err(fail(start, None, Problem::QuoteUnclosed)),
                         Some('"') if chars.peek() == Some(&'"') => {
                             chars.next();
                             field.push('"');
                         }
                         Some('"') => match chars.peek() {
                             None | Some(',' | '\r' | '\n') => break,
-                            Some(_) => {
-                                return Err(fail(
-                                    line,
-                                    None,
-                                    "a quote inside a quoted field must be doubled (\"\")",
-                                ))
-                            }
+                            Some(_) => return Err(fail(line, None, Problem::QuoteDoubled)),
                         },
                         Some(c) => {
                             line += usize::from(c == '\n');
@@ -177,13 +280,7 @@ pub fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
                     fields.push(std::mem::take(&mut field));
                     break;
                 }
-                Some('"') => {
-                    return Err(fail(
-                        line,
-                        None,
-                        "a quote in an unquoted field; quote the field and double the quote",
-                    ))
-                }
+                Some('"') => return Err(fail(line, None, Problem::QuoteUnquoted)),
                 Some(c) => field.push(c),
             }
         }
@@ -208,18 +305,15 @@ struct Column {
 /// type and limit; the first problem fails the whole file.
 pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
     let mut rows = records(text)?.into_iter();
-    let (_, header) = rows
-        .next()
-        .ok_or_else(|| fail(0, None, "the file is empty; expected a header line"))?;
+    let (_, header) = rows.next().ok_or_else(|| fail(0, None, Problem::Empty))?;
     let find = |name: &str| header.iter().position(|h| h == name);
-    let pk = find("PartitionKey")
-        .ok_or_else(|| fail(1, None, "the header has no PartitionKey column"))?;
-    let rk = find("RowKey").ok_or_else(|| fail(1, None, "the header has no RowKey column"))?;
+    let pk = find("PartitionKey").ok_or_else(|| fail(1, None, Problem::NoPartitionKey))?;
+    let rk = find("RowKey").ok_or_else(|| fail(1, None, Problem::NoRowKey))?;
     let ts = find("Timestamp");
     let mut columns = Vec::new();
     for (i, h) in header.iter().enumerate() {
         if header.get(..i).is_some_and(|before| before.contains(h)) {
-            return Err(fail(1, Some(h), "this column appears twice in the header"));
+            return Err(fail(1, Some(h), Problem::ColumnTwice));
         }
         if Some(i) == ts || i == pk || i == rk {
             continue;
@@ -229,12 +323,14 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
                 return Err(fail(
                     1,
                     Some(h),
-                    format!("no column {base} for this type column"),
+                    Problem::TypeAlone {
+                        base: base.to_string(),
+                    },
                 ));
             }
             continue;
         }
-        validate::property_name(h).map_err(|e| fail(1, Some(h), error_text(&e)))?;
+        validate::property_name(h).map_err(|e| fail(1, Some(h), refused(e)))?;
         columns.push(Column {
             name: h.clone(),
             value: i,
@@ -249,11 +345,10 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
             return Err(fail(
                 line,
                 None,
-                format!(
-                    "{} fields, but the header has {} columns",
-                    fields.len(),
-                    header.len()
-                ),
+                Problem::FieldCount {
+                    fields: fields.len(),
+                    columns: header.len(),
+                },
             ));
         }
         let cell = |i: usize| fields.get(i).map_or("", String::as_str);
@@ -263,37 +358,47 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
                 fail(
                     line,
                     Some("Timestamp"),
-                    format!("'{}' is not a date and time", cell(t)),
+                    Problem::NotDateTime {
+                        text: cell(t).to_string(),
+                    },
                 )
             })?);
         }
         for c in &mut columns {
             let text = cell(c.value);
             let kind = c.kind.map_or("", cell);
-            let at = |m: String| fail(line, Some(&c.name), m);
+            let at = |p: Problem| fail(line, Some(&c.name), p);
             let edm = if kind.is_empty() {
                 if text.is_empty() {
                     continue;
                 }
                 c.first.unwrap_or(EdmType::String)
             } else {
-                let edm = parse_type(kind).ok_or_else(|| at(format!("unknown type '{kind}'")))?;
+                let edm = parse_type(kind).ok_or_else(|| {
+                    at(Problem::UnknownType {
+                        kind: kind.to_string(),
+                    })
+                })?;
                 c.first.get_or_insert(edm);
                 edm
             };
-            let value = parse_value(edm, text)
-                .ok_or_else(|| at(format!("'{text}' is not a valid {}", edm.odata_name())))?;
+            let value = parse_value(edm, text).ok_or_else(|| {
+                at(Problem::NotValid {
+                    text: text.to_string(),
+                    edm,
+                })
+            })?;
             entity.properties.push((c.name.as_str().into(), value));
         }
-        validate::entity(&entity).map_err(|e| fail(line, None, error_text(&e)))?;
+        validate::entity(&entity).map_err(|e| fail(line, None, refused(e)))?;
         if !keys.insert((entity.partition_key.clone(), entity.row_key.clone())) {
             return Err(fail(
                 line,
                 None,
-                format!(
-                    "PartitionKey '{}' RowKey '{}' appears twice in the file",
-                    entity.partition_key, entity.row_key
-                ),
+                Problem::KeysTwice {
+                    pk: entity.partition_key.clone(),
+                    rk: entity.row_key.clone(),
+                },
             ));
         }
         entities.push(entity);
@@ -301,22 +406,21 @@ pub fn decode(text: &str) -> Result<Vec<Entity>, CsvError> {
     Ok(entities)
 }
 
-fn error_text(e: &super::error::Error) -> String {
-    match &e.detail {
-        Some(d) => format!("{}: {d}", e.code),
-        None => format!("{}: {}", e.code, e.message),
-    }
+fn refused(e: Error) -> Problem {
+    Problem::Refused(Box::new(e))
 }
 
 /// An entity the clock has no room for, named by its keys (records are not numbered here).
-fn no_room(e: &Entity, why: &str) -> CsvError {
+fn no_room(e: &Entity, why: Detail) -> CsvError {
+    let why = Box::new(why);
     fail(
         0,
         None,
-        format!(
-            "OutOfRangeInput: PartitionKey '{}' RowKey '{}': {why}",
-            e.partition_key, e.row_key
-        ),
+        Problem::NoRoom {
+            pk: e.partition_key.clone(),
+            rk: e.row_key.clone(),
+            why,
+        },
     )
 }
 
@@ -382,8 +486,16 @@ impl Account {
     /// Only `table` changes, recorded as one change set (the table's creation and each entity
     /// written), so persistence rewrites only the chunks the file touched.
     pub fn import_csv(&mut self, table: &str, text: &str) -> Result<usize, CsvError> {
-        validate::table_name(table)
-            .map_err(|e| fail(0, None, format!("table name '{table}': {}", error_text(&e))))?;
+        validate::table_name(table).map_err(|e| {
+            fail(
+                0,
+                None,
+                Problem::TableName {
+                    table: table.to_string(),
+                    error: Box::new(e),
+                },
+            )
+        })?;
         // `decode` checks every entity and key; the clock is checked next; nothing after can fail.
         let entities = decode(text)?;
         let count = entities.len();
@@ -394,18 +506,17 @@ impl Account {
         for e in entities {
             let at = match e.timestamp {
                 Some(t) => t,
-                None => self.timestamp_after(last).ok_or_else(|| {
-                    no_room(&e, "the account's clock has no later Timestamp to give it")
-                })?,
+                None => self
+                    .timestamp_after(last)
+                    .ok_or_else(|| no_room(&e, Detail::ClockFull))?,
             };
             last = last.max(at);
             if self.timestamp_after(last).is_none() {
                 return Err(no_room(
                     &e,
-                    &format!(
-                        "Timestamp {} leaves no later Timestamp for the next write",
-                        at.to_string_7()
-                    ),
+                    Detail::ClockFullAfter {
+                        at: at.to_string_7(),
+                    },
                 ));
             }
             stamped.push((e, at));
@@ -424,7 +535,7 @@ impl Account {
         self.observe_timestamp(last);
         let t = self
             .table_mut(&name)
-            .map_err(|e| fail(0, None, error_text(&e)))?;
+            .map_err(|e| fail(0, None, refused(e)))?;
         for (e, at) in stamped {
             changes.push(Change::EntityWritten {
                 table: name.clone(),

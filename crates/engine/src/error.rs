@@ -4,6 +4,7 @@
 //! (`EntityAlreadyExists`), `message` the text the service sends with it. Batches prefix the
 //! message with the 0-based index of the failing operation (`"3:The specified entity ..."`).
 
+use crate::detail::Detail;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -189,9 +190,10 @@ pub struct Error {
     pub code: ErrorCode,
     pub message: String,
     /// Extra explanation Tablescope adds for the learner (which property, which position).
-    /// Not part of the service's message; shown beside it.
+    /// Not part of the service's message; shown beside it. Boxed: an error stays as small as
+    /// when it had none, and most results are not errors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
+    pub detail: Option<Box<Detail>>,
 }
 
 impl Error {
@@ -204,11 +206,16 @@ impl Error {
     }
 
     /// The error with Tablescope's own explanation attached.
-    pub fn with_detail(code: ErrorCode, detail: impl Into<String>) -> Self {
+    pub fn with_detail(code: ErrorCode, detail: impl Into<Detail>) -> Self {
         Error {
-            detail: Some(detail.into()),
+            detail: Some(Box::new(detail.into())),
             ..Error::new(code)
         }
+    }
+
+    /// The error with an explanation written as text ([`Detail::Text`]).
+    pub fn with_text(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Error::with_detail(code, Detail::Text(detail.into()))
     }
 
     pub fn status(&self) -> u16 {

@@ -8,6 +8,7 @@
 //! twice must fail with `DuplicatePropertiesSpecified` rather than silently keep the last one.
 
 use super::datetime::DateTime;
+use super::detail::{Detail, ValueProblem};
 use super::entity::{Entity, PropertyName};
 use super::error::{Error, ErrorCode, Result};
 use super::record::ValueRef;
@@ -35,8 +36,14 @@ impl RawEntity {
 
     /// Parses JSON text, keeping duplicate members.
     pub fn parse(text: &str) -> Result<RawEntity> {
-        serde_json::from_str(text)
-            .map_err(|e| Error::with_detail(ErrorCode::InvalidInput, e.to_string()))
+        serde_json::from_str(text).map_err(|e| {
+            Error::with_detail(
+                ErrorCode::InvalidInput,
+                Detail::Json {
+                    json: e.to_string(),
+                },
+            )
+        })
     }
 
     /// The first member named `name` (a raw entity may hold duplicates).
@@ -102,7 +109,7 @@ impl<'de> Deserialize<'de> for Entity {
     }
 }
 
-fn invalid(detail: String) -> Error {
+fn invalid(detail: Detail) -> Error {
     Error::with_detail(ErrorCode::InvalidInput, detail)
 }
 
@@ -191,11 +198,13 @@ pub struct Keys<'r> {
 impl<'r> Keys<'r> {
     /// Both keys, or `PropertiesNeedValue` naming the first missing.
     pub fn required(&self) -> Result<(&'r str, &'r str)> {
-        let missing = |detail: &str| Error::with_detail(ErrorCode::PropertiesNeedValue, detail);
+        let missing = |detail: Detail| Error::with_detail(ErrorCode::PropertiesNeedValue, detail);
         let partition_key = self
             .partition_key
-            .ok_or_else(|| missing("PartitionKey is required"))?;
-        let row_key = self.row_key.ok_or_else(|| missing("RowKey is required"))?;
+            .ok_or_else(|| missing(Detail::PartitionKeyRequired))?;
+        let row_key = self
+            .row_key
+            .ok_or_else(|| missing(Detail::RowKeyRequired))?;
         Ok((partition_key, row_key))
     }
 }
@@ -229,15 +238,21 @@ impl<'r> Decoder<'r> {
         self.seen.clear();
         for (name, value) in &raw.0 {
             if let Some(prop) = name.strip_suffix(ANNOTATION) {
-                let type_name = value
-                    .as_str()
-                    .ok_or_else(|| invalid(format!("{name} must be a string")))?;
-                let edm = EdmType::from_odata_name(type_name)
-                    .ok_or_else(|| invalid(format!("{name}: unknown type '{type_name}'")))?;
+                let type_name = value.as_str().ok_or_else(|| {
+                    invalid(Detail::MustBeString {
+                        name: name.to_string(),
+                    })
+                })?;
+                let edm = EdmType::from_odata_name(type_name).ok_or_else(|| {
+                    invalid(Detail::UnknownType {
+                        name: name.clone(),
+                        kind: type_name.to_string(),
+                    })
+                })?;
                 if self.annotations.iter().any(|(p, _)| *p == prop) {
                     return Err(Error::with_detail(
                         ErrorCode::DuplicatePropertiesSpecified,
-                        name.clone(),
+                        Detail::DuplicateProperty { name: name.clone() },
                     ));
                 }
                 self.annotations.push((prop, edm));
@@ -252,7 +267,7 @@ impl<'r> Decoder<'r> {
             if !self.seen.insert(name.as_str()) {
                 return Err(Error::with_detail(
                     ErrorCode::DuplicatePropertiesSpecified,
-                    name.clone(),
+                    Detail::DuplicateProperty { name: name.clone() },
                 ));
             }
             match name.as_str() {
@@ -261,16 +276,14 @@ impl<'r> Decoder<'r> {
                 // Stored data carries the Timestamp it was given: one that does not read back
                 // is refused, never replaced (null, like any null, is the same as absent).
                 "Timestamp" if keep_timestamp => {
-                    keys.timestamp = match value {
-                        Json::Null => None,
-                        Json::String(text) => Some(DateTime::parse(text).map_err(|_| {
-                            invalid(format!(
-                                "Timestamp: '{text}' is not an ISO 8601 DateTime between \
-                                 1601-01-01 and 9999-12-31"
-                            ))
-                        })?),
-                        _ => return Err(invalid("Timestamp must be ISO 8601 text".into())),
-                    };
+                    keys.timestamp =
+                        match value {
+                            Json::Null => None,
+                            Json::String(text) => Some(DateTime::parse(text).map_err(|_| {
+                                invalid(Detail::TimestampRange { text: text.clone() })
+                            })?),
+                            _ => return Err(invalid(Detail::TimestampText)),
+                        };
                 }
                 "Timestamp" => {}
                 _ => {
@@ -329,7 +342,9 @@ fn key_value<'r>(name: &str, value: &'r Json) -> Result<Option<&'r str>> {
     match value {
         Json::String(s) => Ok(Some(s)),
         Json::Null => Ok(None),
-        _ => Err(invalid(format!("{name} must be a string"))),
+        _ => Err(invalid(Detail::MustBeString {
+            name: name.to_string(),
+        })),
     }
 }
 
@@ -344,13 +359,20 @@ pub fn decode_ref<'r>(
     value: &'r Json,
     annotation: Option<EdmType>,
 ) -> Result<Decoded<'r>> {
-    let bad = |what: &str| invalid(format!("{name}: {what}"));
+    let bad = |problem: ValueProblem| {
+        invalid(Detail::Value {
+            name: name.to_string(),
+            problem,
+        })
+    };
     let Some(edm) = annotation else {
         return match value {
             Json::String(s) => Ok(ValueRef::String(s)),
             Json::Bool(b) => Ok(ValueRef::Boolean(*b)),
-            Json::Number(n) => number_unannotated(n).ok_or_else(|| bad("an integer without annotation must fit Int32; annotate Int64 values as strings")),
-            _ => Err(bad("objects and arrays are not property values")),
+            Json::Number(n) => {
+                number_unannotated(n).ok_or_else(|| bad(ValueProblem::UnannotatedInt))
+            }
+            _ => Err(bad(ValueProblem::Nested)),
         }
         .map(Decoded::Borrowed);
     };
@@ -358,23 +380,23 @@ pub fn decode_ref<'r>(
     let borrowed = match edm {
         EdmType::String => text
             .map(ValueRef::String)
-            .ok_or_else(|| bad("Edm.String needs a string")),
+            .ok_or_else(|| bad(ValueProblem::String)),
         EdmType::Boolean => value
             .as_bool()
             .map(ValueRef::Boolean)
-            .ok_or_else(|| bad("Edm.Boolean needs true or false")),
+            .ok_or_else(|| bad(ValueProblem::Boolean)),
         EdmType::Int32 => json_i64(value)
             .and_then(|v| i32::try_from(v).ok())
             .map(ValueRef::Int32)
-            .ok_or_else(|| bad("not an Int32")),
+            .ok_or_else(|| bad(ValueProblem::Int32)),
         EdmType::Int64 => json_i64(value)
             .map(ValueRef::Int64)
-            .ok_or_else(|| bad("not an Int64 (write it as a string)")),
+            .ok_or_else(|| bad(ValueProblem::Int64)),
         EdmType::Double => match (value, text) {
             (Json::Number(n), _) => n
                 .as_f64()
                 .map(ValueRef::Double)
-                .ok_or_else(|| bad("not a Double")),
+                .ok_or_else(|| bad(ValueProblem::Double)),
             (_, Some("NaN")) => Ok(ValueRef::Double(f64::NAN)),
             (_, Some("Infinity")) => Ok(ValueRef::Double(f64::INFINITY)),
             (_, Some("-Infinity")) => Ok(ValueRef::Double(f64::NEG_INFINITY)),
@@ -383,29 +405,32 @@ pub fn decode_ref<'r>(
                 .ok()
                 .filter(|v| v.is_finite())
                 .map(ValueRef::Double)
-                .ok_or_else(|| bad("not a Double")),
-            _ => Err(bad("not a Double")),
+                .ok_or_else(|| bad(ValueProblem::Double)),
+            _ => Err(bad(ValueProblem::Double)),
         },
         EdmType::DateTime => {
-            let t = text.ok_or_else(|| bad("Edm.DateTime needs ISO 8601 text"))?;
+            let t = text.ok_or_else(|| bad(ValueProblem::DateTimeText))?;
             match DateTime::parse(t) {
                 Ok(d) => Ok(ValueRef::DateTime(d)),
                 Err(super::datetime::DateTimeError::OutOfRange) => Err(Error::with_detail(
                     ErrorCode::OutOfRangeInput,
-                    format!("{name}: DateTime must lie between 1601-01-01 and 9999-12-31"),
+                    Detail::Value {
+                        name: name.to_string(),
+                        problem: ValueProblem::DateTimeRange,
+                    },
                 )),
-                Err(_) => Err(bad("not an ISO 8601 DateTime")),
+                Err(_) => Err(bad(ValueProblem::DateTime)),
             }
         }
         EdmType::Guid => text
             .and_then(Guid::parse)
             .map(ValueRef::Guid)
-            .ok_or_else(|| bad("not a Guid")),
+            .ok_or_else(|| bad(ValueProblem::Guid)),
         EdmType::Binary => {
             return text
                 .and_then(|t| B64.decode(t).ok())
                 .map(Decoded::Binary)
-                .ok_or_else(|| bad("Edm.Binary needs base64 text"))
+                .ok_or_else(|| bad(ValueProblem::Binary))
         }
     };
     borrowed.map(Decoded::Borrowed)

@@ -5,9 +5,9 @@ mod execute;
 mod int_range;
 mod plan;
 
-pub use advice::{advise, Advice};
+pub use advice::{advise, Advice, AdviceKind, Severity};
 pub use execute::{
     count_page, execute_page, Continuation, CountedPage, QueryOptions, QueryPage, QueryStats,
     MAX_PAGE,
 };
-pub use plan::{plan, KeyBounds, Plan, QueryKind};
+pub use plan::{plan, KeyBounds, Plan, QueryKind, Summary};

@@ -191,7 +191,9 @@ impl Account {
         if top.is_some_and(|t| t > query::MAX_PAGE) {
             return Err(Error::with_detail(
                 ErrorCode::InvalidInput,
-                format!("$top must be at most {}", query::MAX_PAGE),
+                crate::Detail::TopMust {
+                    max: u64::from(query::MAX_PAGE),
+                },
             ));
         }
         let limit = top.unwrap_or(query::MAX_PAGE) as usize;
@@ -274,7 +276,7 @@ impl Account {
         if !names_a_property(&expr) && !matches!(expr, filter::Expr::Bool(_)) {
             return Err(Error::with_detail(
                 ErrorCode::InvalidInput,
-                "the filter names no property",
+                crate::Detail::FilterNoProperty,
             ));
         }
         check_comparison_count(&expr)?;
@@ -371,9 +373,10 @@ fn check_comparison_count(e: &filter::Expr) -> Result<()> {
     if n > MAX_COMPARISONS {
         return Err(Error::with_detail(
             ErrorCode::InvalidInput,
-            format!(
-                "the filter has {n} comparisons; the service permits at most {MAX_COMPARISONS}"
-            ),
+            crate::Detail::FilterComparisons {
+                n,
+                max: MAX_COMPARISONS,
+            },
         ));
     }
     Ok(())

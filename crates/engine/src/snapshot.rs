@@ -10,6 +10,7 @@
 use super::account::Account;
 use super::changes::Change;
 use super::datetime::DateTime;
+use super::detail::{Detail, Place};
 use super::error::{Error, ErrorCode, Result};
 use super::json::{self, RawEntity};
 use super::table::Table;
@@ -36,7 +37,7 @@ pub struct TableSnapshot {
     pub entities: Vec<RawEntity>,
 }
 
-fn bad(detail: String) -> Error {
+fn bad(detail: Detail) -> Error {
     Error::with_detail(ErrorCode::InvalidInput, detail)
 }
 
@@ -100,26 +101,31 @@ impl Account {
     /// members named twice, and a property, key or `"tables"` given twice must be refused.
     pub fn import_json(&mut self, text: &str) -> Result<()> {
         let header: Header = serde_json::from_str(text).map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => bad(format!("malformed export: {e}")),
-            _ => bad(format!("not valid JSON: {e}")),
+            serde_json::error::Category::Data => bad(Detail::Malformed {
+                json: e.to_string(),
+            }),
+            _ => bad(Detail::NotJson {
+                json: e.to_string(),
+            }),
         })?;
         if header.format.as_ref().and_then(Json::as_str) != Some(FORMAT) {
-            return Err(bad(format!(
-                "not a Tablescope export: \"format\" must be \"{FORMAT}\""
-            )));
+            return Err(bad(Detail::NotExport));
         }
         // The version as the file wrote it (`2`, `"1"`), so the message quotes the file.
         let version = header.version.as_ref();
         if version.and_then(Json::as_u64) != Some(u64::from(VERSION)) {
             return Err(bad(match version {
-                Some(v) => format!(
-                    "unsupported export version {v}; this Tablescope reads version {VERSION}"
-                ),
-                None => format!("no export version; this Tablescope reads version {VERSION}"),
+                Some(v) => Detail::Version {
+                    version: v.to_string(),
+                },
+                None => Detail::NoVersion,
             }));
         }
-        let snapshot: Snapshot =
-            serde_json::from_str(text).map_err(|e| bad(format!("malformed export: {e}")))?;
+        let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| {
+            bad(Detail::Malformed {
+                json: e.to_string(),
+            })
+        })?;
         self.import(&snapshot)
     }
 }
@@ -141,24 +147,32 @@ struct Header {
 /// not is refused (400 `InvalidInput`, naming its offset) rather than turned into U+FFFD.
 pub fn utf8(bytes: &[u8]) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|e| {
-        bad(format!(
-            "not UTF-8: the byte at offset {} does not start a valid character",
-            e.valid_up_to()
-        ))
+        bad(Detail::NotUtf8 {
+            offset: e.valid_up_to(),
+        })
     })
 }
 
 fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, DateTime)> {
     if snapshot.format != FORMAT || snapshot.version != VERSION {
-        return Err(bad(format!("expected format {FORMAT} version {VERSION}")));
+        return Err(bad(Detail::Format));
     }
     let mut last = account.last_timestamp();
     let mut seen = HashSet::new();
     let mut tables = Vec::with_capacity(snapshot.tables.len());
     for ts in &snapshot.tables {
-        validate::table_name(&ts.name).map_err(|e| context(e, format!("table '{}'", ts.name)))?;
+        validate::table_name(&ts.name).map_err(|e| {
+            context(
+                e,
+                Place::Table {
+                    table: ts.name.clone(),
+                },
+            )
+        })?;
         if !seen.insert(ts.name.to_ascii_lowercase()) {
-            return Err(bad(format!("table '{}' appears twice", ts.name)));
+            return Err(bad(Detail::TableTwice {
+                table: ts.name.clone(),
+            }));
         }
         let mut table = Table::new(&ts.name);
         for (i, raw) in ts.entities.iter().enumerate() {
@@ -166,31 +180,28 @@ fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, D
             let e = json::decode_stored(raw).map_err(|e| context(e, where_()))?;
             validate::entity(&e).map_err(|e| context(e, where_()))?;
             if table.get(&e.partition_key, &e.row_key).is_some() {
-                return Err(bad(format!(
-                    "{}: PartitionKey '{}' RowKey '{}' appears twice",
-                    where_(),
-                    e.partition_key,
-                    e.row_key
-                )));
+                return Err(bad(Detail::At {
+                    place: where_(),
+                    detail: Some(Box::new(Detail::KeysTwice {
+                        pk: e.partition_key.clone(),
+                        rk: e.row_key.clone(),
+                    })),
+                }));
             }
             let at = match e.timestamp {
                 Some(t) => t,
-                None => account.timestamp_after(last).ok_or_else(|| {
-                    context(
-                        clock_full("the account's clock has no later Timestamp to give it"),
-                        where_(),
-                    )
-                })?,
+                None => account
+                    .timestamp_after(last)
+                    .ok_or_else(|| context(clock_full(Detail::ClockFull), where_()))?,
             };
             last = last.max(at);
             // An import may not leave the clock where the next write has no Timestamp to get
             // (see `Account::next_timestamp`).
             if account.timestamp_after(last).is_none() {
                 return Err(context(
-                    clock_full(&format!(
-                        "Timestamp {} leaves no later Timestamp for the next write",
-                        at.to_string_7()
-                    )),
+                    clock_full(Detail::ClockFullAfter {
+                        at: at.to_string_7(),
+                    }),
                     where_(),
                 ));
             }
@@ -203,28 +214,31 @@ fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, D
 
 /// The refusal of an entity whose Timestamp leaves the clock no room: 400 OutOfRangeInput, as
 /// for any DateTime the service cannot take.
-fn clock_full(why: &str) -> Error {
+fn clock_full(why: Detail) -> Error {
     Error::with_detail(ErrorCode::OutOfRangeInput, why)
 }
 
 /// Names an entity in an error: its table, its position, and its keys when it has them.
-fn place(table: &str, index: usize, raw: &RawEntity) -> String {
-    match (
+fn place(table: &str, index: usize, raw: &RawEntity) -> Place {
+    let keys = match (
         raw.get("PartitionKey").and_then(Json::as_str),
         raw.get("RowKey").and_then(Json::as_str),
     ) {
-        (Some(pk), Some(rk)) => {
-            format!("table '{table}', entity {index} (PartitionKey '{pk}', RowKey '{rk}')")
-        }
-        _ => format!("table '{table}', entity {index}"),
+        (Some(pk), Some(rk)) => Some((pk.to_string(), rk.to_string())),
+        _ => None,
+    };
+    Place::Entity {
+        table: table.to_string(),
+        index,
+        keys,
     }
 }
 
 /// Prefixes an error's detail with where it happened.
-fn context(mut e: Error, place: String) -> Error {
-    e.detail = Some(match e.detail {
-        Some(d) => format!("{place}: {d}"),
-        None => place,
-    });
+fn context(mut e: Error, place: Place) -> Error {
+    e.detail = Some(Box::new(Detail::At {
+        place,
+        detail: e.detail.take(),
+    }));
     e
 }

@@ -1,5 +1,6 @@
 //! The service's limits and naming rules (docs/service/data-model.md), each failing with its exact code.
 
+use super::detail::Detail;
 use super::entity::Entity;
 use super::error::{Error, ErrorCode, Result};
 use super::key::utf16_len;
@@ -17,7 +18,7 @@ pub fn table_name(name: &str) -> Result<()> {
     if !(3..=63).contains(&len) {
         return Err(Error::with_detail(
             ErrorCode::OutOfRangeInput,
-            format!("a table name has 3 to 63 characters; this one has {len}"),
+            Detail::TableNameLength { len },
         ));
     }
     let mut chars = name.chars();
@@ -25,13 +26,13 @@ pub fn table_name(name: &str) -> Result<()> {
     if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric()) {
         return Err(Error::with_detail(
             ErrorCode::InvalidResourceName,
-            "a table name starts with a letter and has only letters and digits",
+            Detail::TableNameChars,
         ));
     }
     if name.eq_ignore_ascii_case("tables") {
         return Err(Error::with_detail(
             ErrorCode::InvalidResourceName,
-            "'tables' is a reserved name",
+            Detail::TableNameReserved,
         ));
     }
     Ok(())
@@ -42,14 +43,18 @@ pub fn key(which: &str, value: &str) -> Result<()> {
     if let Some(c) = value.chars().find(|c| is_forbidden_key_char(*c)) {
         return Err(Error::with_detail(
             ErrorCode::OutOfRangeInput,
-            format!("{which} may not contain {}", describe_char(c)),
+            describe_char(which, c),
         ));
     }
     let units = utf16_len(value);
     if units > MAX_KEY_UNITS {
         return Err(Error::with_detail(
             ErrorCode::KeyValueTooLarge,
-            format!("{which} has {units} UTF-16 code units; the limit is {MAX_KEY_UNITS}"),
+            Detail::KeyTooLarge {
+                key: which.to_string(),
+                units,
+                limit: MAX_KEY_UNITS,
+            },
         ));
     }
     Ok(())
@@ -59,11 +64,12 @@ pub fn is_forbidden_key_char(c: char) -> bool {
     matches!(c, '/' | '\\' | '#' | '?' | '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
 }
 
-fn describe_char(c: char) -> String {
+fn describe_char(which: &str, c: char) -> Detail {
+    let key = which.to_string();
     if c.is_control() {
-        format!("the control character U+{:04X}", c as u32)
+        Detail::KeyControl { key, char: c }
     } else {
-        format!("'{c}'")
+        Detail::KeyChar { key, char: c }
     }
 }
 
@@ -84,16 +90,19 @@ pub fn property_name(name: &str) -> Result<()> {
     if !valid {
         return Err(Error::with_detail(
             ErrorCode::PropertyNameInvalid,
-            format!("'{name}' is not a valid property name (a letter or _ first, then letters, digits or _)"),
+            Detail::PropertyNameInvalid {
+                name: name.to_string(),
+            },
         ));
     }
     let len = name.chars().count();
     if len > MAX_PROPERTY_NAME {
         return Err(Error::with_detail(
             ErrorCode::PropertyNameTooLong,
-            format!(
-                "a property name has at most {MAX_PROPERTY_NAME} characters; this one has {len}"
-            ),
+            Detail::PropertyNameLong {
+                limit: MAX_PROPERTY_NAME,
+                len,
+            },
         ));
     }
     Ok(())
@@ -106,10 +115,10 @@ pub fn entity(e: &Entity) -> Result<()> {
     if e.properties.len() > MAX_USER_PROPERTIES {
         return Err(Error::with_detail(
             ErrorCode::TooManyProperties,
-            format!(
-                "{} user properties; the limit is {MAX_USER_PROPERTIES}",
-                e.properties.len()
-            ),
+            Detail::TooManyProperties {
+                n: e.properties.len(),
+                limit: MAX_USER_PROPERTIES,
+            },
         ));
     }
     for (name, value) in &e.properties {
@@ -117,7 +126,9 @@ pub fn entity(e: &Entity) -> Result<()> {
         if matches!(&**name, "PartitionKey" | "RowKey" | "Timestamp") {
             return Err(Error::with_detail(
                 ErrorCode::PropertyNameInvalid,
-                format!("'{name}' is a system property"),
+                Detail::SystemProperty {
+                    name: name.to_string(),
+                },
             ));
         }
         let too_large = match value {
@@ -128,7 +139,9 @@ pub fn entity(e: &Entity) -> Result<()> {
         if too_large {
             return Err(Error::with_detail(
                 ErrorCode::PropertyValueTooLarge,
-                format!("property '{name}'"),
+                Detail::PropertyValue {
+                    name: name.to_string(),
+                },
             ));
         }
     }
@@ -136,7 +149,9 @@ pub fn entity(e: &Entity) -> Result<()> {
         if e.properties[..i].iter().any(|(n, _)| n == name) {
             return Err(Error::with_detail(
                 ErrorCode::DuplicatePropertiesSpecified,
-                name.to_string(),
+                Detail::DuplicateProperty {
+                    name: name.to_string(),
+                },
             ));
         }
     }
@@ -144,7 +159,10 @@ pub fn entity(e: &Entity) -> Result<()> {
     if size > MAX_ENTITY_BYTES {
         return Err(Error::with_detail(
             ErrorCode::EntityTooLarge,
-            format!("{size} bytes; the limit is {MAX_ENTITY_BYTES}"),
+            Detail::EntityTooLarge {
+                size,
+                limit: MAX_ENTITY_BYTES,
+            },
         ));
     }
     Ok(())

@@ -3,7 +3,9 @@
 
 mod common;
 use common::*;
-use tablescope_engine::{Account, Continuation, QueryKind, Request};
+use tablescope_engine::filter::{CmpOp, SyntaxError, SyntaxErrorKind};
+use tablescope_engine::query::{AdviceKind, Severity, Summary};
+use tablescope_engine::{Account, Continuation, Detail, QueryKind, Request};
 
 /// Partitions a, b, c with rows 1..=5 each; Age = row number.
 fn sample() -> Account {
@@ -88,15 +90,86 @@ fn explain_names_bounds_checks_and_rewrites() {
     );
     let r = query(&mut a, "Emp", "PartitionKey eq 'a' and PartitionKey eq 'b'");
     assert_eq!(figures(&r), (0, 0, 0, QueryKind::PartitionScan));
-    assert!(r.explain.unwrap().summary.contains("contradict"));
+    assert_eq!(r.explain.unwrap().summary, Summary::Contradiction);
     let r = query(&mut a, "Emp", "Age eq 'five'");
     let ex = r.explain.unwrap();
     assert_eq!(ex.advice.len(), 1);
-    assert_eq!(ex.advice[0].severity, "warning");
-    assert!(
-        ex.advice[0].message.contains("Int32"),
-        "{}",
-        ex.advice[0].message
+    assert_eq!(ex.advice[0].severity, Severity::Warning);
+    assert_eq!(
+        ex.advice[0].message,
+        AdviceKind::TypeMismatch {
+            name: "Age".into(),
+            held: "Int32".into(),
+            literal: "String".into(),
+            expr: "Age eq 'five'".into(),
+            verdict: false,
+        }
+    );
+    assert_eq!(
+        ex.advice[0].message.to_string(),
+        "'Age' holds Int32 values but is compared with a String constant in `Age eq 'five'`. \
+         Tablescope treats a type mismatch as `ne` true and every other operator false, so this \
+         is false wherever 'Age' exists; the real service's behaviour here is undocumented."
+    );
+}
+
+#[test]
+fn explanations_are_typed() {
+    let mut a = sample();
+    let summary = |a: &mut Account, f: &str| query(a, "Emp", f).explain.unwrap().summary;
+    assert_eq!(
+        summary(&mut a, "PartitionKey eq 'a b' and RowKey eq '1'"),
+        Summary::Point { pk: "'a b'".into() }
+    );
+    assert_eq!(
+        summary(&mut a, "PartitionKey eq 'b' and RowKey ge '2'"),
+        Summary::PartitionRange { pk: "'b'".into() }
+    );
+    assert_eq!(
+        summary(&mut a, "PartitionKey eq 'b'"),
+        Summary::PartitionScan { pk: "'b'".into() }
+    );
+    assert_eq!(summary(&mut a, "PartitionKey gt 'a'"), Summary::TableRange);
+    assert_eq!(summary(&mut a, "Age gt 1"), Summary::TableScan);
+    assert_eq!(
+        summary(&mut a, "PartitionKey eq 'b'").to_string(),
+        "Partition scan: every entity in partition 'b' is read, because no RowKey range narrows it."
+    );
+    let advice = |a: &mut Account, f: &str| {
+        let ex = query(a, "Emp", f).explain.unwrap();
+        ex.advice
+            .into_iter()
+            .map(|a| (a.severity, a.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        advice(&mut a, "RowKey eq '1'"),
+        vec![(Severity::Rewrite, AdviceKind::RowKeyAlone)]
+    );
+    assert_eq!(
+        advice(&mut a, "Height gt 2"),
+        vec![(
+            Severity::Warning,
+            AdviceKind::MissingProperty {
+                name: "Height".into(),
+                expr: "Height gt 2".into()
+            }
+        )]
+    );
+    assert_eq!(
+        advice(&mut a, "PartitionKey eq 'a' or PartitionKey eq 'b'"),
+        vec![(Severity::Rewrite, AdviceKind::OrPartitions { n: 2 })]
+    );
+    assert_eq!(
+        advice(
+            &mut a,
+            "PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2' or RowKey eq '3')"
+        ),
+        vec![(Severity::Rewrite, AdviceKind::OrRowKeys { n: 3 })]
+    );
+    assert_eq!(
+        AdviceKind::OrPoints { n: 2 }.to_string(),
+        "An `or` of point lookups is a table scan. Run 2 point queries instead: each reads one entity."
     );
 }
 
@@ -127,12 +200,32 @@ fn filters_that_name_no_property_and_syntax_errors() {
     assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
     let r = query(&mut a, "Emp", "Age gt");
     assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
-    assert!(r.error.unwrap().detail.unwrap().starts_with("position 6"));
+    let detail = *r.error.unwrap().detail.unwrap();
+    assert_eq!(
+        detail,
+        Detail::Syntax(SyntaxError {
+            position: 6,
+            length: 0,
+            kind: SyntaxErrorKind::ValueAfter {
+                op: CmpOp::Gt,
+                found: None
+            }
+        })
+    );
+    assert_eq!(
+        detail.to_string(),
+        "position 6: expected a value after 'gt'"
+    );
     let fifteen = vec!["Age eq 1"; 15].join(" or ");
     assert_eq!(query(&mut a, "Emp", &fifteen).status, 200);
     let r = query(&mut a, "Emp", &format!("{fifteen} or Age eq 2"));
     assert_eq!((r.status, code(&r)), (400, Some("InvalidInput".into())));
-    assert!(r.error.unwrap().detail.unwrap().contains("16 comparisons"));
+    let detail = *r.error.unwrap().detail.unwrap();
+    assert_eq!(detail, Detail::FilterComparisons { n: 16, max: 15 });
+    assert_eq!(
+        detail.to_string(),
+        "the filter has 16 comparisons; the service permits at most 15"
+    );
     assert_eq!(query(&mut a, "Emp", "true").entities.unwrap().len(), 15);
     assert_eq!(query(&mut a, "Emp", "false").entities.unwrap().len(), 0);
     assert_eq!(query(&mut a, "Emp", "").entities.unwrap().len(), 15);

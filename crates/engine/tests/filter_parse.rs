@@ -2,7 +2,9 @@
 //! The `$filter` parser: table-driven (input, s-expression) rows, round trips through the
 //! printer, and (input, position, message) rows for bad input.
 
-use tablescope_engine::filter::{self, CmpOp, Expr, SyntaxError, Target, MAX_DEPTH, MAX_NESTING};
+use tablescope_engine::filter::{
+    self, CharHint, CmpOp, Expr, SyntaxError, SyntaxErrorKind, Target, MAX_DEPTH, MAX_NESTING,
+};
 use tablescope_engine::{Error, ErrorCode, Value};
 
 /// (filter text, expected tree as an s-expression)
@@ -307,9 +309,9 @@ fn bad_filters_report_position_and_reason() {
         let error = filter::parse(input).expect_err(input);
         assert_eq!(error.position, *position, "{input:?}: {error}");
         assert!(
-            error.message.contains(message),
+            error.kind.to_string().contains(message),
             "{input:?}: {:?} lacks {message:?}",
-            error.message
+            error.kind
         );
     }
 }
@@ -333,15 +335,18 @@ fn syntax_errors_become_invalid_input() {
     assert_eq!(error.code, ErrorCode::InvalidInput);
     assert_eq!(error.status(), 400);
     assert_eq!(
-        error.detail.as_deref(),
+        error.detail.as_ref().map(ToString::to_string).as_deref(),
         Some("position 0: the filter must compare a property with a constant, but this compares two constants")
     );
     let direct = SyntaxError {
         position: 3,
         length: 1,
-        message: "boom".into(),
+        kind: SyntaxErrorKind::UnmatchedClose,
     };
-    assert_eq!(direct.to_string(), "position 3: boom");
+    assert_eq!(
+        direct.to_string(),
+        "position 3: this ')' has no matching '('"
+    );
 }
 
 #[test]
@@ -353,7 +358,7 @@ fn nesting_and_chaining_are_limited() {
     ));
     let error = filter::parse(&nested(MAX_NESTING + 1)).unwrap_err();
     assert_eq!(error.position, MAX_NESTING);
-    assert!(error.message.contains("nests too deeply"));
+    assert!(error.kind.to_string().contains("nests too deeply"));
     // Far beyond the limit fails cleanly instead of overflowing the stack.
     assert!(filter::parse(&nested(100_000)).is_err());
     assert!(filter::parse(&"not ".repeat(100_000)).is_err());
@@ -361,7 +366,7 @@ fn nesting_and_chaining_are_limited() {
     let chain = |n: usize| vec!["A eq 1"; n].join(" or ");
     assert!(filter::parse(&chain(MAX_DEPTH)).is_ok());
     let error = filter::parse(&chain(MAX_DEPTH + 1)).unwrap_err();
-    assert!(error.message.contains("too many conditions"));
+    assert!(error.kind.to_string().contains("too many conditions"));
     assert!(filter::parse(&chain(100_000)).is_err());
 
     let nots = |n: usize| format!("{}A", "not ".repeat(n));
@@ -390,7 +395,10 @@ fn deepest_trees_round_trip() {
                     last_ok = Some(text);
                 }
                 Err(e) => {
-                    assert!(e.message.contains("too many conditions"), "{text}: {e}");
+                    assert!(
+                        e.kind.to_string().contains("too many conditions"),
+                        "{text}: {e}"
+                    );
                     break;
                 }
             }
@@ -398,4 +406,82 @@ fn deepest_trees_round_trip() {
         }
         assert!(last_ok.is_some());
     }
+}
+
+/// The parser says what is wrong as a value: the variant and its data (tokens as described,
+/// quoted), so the UI can say it in any language without reading the English back.
+#[test]
+fn syntax_errors_are_typed() {
+    use SyntaxErrorKind::*;
+    let kind = |text: &str| filter::parse(text).unwrap_err().kind;
+    let some = |s: &str| Some(s.to_string());
+    assert_eq!(kind("a eq 1)"), UnmatchedClose);
+    assert_eq!(
+        kind("a eq 1 b"),
+        ExpectedEnd {
+            found: "'b'".into()
+        }
+    );
+    assert_eq!(
+        kind("a eq 1 and"),
+        Condition {
+            after: some("'and'"),
+            found: None
+        }
+    );
+    assert_eq!(
+        kind("and"),
+        Condition {
+            after: None,
+            found: some("'and'")
+        }
+    );
+    assert_eq!(
+        kind("(a eq 1 b"),
+        Close {
+            position: 0,
+            found: some("'b'")
+        }
+    );
+    assert_eq!(
+        kind("(a eq 1"),
+        Close {
+            position: 0,
+            found: None
+        }
+    );
+    assert_eq!(
+        kind("a eq"),
+        ValueAfter {
+            op: CmpOp::Eq,
+            found: None
+        }
+    );
+    assert_eq!(
+        kind("a 1"),
+        OperatorBetween {
+            first: "'a'".into(),
+            second: "'1'".into()
+        }
+    );
+    assert_eq!(
+        kind("a eq 12x"),
+        AfterNumber {
+            char: 'x',
+            number: "12".into()
+        }
+    );
+    assert_eq!(kind("a eq X'0G'"), HexDigit { char: 'G' });
+    assert_eq!(kind("1 eq 2"), TwoConstants);
+    assert_eq!(kind("a eq 3000000000"), Int32Range);
+    assert_eq!(kind("a = 1"), UnexpectedChar { char: '=' });
+    assert_eq!(CharHint::of('='), Some(CharHint::Comparison));
+    assert_eq!(CharHint::of('@'), None);
+    let chained = vec!["a eq 1"; MAX_DEPTH + 2].join(" and ");
+    assert_eq!(kind(&chained), TooManyLevels { max: MAX_DEPTH });
+    // `Display` is the English a learner reads.
+    assert_eq!(
+        kind("a eq 1 && b eq 2").to_string(),
+        "unexpected character '&': write 'and'"
+    );
 }

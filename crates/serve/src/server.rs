@@ -71,10 +71,13 @@ fn open(options: &Options) -> Result<State, String> {
     };
     let mut state = State::new(account, endpoint, store);
     if let (Some(text), Some(path)) = (loaded, &options.load) {
-        state
-            .account
-            .import_json(&text)
-            .map_err(|e| format!("{}: {}", path.display(), e.detail.unwrap_or(e.message)))?;
+        state.account.import_json(&text).map_err(|e| {
+            format!(
+                "{}: {}",
+                path.display(),
+                e.detail.map_or(e.message, |d| d.to_string())
+            )
+        })?;
         if let Some(store) = &mut state.store {
             store.snapshot(&state.account).map_err(|e| e.to_string())?;
         }

@@ -263,7 +263,7 @@ fn authorize_account_sas(sas: &Sas, access: Access) -> Result<()> {
     };
     let types = sas.resource_types.as_deref().unwrap_or("");
     if !types.contains(resource_type) {
-        return Err(Error::with_detail(
+        return Err(Error::with_text(
             ErrorCode::AuthorizationResourceTypeMismatch,
             format!("the SAS's resource types '{types}' lack '{resource_type}'"),
         ));
@@ -276,7 +276,7 @@ fn require_letters(permissions: &str, any_of: &[char]) -> Result<()> {
         Ok(())
     } else {
         let wanted: String = any_of.iter().collect();
-        Err(Error::with_detail(
+        Err(Error::with_text(
             ErrorCode::AuthorizationPermissionMismatch,
             format!("the SAS grants '{permissions}'; this operation needs one of '{wanted}'"),
         ))
@@ -285,19 +285,19 @@ fn require_letters(permissions: &str, any_of: &[char]) -> Result<()> {
 
 /// 403 `AuthenticationFailed`, with what was wrong (the service's AuthenticationErrorDetail).
 fn authentication_failed(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::AuthenticationFailed, detail)
+    Error::with_text(ErrorCode::AuthenticationFailed, detail)
 }
 
 /// A SAS used outside its scope (another table, the table list, an entity outside its key
 /// range): 403 `AuthorizationFailure`, as production answers a table SAS listing tables.
 fn authorization_failure(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::AuthorizationFailure, detail)
+    Error::with_text(ErrorCode::AuthorizationFailure, detail)
 }
 
 /// A request with no credential where one is required: 401 `NoAuthenticationInformation`,
 /// as the Storage services answer at API versions from 2019-12-12 on.
 fn no_credential() -> Error {
-    Error::with_detail(
+    Error::with_text(
         ErrorCode::NoAuthenticationInformation,
         "the request carries no Authorization header and no SAS",
     )

@@ -28,7 +28,7 @@ struct PartInfo {
 pub fn run(account: &mut Account, call: &Call, request: &HttpRequest) -> Result<Outcome> {
     let reply = call.reply;
     let content_type = request.header_value("Content-Type").ok_or_else(|| {
-        Error::with_detail(
+        Error::with_text(
             ErrorCode::InvalidInput,
             "$batch needs Content-Type: multipart/mixed; boundary=…",
         )
@@ -51,7 +51,7 @@ pub fn run(account: &mut Account, call: &Call, request: &HttpRequest) -> Result<
         }
     }
     let Some(table) = table else {
-        return Err(Error::with_detail(
+        return Err(Error::with_text(
             ErrorCode::InvalidInput,
             "the batch holds no operation",
         ));
@@ -109,7 +109,7 @@ fn operation(
     let part_table = match &resource.target {
         Target::Entities(t) | Target::Entity { table: t, .. } => t.clone(),
         _ => {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::InvalidInput,
                 "a batch holds only entity operations",
             ))
@@ -117,7 +117,7 @@ fn operation(
     };
     match table {
         Some(t) if !t.eq_ignore_ascii_case(&part_table) => {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::CommandsInBatchActOnDifferentPartitions,
                 format!("the batch is on table {t}; this operation is on {part_table}"),
             ))
@@ -165,7 +165,7 @@ fn to_batch(request: Request) -> Result<BatchRequest> {
             row_key,
         },
         _ => {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::InvalidInput,
                 "a query cannot be part of a batch",
             ))

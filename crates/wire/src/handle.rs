@@ -59,7 +59,7 @@ fn serve(
     request: &HttpRequest,
 ) -> Result<Outcome> {
     if request.body.len() > MAX_BODY_BYTES {
-        return Err(Error::with_detail(
+        return Err(Error::with_text(
             ErrorCode::RequestBodyTooLarge,
             format!(
                 "the body has {} bytes; the service reads at most 4 MiB",
@@ -84,7 +84,7 @@ fn serve(
     };
     if call.resource.target == Target::Batch {
         if !request.method.eq_ignore_ascii_case("POST") {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::UnsupportedHttpVerb,
                 "$batch takes POST",
             ));
@@ -202,7 +202,7 @@ fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
     } else if asked.contains("atom") || asked.contains("xml") {
         Err(Error::new(ErrorCode::AtomFormatNotSupported))
     } else {
-        Err(Error::with_detail(
+        Err(Error::with_text(
             ErrorCode::MediaTypeNotSupported,
             format!("Accept: {asked}; the service answers JSON"),
         ))
@@ -214,7 +214,7 @@ fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
 fn check_versions(request: &HttpRequest) -> Result<()> {
     if let Some(v) = request.header_value("x-ms-version") {
         if !super::version::is_published(v) {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::InvalidHeaderValue,
                 format!("x-ms-version: {v} is not a version of the storage services"),
             ));
@@ -230,7 +230,7 @@ fn check_versions(request: &HttpRequest) -> Result<()> {
                 None => false,
             };
             if !ok {
-                return Err(Error::with_detail(
+                return Err(Error::with_text(
                     ErrorCode::InvalidHeaderValue,
                     format!("{name}: {v}; JSON needs 3.0"),
                 ));

@@ -166,7 +166,7 @@ fn line(out: &mut Vec<u8>, text: &str) {
 }
 
 fn invalid(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::InvalidInput, detail)
+    Error::with_text(ErrorCode::InvalidInput, detail)
 }
 
 /// At most [`QUOTE_MAX`] characters of client text, for an error's detail.
@@ -186,7 +186,7 @@ fn media_type(content_type: &str) -> String {
 /// The `boundary` parameter of a `multipart/mixed` content type (quoted or not).
 fn boundary(content_type: &str, what: &str) -> Result<Vec<u8>> {
     if media_type(content_type) != "multipart/mixed" {
-        return Err(Error::with_detail(
+        return Err(Error::with_text(
             ErrorCode::MediaTypeNotSupported,
             format!(
                 "{what} has Content-Type `{}`; expected multipart/mixed; boundary=…",

@@ -49,7 +49,7 @@ impl Resource {
 }
 
 fn invalid_uri(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::InvalidUri, detail)
+    Error::with_text(ErrorCode::InvalidUri, detail)
 }
 
 /// Routes `url` for `account`. `host` is the request's `Host` header, used when the URL is

@@ -23,7 +23,7 @@ pub struct Operation {
 }
 
 fn invalid(detail: impl Into<String>) -> Error {
-    Error::with_detail(ErrorCode::InvalidInput, detail)
+    Error::with_text(ErrorCode::InvalidInput, detail)
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -142,7 +142,7 @@ pub fn operation(
                 }
                 "DELETE" => {
                     let if_match = if_match.ok_or_else(|| {
-                        Error::with_detail(
+                        Error::with_text(
                             ErrorCode::MissingRequiredHeader,
                             "Delete Entity needs If-Match: * or the entity's ETag",
                         )
@@ -165,7 +165,7 @@ pub fn operation(
 }
 
 fn unsupported(method: &str, resource: &Resource) -> Error {
-    Error::with_detail(
+    Error::with_text(
         ErrorCode::UnsupportedHttpVerb,
         format!("{method} is not an operation on {}", resource.raw_path),
     )
@@ -179,7 +179,7 @@ fn effective_method(method: &str, headers: &[(String, String)]) -> Result<String
             let t = tunnelled.trim().to_ascii_uppercase();
             match t.as_str() {
                 "MERGE" | "PUT" | "DELETE" | "PATCH" => Ok(t),
-                _ => Err(Error::with_detail(
+                _ => Err(Error::with_text(
                     ErrorCode::InvalidHeaderValue,
                     format!("X-HTTP-Method: {tunnelled} is not a verb the service tunnels"),
                 )),
@@ -213,7 +213,7 @@ fn entity_body(headers: &[(String, String)], body: &[u8]) -> Result<RawEntity> {
             return Err(Error::new(ErrorCode::AtomFormatNotSupported));
         }
         if !ct.contains("json") {
-            return Err(Error::with_detail(
+            return Err(Error::with_text(
                 ErrorCode::MediaTypeNotSupported,
                 format!("Content-Type {ct}: entities are JSON"),
             ));
@@ -241,7 +241,7 @@ fn table_name(body: &[u8]) -> Result<String> {
     match json.get("TableName") {
         Some(Json::String(name)) => Ok(name.clone()),
         Some(_) => Err(invalid("TableName must be a string")),
-        None => Err(Error::with_detail(
+        None => Err(Error::with_text(
             ErrorCode::PropertiesNeedValue,
             "the body needs TableName",
         )),
@@ -252,7 +252,7 @@ fn top(resource: &Resource) -> Result<Option<u32>> {
     match resource.param("$top") {
         None => Ok(None),
         Some(t) => t.trim().parse::<u32>().map(Some).map_err(|_| {
-            Error::with_detail(
+            Error::with_text(
                 ErrorCode::InvalidQueryParameterValue,
                 format!("$top={t} is not a whole number from 0 to 1000"),
             )
@@ -285,7 +285,7 @@ fn continuation(resource: &Resource) -> Result<Option<Continuation>> {
 
 fn continuation_key(t: &str) -> Result<String> {
     token::decode(t).ok_or_else(|| {
-        Error::with_detail(
+        Error::with_text(
             ErrorCode::InvalidInput,
             format!("'{t}' is not a continuation token this service issued"),
         )

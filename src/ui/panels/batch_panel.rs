@@ -272,7 +272,7 @@ fn staged_by_hand(op: &str, text: &str) -> Result<BatchRequest, String> {
     let entity = RawEntity::parse(text).map_err(|e| {
         msg::batch_not_object(
             e.detail
-                .map_or(e.message, |d| crate::ui::text::import_text::json(&d)),
+                .map_or(e.message, |d| crate::ui::text::import_text::detail(&d)),
         )
     })?;
     let (pk, rk, etag) = model::keys_of(&entity);

@@ -1,18 +1,25 @@
-//! The engine's error explanations in the reader's language.
+//! The engine's explanations in the reader's language.
 //!
 //! A refused request carries the service's error code and message, which are API and stay
-//! as sent, and Tablescope's explanation for a learner, which the engine writes in English:
-//! `Error::detail` ("a table name has 3 to 63 characters; this one has 2", "position 8:
-//! expected a value after 'eq'") and the filter parser's `SyntaxError::message`. This module
-//! recognises each explanation by its English template -- the `en.json` text of the message
-//! that says it (`i18n::en`), `{name}` where data goes -- and says it again through the
-//! catalogue, carrying the data (names, quoted filter text, positions) over unchanged and
-//! formatting counts as prose.
+//! as sent, and Tablescope's explanation for a learner: a [`Detail`] (which name, which key,
+//! which position), or for a filter the parser's [`SyntaxErrorKind`]. Each is a value with its
+//! data as fields; this module says each variant through its catalogue message, the data
+//! (names, quoted filter text, positions) carried over unchanged and counts formatted as
+//! prose. The matches have no catch-all arm: an explanation the engine adds does not compile
+//! until it is said here, so the UI never falls back to English behind the types' back.
 //!
-//! Invariant: every template here is the engine's sentence word for word, so an English page
-//! shows what the engine wrote (`tests/web_i18n_errors.rs` makes the engine produce each one);
-//! an explanation no template matches (a newer engine's) is shown as the engine wrote it.
+//! Invariant: each message's `en.json` text is the variant's `Display`, so an English page
+//! shows what the engine writes (its counts as prose, "1,100"); `tests/web_i18n_errors.rs`
+//! makes the engine produce each one.
+//!
+//! The rest of this module reads sentences that are still text back into messages: the
+//! design's problems (`ui::design::problem_text`, which quote the engine's explanations of
+//! names and keys) and serde_json's messages (`ui::import_text`).
 
+use super::import_text;
+use crate::engine::filter::{CharHint, SyntaxErrorKind};
+use crate::engine::snapshot::{FORMAT, VERSION};
+use crate::engine::{Detail, Place, ValueProblem};
 use crate::i18n::{self, msg};
 
 /// A message's English text (its template) and its position in the catalogues. A table of
@@ -33,50 +40,8 @@ pub(crate) use template;
 /// (`{count}` is a plural message's own: these messages use `{n}`.)
 const COUNTS: [&str; 6] = ["len", "limit", "max", "n", "size", "units"];
 
-/// The filter parser's messages (`engine::filter::SyntaxError::message`). A template comes
-/// before any template it extends ("expected a condition after {prev}, found {found}" before
-/// "expected a condition after {prev}", which would also match it, {prev} taking the rest).
-const SYNTAX: &[Template] = &[
-    template!(syntax_unmatched_close),
-    template!(syntax_expected_end),
-    template!(syntax_too_many_levels),
-    template!(syntax_too_deep),
-    template!(syntax_condition_after_found),
-    template!(syntax_condition_found),
-    template!(syntax_condition_after),
-    template!(syntax_condition),
-    template!(syntax_close_found),
-    template!(syntax_close),
-    template!(syntax_unknown_operator),
-    template!(syntax_operator_between),
-    template!(syntax_value_after_found),
-    template!(syntax_value_after),
-    template!(syntax_two_constants),
-    template!(syntax_two_properties),
-    template!(syntax_lone_constant),
-    template!(syntax_unclosed_quote),
-    template!(syntax_digit_after_minus),
-    template!(syntax_datetime_range),
-    template!(syntax_datetime_invalid),
-    template!(syntax_guid_invalid),
-    template!(syntax_digit_after_point),
-    template!(syntax_digit_exponent),
-    template!(syntax_int64_whole),
-    template!(syntax_after_number),
-    template!(syntax_int32_range),
-    template!(syntax_number_range),
-    template!(syntax_int64_range),
-    template!(syntax_double_range),
-    template!(syntax_hex_digit),
-    template!(syntax_hex_even),
-    template!(syntax_char_comparison),
-    template!(syntax_char_and),
-    template!(syntax_char_or),
-    template!(syntax_char_quotes),
-    template!(syntax_char),
-];
-
-/// The engine's other explanations (`engine::Error::detail`).
+/// The engine's explanations of names and keys, as the design's problems quote them (a key
+/// template checked as a key, a table or property name).
 const DETAILS: &[Template] = &[
     template!(err_table_name_length),
     template!(err_table_name_chars),
@@ -86,62 +51,180 @@ const DETAILS: &[Template] = &[
     template!(err_key_too_large),
     template!(err_property_name_invalid),
     template!(err_property_name_long),
-    template!(err_too_many_properties),
-    template!(err_system_property),
-    template!(err_property_value),
-    template!(err_entity_too_large),
-    template!(err_batch_too_large),
-    template!(err_point_read_alone),
-    template!(err_top_must),
-    template!(err_top_may),
-    template!(err_scan_budget),
-    template!(err_filter_no_property),
-    template!(err_filter_comparisons),
-    template!(err_partition_key_required),
-    template!(err_row_key_required),
-    template!(err_datetime_range),
-    template!(err_value_annotation_string),
-    template!(err_value_annotation_type),
-    template!(err_value_timestamp_range),
-    template!(err_value_timestamp_text),
-    template!(err_value_unannotated_int),
-    template!(err_value_nested),
-    template!(err_value_string),
-    template!(err_value_boolean),
-    template!(err_value_int32),
-    template!(err_value_int64),
-    template!(err_value_double),
-    template!(err_value_datetime_text),
-    template!(err_value_datetime),
-    template!(err_value_guid),
-    template!(err_value_binary),
 ];
 
+/// A count, formatted as prose.
+fn count(n: usize) -> String {
+    i18n::number(n)
+}
+
 /// A filter syntax error's message in the current language.
-pub fn syntax(message: &str) -> String {
-    say(SYNTAX, message)
+pub fn syntax(kind: &SyntaxErrorKind) -> String {
+    use SyntaxErrorKind::*;
+    match kind {
+        UnmatchedClose => msg::syntax_unmatched_close(),
+        ExpectedEnd { found } => msg::syntax_expected_end(found),
+        TooManyLevels { max } => msg::syntax_too_many_levels(count(*max)),
+        TooDeep { max } => msg::syntax_too_deep(count(*max)),
+        Condition {
+            after: Some(prev),
+            found: Some(found),
+        } => msg::syntax_condition_after_found(found, prev),
+        Condition {
+            after: None,
+            found: Some(found),
+        } => msg::syntax_condition_found(found),
+        Condition {
+            after: Some(prev),
+            found: None,
+        } => msg::syntax_condition_after(prev),
+        Condition {
+            after: None,
+            found: None,
+        } => msg::syntax_condition(),
+        Close {
+            position,
+            found: Some(found),
+        } => msg::syntax_close_found(found, position),
+        Close {
+            position,
+            found: None,
+        } => msg::syntax_close(position),
+        UnknownOperator { found } => msg::syntax_unknown_operator(found),
+        OperatorBetween { first, second } => msg::syntax_operator_between(first, second),
+        ValueAfter {
+            op,
+            found: Some(found),
+        } => msg::syntax_value_after_found(found, op.as_str()),
+        ValueAfter { op, found: None } => msg::syntax_value_after(op.as_str()),
+        TwoConstants => msg::syntax_two_constants(),
+        TwoProperties => msg::syntax_two_properties(),
+        LoneConstant { found } => msg::syntax_lone_constant(found),
+        UnclosedQuote => msg::syntax_unclosed_quote(),
+        DigitAfterMinus => msg::syntax_digit_after_minus(),
+        DateTimeRange => msg::syntax_datetime_range(),
+        DateTimeInvalid => msg::syntax_datetime_invalid(),
+        GuidInvalid => msg::syntax_guid_invalid(),
+        DigitAfterPoint => msg::syntax_digit_after_point(),
+        DigitInExponent => msg::syntax_digit_exponent(),
+        Int64Whole => msg::syntax_int64_whole(),
+        AfterNumber { char, number } => msg::syntax_after_number(char, number),
+        Int32Range => msg::syntax_int32_range(),
+        NumberRange => msg::syntax_number_range(),
+        Int64Range => msg::syntax_int64_range(),
+        DoubleRange => msg::syntax_double_range(),
+        HexDigit { char } => msg::syntax_hex_digit(char),
+        HexEven => msg::syntax_hex_even(),
+        UnexpectedChar { char } => match CharHint::of(*char) {
+            Some(CharHint::Comparison) => msg::syntax_char_comparison(char),
+            Some(CharHint::And) => msg::syntax_char_and(char),
+            Some(CharHint::Or) => msg::syntax_char_or(char),
+            Some(CharHint::Quotes) => msg::syntax_char_quotes(char),
+            None => msg::syntax_char(char),
+        },
+    }
 }
 
 /// An error's explanation (`Error::detail`) in the current language; a filter syntax error
-/// ("position 8: …") keeps its position.
-pub fn detail(detail: &str) -> String {
-    try_detail(detail).unwrap_or_else(|| detail.to_string())
-}
-
-/// [`detail`], or `None` when the explanation is not one of the engine's sentences.
-pub fn try_detail(detail: &str) -> Option<String> {
-    if let Some((position, message)) = detail
-        .strip_prefix("position ")
-        .and_then(|rest| rest.split_once(": "))
-        .filter(|(p, _)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return Some(msg::query_syntax_position(syntax(message), position));
+/// keeps its position.
+pub fn detail(detail: &Detail) -> String {
+    use Detail::*;
+    match detail {
+        Syntax(e) => msg::query_syntax_position(syntax(&e.kind), e.position),
+        TableNameLength { len } => msg::err_table_name_length(count(*len)),
+        TableNameChars => msg::err_table_name_chars(),
+        TableNameReserved => msg::err_table_name_reserved(),
+        KeyControl { key, char } => msg::err_key_control(format!("{:04X}", u32::from(*char)), key),
+        KeyChar { key, char } => msg::err_key_char(char, key),
+        KeyTooLarge { key, units, limit } => {
+            msg::err_key_too_large(key, count(*limit), count(*units))
+        }
+        PropertyNameInvalid { name } => msg::err_property_name_invalid(name),
+        PropertyNameLong { limit, len } => msg::err_property_name_long(count(*len), count(*limit)),
+        TooManyProperties { n, limit } => msg::err_too_many_properties(count(*limit), count(*n)),
+        SystemProperty { name } => msg::err_system_property(name),
+        PropertyValue { name } => msg::err_property_value(name),
+        // The name given twice, which is data.
+        DuplicateProperty { name } => name.clone(),
+        EntityTooLarge { size, limit } => msg::err_entity_too_large(count(*limit), count(*size)),
+        BatchTooLarge { size } => msg::err_batch_too_large(count(*size)),
+        PointReadAlone => msg::err_point_read_alone(),
+        TopMust { max } => msg::err_top_must(i18n::number(*max)),
+        TopMay { max } => msg::err_top_may(i18n::number(*max)),
+        ScanBudget => msg::err_scan_budget(),
+        FilterNoProperty => msg::err_filter_no_property(),
+        FilterComparisons { n, max } => msg::err_filter_comparisons(count(*max), count(*n)),
+        PartitionKeyRequired => msg::err_partition_key_required(),
+        RowKeyRequired => msg::err_row_key_required(),
+        IfMatch { got } => msg::err_if_match(got),
+        ClockReached => msg::err_clock_reached(),
+        MustBeString { name } => msg::err_value_annotation_string(name),
+        UnknownType { name, kind } => msg::err_value_annotation_type(kind, name),
+        TimestampRange { text } => msg::err_value_timestamp_range(text),
+        TimestampText => msg::err_value_timestamp_text(),
+        Value { name, problem } => value(name, *problem),
+        Json { json } => import_text::json(json),
+        NotJson { json } => msg::err_import_not_json(import_text::json(json)),
+        Malformed { json } => msg::err_import_malformed(import_text::json(json)),
+        NotExport => msg::err_import_not_export(FORMAT),
+        Version { version } => msg::err_import_version(VERSION, version),
+        NoVersion => msg::err_import_no_version(VERSION),
+        Format => msg::err_import_format(FORMAT, VERSION),
+        NotUtf8 { offset } => msg::err_import_not_utf8(offset),
+        TableTwice { table } => msg::err_import_table_twice(table),
+        KeysTwice { pk, rk } => msg::err_import_keys_twice(pk, rk),
+        ClockFull => msg::err_clock_full(),
+        ClockFullAfter { at } => msg::err_clock_full_after(at),
+        At {
+            place,
+            detail: Some(inner),
+        } => {
+            let inner = self::detail(inner);
+            match place {
+                Place::Table { table } => msg::err_import_in_table(inner, table),
+                Place::Entity {
+                    table,
+                    index,
+                    keys: Some((pk, rk)),
+                } => msg::err_import_in_entity_keys(inner, index, pk, rk, table),
+                Place::Entity {
+                    table,
+                    index,
+                    keys: None,
+                } => msg::err_import_in_entity(inner, index, table),
+            }
+        }
+        // A place without an explanation: the engine always gives one, so this stays English.
+        At {
+            place,
+            detail: None,
+        } => place.to_string(),
+        // Written as text: the protocol layer's (English only), or the UI's own.
+        Text(text) => text.clone(),
     }
-    say_refined(DETAILS, detail, &prose)
 }
 
-/// An explanation (`Error::detail`) said by the engine's explanation templates, each value
-/// passed through `refine` (see [`say_refined`]); `None` when none matches.
+/// What is wrong with property `name`'s value.
+fn value(name: &str, problem: ValueProblem) -> String {
+    match problem {
+        ValueProblem::UnannotatedInt => msg::err_value_unannotated_int(name),
+        ValueProblem::Nested => msg::err_value_nested(name),
+        ValueProblem::String => msg::err_value_string(name),
+        ValueProblem::Boolean => msg::err_value_boolean(name),
+        ValueProblem::Int32 => msg::err_value_int32(name),
+        ValueProblem::Int64 => msg::err_value_int64(name),
+        ValueProblem::Double => msg::err_value_double(name),
+        ValueProblem::DateTimeText => msg::err_value_datetime_text(name),
+        ValueProblem::DateTime => msg::err_value_datetime(name),
+        ValueProblem::DateTimeRange => msg::err_datetime_range(name),
+        ValueProblem::Guid => msg::err_value_guid(name),
+        ValueProblem::Binary => msg::err_value_binary(name),
+    }
+}
+
+/// An explanation of a name or key quoted as text (a design's problem), said by the engine's
+/// explanation templates, each value passed through `refine` (see [`say_refined`]); `None`
+/// when none matches.
 pub fn details_refined(text: &str, refine: &dyn Fn(&str, String) -> String) -> Option<String> {
     say_refined(DETAILS, text, refine)
 }
@@ -246,4 +329,26 @@ fn literal_pieces(template: &str) -> Vec<&str> {
     }
     pieces.push(rest);
     pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill_back;
+
+    #[test]
+    fn reads_values_back_out_of_a_sentence() {
+        assert_eq!(
+            fill_back("partition {pk} is read.", "partition 'a b' is read."),
+            Some(vec!["'a b'".to_string()])
+        );
+        assert_eq!(
+            fill_back(
+                "'{name}' holds {held} values in `{expr}`.",
+                "'Age' holds Int32 values in `Age eq 'x'`."
+            ),
+            Some(vec!["Age".into(), "Int32".into(), "Age eq 'x'".into()])
+        );
+        assert_eq!(fill_back("Run {n} queries.", "Run queries."), None);
+        assert_eq!(fill_back("Table scan.", "Table scan: more."), None);
+    }
 }

@@ -1,78 +1,80 @@
-//! The engine's explanations in the reader's language.
+//! The engine's explanations of a query in the reader's language.
 //!
-//! The engine (`crates/engine`) explains a plan in English sentences: the query kind's name,
-//! a summary and advice. This module recognises each sentence by the English text of the
-//! catalogue message that says it (`{name}` where data goes; `ui::error_text` does the
-//! matching) and says it again in the language shown, with the parts that are data (keys,
-//! filter text) carried over unchanged and counts formatted as prose. Invariant: each such
-//! `en.json` text is the engine's English word for word, so English pages show what the
-//! engine wrote (its counts as prose, "1,200"); a sentence no message matches (an engine newer
-//! than this list) is shown as the engine wrote it.
+//! The engine (`crates/engine`) explains a plan with values: the query's [`QueryKind`], a
+//! [`Summary`] of what it reads and [`Advice`](crate::engine::query::Advice) (a [`Severity`]
+//! and an [`AdviceKind`]). Each variant is said here through its catalogue message, the parts
+//! that are data (keys, filter text, type names) carried over unchanged and counts formatted
+//! as prose; the matches have no catch-all arm, so a new variant does not compile until it is
+//! said. Invariant: each message's `en.json` text is the variant's `Display`, so English pages
+//! show what the engine writes (its counts as prose, "1,200").
 
-use super::error_text::{say, template, Template};
-use crate::i18n::msg;
+use crate::engine::query::{AdviceKind, Severity, Summary};
+use crate::engine::QueryKind;
+use crate::i18n::{self, msg};
 
-/// The display name of a query kind (the engine's `QueryKind::label`).
+/// The display name of a query kind given by its label (`QueryKind::label`, as the wire log
+/// and the code cell carry it); a label that names no kind is shown as written.
 pub fn kind_name(label: &str) -> String {
-    match label {
-        "Point query" => msg::kind_point(),
-        "Partition range query" => msg::kind_partition_range(),
-        "Partition scan" => msg::kind_partition_scan(),
-        "Table range query" => msg::kind_table_range(),
-        "Table scan" => msg::kind_table_scan(),
-        other => other.to_string(),
+    QueryKind::from_label(label).map_or_else(|| label.to_string(), kind)
+}
+
+/// The display name of a query kind.
+pub fn kind(kind: QueryKind) -> String {
+    match kind {
+        QueryKind::Point => msg::kind_point(),
+        QueryKind::PartitionRange => msg::kind_partition_range(),
+        QueryKind::PartitionScan => msg::kind_partition_scan(),
+        QueryKind::TableRange => msg::kind_table_range(),
+        QueryKind::TableScan => msg::kind_table_scan(),
     }
 }
 
-/// The word before an advice (`warning`, `rewrite`).
-pub fn severity(severity: &str) -> String {
+/// The word before an advice.
+pub fn severity(severity: &Severity) -> String {
     match severity {
-        "warning" => msg::scan_severity_warning(),
-        "rewrite" => msg::scan_severity_rewrite(),
-        other => other.to_string(),
+        Severity::Warning => msg::scan_severity_warning(),
+        Severity::Rewrite => msg::scan_severity_rewrite(),
     }
 }
 
-/// Each English sentence of the engine, as the English text of the message that says it
-/// (`{name}` where data goes; `{n}`, a count, is formatted as prose).
-const SENTENCES: &[Template] = &[
-    template!(explain_point),
-    template!(explain_partition_range),
-    template!(explain_partition_scan),
-    template!(explain_contradiction),
-    template!(explain_table_range),
-    template!(explain_table_scan),
-    template!(advice_rowkey_alone),
-    template!(advice_missing_property),
-    template!(advice_type_mismatch),
-    template!(advice_or_points),
-    template!(advice_or_partitions),
-    template!(advice_or_rowkeys),
-];
-
-/// `sentence` (a summary or an advice of the engine) in the current language.
-pub fn sentence(sentence: &str) -> String {
-    say(SENTENCES, sentence)
+/// A sentence of the explain view (Markdown) in the current language.
+pub fn sentence(sentence: &impl Sentence) -> String {
+    sentence.say()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::error_text::fill_back;
+/// A sentence of the engine's explanation, said in the current language.
+pub trait Sentence {
+    fn say(&self) -> String;
+}
 
-    #[test]
-    fn reads_values_back_out_of_a_sentence() {
-        assert_eq!(
-            fill_back("partition {pk} is read.", "partition 'a b' is read."),
-            Some(vec!["'a b'".to_string()])
-        );
-        assert_eq!(
-            fill_back(
-                "'{name}' holds {held} values in `{expr}`.",
-                "'Age' holds Int32 values in `Age eq 'x'`."
-            ),
-            Some(vec!["Age".into(), "Int32".into(), "Age eq 'x'".into()])
-        );
-        assert_eq!(fill_back("Run {n} queries.", "Run queries."), None);
-        assert_eq!(fill_back("Table scan.", "Table scan: more."), None);
+impl Sentence for Summary {
+    fn say(&self) -> String {
+        match self {
+            Summary::Point { pk } => msg::explain_point(pk),
+            Summary::PartitionRange { pk } => msg::explain_partition_range(pk),
+            Summary::PartitionScan { pk } => msg::explain_partition_scan(pk),
+            Summary::Contradiction => msg::explain_contradiction(),
+            Summary::TableRange => msg::explain_table_range(),
+            Summary::TableScan => msg::explain_table_scan(),
+        }
+    }
+}
+
+impl Sentence for AdviceKind {
+    fn say(&self) -> String {
+        match self {
+            AdviceKind::RowKeyAlone => msg::advice_rowkey_alone(),
+            AdviceKind::MissingProperty { name, expr } => msg::advice_missing_property(expr, name),
+            AdviceKind::TypeMismatch {
+                name,
+                held,
+                literal,
+                expr,
+                verdict,
+            } => msg::advice_type_mismatch(expr, held, literal, name, verdict),
+            AdviceKind::OrPoints { n } => msg::advice_or_points(i18n::number(*n)),
+            AdviceKind::OrPartitions { n } => msg::advice_or_partitions(i18n::number(*n)),
+            AdviceKind::OrRowKeys { n } => msg::advice_or_rowkeys(i18n::number(*n)),
+        }
     }
 }

@@ -1,60 +1,23 @@
-//! Import and JSON errors in the reader's language: a refused workspace file (the engine's
-//! `snapshot` sentences), a refused CSV file (`engine::csv`), and the JSON parser's own
-//! messages (serde_json's, "expected value at line 1 column 1"), which reach the reader from
-//! an import, the batch stager's typed entity and a design file.
+//! Import and JSON errors in the reader's language: a refused workspace file or entity (the
+//! engine's [`Detail`], said by [`error_text::detail`]), a refused CSV file (a [`CsvError`] and
+//! its [`Problem`]), and the JSON parser's own messages (serde_json's, "expected value at line
+//! 1 column 1"), which reach the reader from an import, the batch stager's typed entity and a
+//! design file.
 //!
-//! As in [`super::error_text`], each sentence is recognised by its English template (the
-//! `en.json` text of the message that says it) and said again through the catalogue. The
-//! sentences nest ("table 'T', entity 3 (…): L: not an Int64", "malformed export: missing
-//! field `tables` at line 1 column 40"), so a placeholder named `detail` is said again as an
-//! import explanation, `json` as a parser message, `found` and `expected` as the parser's
-//! descriptions of a JSON value.
+//! The engine's explanations are values, said variant by variant (no catch-all arm: a new one
+//! does not compile until it is said). serde_json's messages are text, so each is recognised by
+//! its English template (the `en.json` text of the message that says it, as in
+//! [`super::error_text`]) and said again through the catalogue; `found` and `expected` are
+//! said again as the parser's descriptions of a JSON value.
 //!
 //! Invariant: in English every sentence comes back exactly as the engine or serde_json wrote
-//! it (`tests/web_i18n_import.rs` makes both produce each one); a sentence no template matches
-//! is shown as written.
+//! it (`tests/web_i18n_import.rs` makes both produce each one); a serde_json message no
+//! template matches is shown as written.
 
 use super::error_text::{self, prose, say_refined, template, Template};
-use crate::engine::csv::CsvError;
-use crate::engine::Error;
+use crate::engine::csv::{CsvError, Problem};
+use crate::engine::{Detail, Error};
 use crate::i18n::msg;
-
-/// The engine's import sentences: workspace files (`engine::snapshot`) and CSV records. A
-/// template comes before any template that would also match its sentences: the entity with
-/// keys before the entity without, which would take the keys into `{index}`; the places
-/// ("table 'T', entity 1 (…): …") before "table '{table}' appears twice", whose `{table}`
-/// would take a place and the sentence after it.
-const IMPORT: &[Template] = &[
-    template!(err_import_not_json),
-    template!(err_import_malformed),
-    template!(err_import_not_export),
-    template!(err_import_version),
-    template!(err_import_no_version),
-    template!(err_import_not_utf8),
-    template!(err_import_format),
-    template!(err_import_in_entity_keys),
-    template!(err_import_in_entity),
-    template!(err_import_in_table),
-    template!(err_import_table_twice),
-    template!(err_import_keys_twice),
-    template!(err_clock_full),
-    template!(err_clock_full_after),
-    template!(csv_quote_unclosed),
-    template!(csv_quote_doubled),
-    template!(csv_quote_unquoted),
-    template!(csv_empty),
-    template!(csv_no_partition_key),
-    template!(csv_no_row_key),
-    template!(csv_column_twice),
-    template!(csv_type_alone),
-    template!(csv_field_count),
-    template!(csv_not_datetime),
-    template!(csv_unknown_type),
-    template!(csv_not_valid),
-    template!(csv_keys_twice),
-    template!(csv_keys_context),
-    template!(csv_table_name),
-];
 
 /// serde_json's messages, without their " at line L column C".
 const JSON: &[Template] = &[
@@ -114,19 +77,36 @@ const WANT: &[Template] = &[
     template!(json_want_either),
 ];
 
-/// An import error's explanation (`Error::detail`, `CsvError::message`) in the current
-/// language; what is not an import sentence is said as any explanation is
-/// ([`error_text::detail`]).
-pub fn detail(text: &str) -> String {
-    if let Some(said) = say_refined(IMPORT, text, &nested).or_else(|| error_text::try_detail(text))
-    {
-        return said;
-    }
-    // "OutOfRangeInput: …", as the CSV reader quotes an engine refusal: the code is API.
-    // (Tried last: a property's name looks like a code too, "Price: not an Int32".)
-    match text.split_once(": ").filter(|(code, _)| is_code(code)) {
-        Some((code, rest)) => format!("{code}: {}", detail(rest)),
-        None => text.to_string(),
+/// An import error's explanation (`Error::detail`) in the current language.
+pub fn detail(detail: &Detail) -> String {
+    error_text::detail(detail)
+}
+
+/// What is wrong with a CSV file, in the current language.
+pub fn problem(problem: &Problem) -> String {
+    match problem {
+        Problem::QuoteUnclosed => msg::csv_quote_unclosed(),
+        Problem::QuoteDoubled => msg::csv_quote_doubled(),
+        Problem::QuoteUnquoted => msg::csv_quote_unquoted(),
+        Problem::Empty => msg::csv_empty(),
+        Problem::NoPartitionKey => msg::csv_no_partition_key(),
+        Problem::NoRowKey => msg::csv_no_row_key(),
+        Problem::ColumnTwice => msg::csv_column_twice(),
+        Problem::TypeAlone { base } => msg::csv_type_alone(base),
+        Problem::FieldCount { fields, columns } => msg::csv_field_count(columns, fields),
+        Problem::NotDateTime { text } => msg::csv_not_datetime(text),
+        Problem::UnknownType { kind } => msg::csv_unknown_type(kind),
+        Problem::NotValid { text, edm } => msg::csv_not_valid(edm.odata_name(), text),
+        Problem::KeysTwice { pk, rk } => msg::csv_keys_twice(pk, rk),
+        Problem::Refused(e) => e.explain(),
+        Problem::TableName { table, error } => msg::csv_table_name(error.explain(), table),
+        // The code is API, as the service sends it.
+        Problem::NoRoom { pk, rk, why } => {
+            format!(
+                "OutOfRangeInput: {}",
+                msg::csv_keys_context(detail(why), pk, rk)
+            )
+        }
     }
 }
 
@@ -162,21 +142,6 @@ fn expected(text: &str) -> String {
     }
 }
 
-/// A nested value of an import sentence said again.
-fn nested(name: &str, value: String) -> String {
-    match name {
-        "detail" => detail(&value),
-        "json" => json(&value),
-        _ => prose(name, value),
-    }
-}
-
-/// Whether `text` is a service error code (`InvalidInput`, `OutOfRangeInput`).
-fn is_code(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_uppercase())
-        && text.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
 /// An error shown as one line of text (an import's outcome, a shared workspace that did not
 /// load), in the current language: the service's code as sent, the explanation translated.
 pub trait Explain {
@@ -197,7 +162,7 @@ impl Explain for Error {
 impl Explain for CsvError {
     /// As `CsvError`'s `Display` writes it: the line and column, then what is wrong.
     fn explain(&self) -> String {
-        let what = detail(&self.message);
+        let what = problem(&self.problem);
         match (self.line, &self.column) {
             (0, _) => what,
             (line, Some(column)) => msg::csv_at_column(column, what, line),

@@ -187,7 +187,7 @@ pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> AnyView {
                                         <mark class="syntax-span" class:at-end=at_end>{if at_end { " ".to_string() } else { span }}</mark>
                                         <span>{after}</span>
                                     </pre>
-                                    <p class="syntax-message">{move || msg::query_syntax_position(crate::ui::text::error_text::syntax(&e.message), e.position)}</p>
+                                    <p class="syntax-message">{move || msg::query_syntax_position(crate::ui::text::error_text::syntax(&e.kind), e.position)}</p>
                                 </div>
                             }
                         })

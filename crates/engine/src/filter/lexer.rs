@@ -5,7 +5,7 @@
 //! and `INF`, which are case-sensitive as in OData.
 
 use super::ast::CmpOp;
-use super::SyntaxError;
+use super::{SyntaxError, SyntaxErrorKind};
 use crate::datetime::{DateTime, DateTimeError};
 use crate::value::{Guid, Value};
 
@@ -112,7 +112,7 @@ impl Lexer<'_> {
                     return Err(SyntaxError::new(
                         start,
                         open + 1 - start,
-                        "this quoted text is never closed: add a ' at its end",
+                        SyntaxErrorKind::UnclosedQuote,
                     ))
                 }
                 Some('\'') if self.peek_at(1) == Some('\'') => {
@@ -139,7 +139,7 @@ impl Lexer<'_> {
                 self.pos += 4;
                 Ok(TokenKind::Literal(Value::Double(f64::NEG_INFINITY)))
             }
-            _ => Err(SyntaxError::new(start, 1, "expected a digit after '-'")),
+            _ => Err(SyntaxError::new(start, 1, SyntaxErrorKind::DigitAfterMinus)),
         }
     }
 
@@ -184,29 +184,19 @@ impl Lexer<'_> {
             "datetime" => match DateTime::parse(&text) {
                 Ok(d) => Value::DateTime(d),
                 Err(DateTimeError::OutOfRange) => {
+                    return Err(SyntaxError::new(start, len, SyntaxErrorKind::DateTimeRange))
+                }
+                Err(DateTimeError::Syntax) => {
                     return Err(SyntaxError::new(
                         start,
                         len,
-                        "this datetime is out of range: the service accepts \
-                         1601-01-01T00:00:00Z to 9999-12-31T23:59:59.9999999Z",
+                        SyntaxErrorKind::DateTimeInvalid,
                     ))
                 }
-                Err(DateTimeError::Syntax) => return Err(SyntaxError::new(
-                    start,
-                    len,
-                    "this is not a valid datetime; write it like datetime'2024-01-31T12:00:00Z'",
-                )),
             },
             "guid" => match Guid::parse(&text) {
                 Some(g) => Value::Guid(g),
-                None => {
-                    return Err(SyntaxError::new(
-                        start,
-                        len,
-                        "this is not a valid guid; write it like \
-                         guid'c9da6455-213d-42c9-9a79-3e9149a57833'",
-                    ))
-                }
+                None => return Err(SyntaxError::new(start, len, SyntaxErrorKind::GuidInvalid)),
             },
             _ => Value::Binary(decode_hex(&text, content_start, start, len)?.into_boxed_slice()),
         };
@@ -226,7 +216,7 @@ impl Lexer<'_> {
                 return Err(SyntaxError::new(
                     self.pos,
                     0,
-                    "expected a digit after the decimal point",
+                    SyntaxErrorKind::DigitAfterPoint,
                 ));
             }
             is_double = true;
@@ -240,7 +230,7 @@ impl Lexer<'_> {
                 return Err(SyntaxError::new(
                     self.pos,
                     0,
-                    "expected a digit in the exponent",
+                    SyntaxErrorKind::DigitInExponent,
                 ));
             }
             is_double = true;
@@ -252,7 +242,7 @@ impl Lexer<'_> {
                 return Err(SyntaxError::new(
                     start,
                     self.pos + 1 - start,
-                    "an Int64 literal (ending in L) must be a whole number",
+                    SyntaxErrorKind::Int64Whole,
                 ))
             }
             Some('L' | 'l') => {
@@ -273,10 +263,10 @@ impl Lexer<'_> {
             return Err(SyntaxError::new(
                 self.pos,
                 1,
-                format!(
-                    "unexpected '{c}' right after the number {}",
-                    self.text(start, self.pos)
-                ),
+                SyntaxErrorKind::AfterNumber {
+                    char: c,
+                    number: self.text(start, self.pos),
+                },
             ));
         }
         Ok(TokenKind::Literal(kind))
@@ -297,31 +287,23 @@ fn int32(text: &str, start: usize, len: usize) -> Result<Value> {
         return Ok(Value::Int32(v));
     }
     let message = if text.parse::<i64>().is_ok() {
-        "Int32 literal out of range; add L for Int64"
+        SyntaxErrorKind::Int32Range
     } else {
-        "number out of range even for Int64 (at most 9223372036854775807)"
+        SyntaxErrorKind::NumberRange
     };
     Err(SyntaxError::new(start, len, message))
 }
 
 fn int64(text: &str, start: usize, len: usize) -> Result<Value> {
-    text.parse::<i64>().map(Value::Int64).map_err(|_| {
-        SyntaxError::new(
-            start,
-            len,
-            "Int64 literal out of range (-9223372036854775808 to 9223372036854775807)",
-        )
-    })
+    text.parse::<i64>()
+        .map(Value::Int64)
+        .map_err(|_| SyntaxError::new(start, len, SyntaxErrorKind::Int64Range))
 }
 
 fn double(text: &str, start: usize, len: usize) -> Result<Value> {
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(Value::Double(v)),
-        _ => Err(SyntaxError::new(
-            start,
-            len,
-            "Double literal out of range (write INF for infinity)",
-        )),
+        _ => Err(SyntaxError::new(start, len, SyntaxErrorKind::DoubleRange)),
     }
 }
 
@@ -334,7 +316,7 @@ fn decode_hex(text: &str, content_start: usize, start: usize, len: usize) -> Res
             return Err(SyntaxError::new(
                 content_start + i,
                 1,
-                format!("'{c}' is not a hex digit; binary literals use 0-9 and A-F"),
+                SyntaxErrorKind::HexDigit { char: c },
             ));
         };
         match high.take() {
@@ -343,23 +325,12 @@ fn decode_hex(text: &str, content_start: usize, start: usize, len: usize) -> Res
         }
     }
     if high.is_some() {
-        return Err(SyntaxError::new(
-            start,
-            len,
-            "a binary literal needs an even number of hex digits (two per byte)",
-        ));
+        return Err(SyntaxError::new(start, len, SyntaxErrorKind::HexEven));
     }
     Ok(bytes)
 }
 
 /// The error for a character no token starts with, with a hint for habits from other languages.
 fn unexpected_char(position: usize, c: char) -> SyntaxError {
-    let hint = match c {
-        '=' | '<' | '>' | '!' => ": comparisons are written eq, ne, gt, ge, lt, le",
-        '&' => ": write 'and'",
-        '|' => ": write 'or'",
-        '"' => ": text goes in single quotes, like 'text'",
-        _ => "",
-    };
-    SyntaxError::new(position, 1, format!("unexpected character '{c}'{hint}"))
+    SyntaxError::new(position, 1, SyntaxErrorKind::UnexpectedChar { char: c })
 }

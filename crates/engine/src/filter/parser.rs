@@ -24,7 +24,7 @@
 
 use super::ast::{CmpOp, Expr, Target};
 use super::lexer::{tokenize, Token, TokenKind};
-use super::SyntaxError;
+use super::{SyntaxError, SyntaxErrorKind};
 use crate::value::Value;
 
 /// The deepest tree [`parse`] builds; deeper filters are refused with a [`SyntaxError`].
@@ -52,14 +52,13 @@ pub fn parse(text: &str) -> Result<Expr> {
     match parser.peek() {
         None => Ok(node.expr),
         Some(token) if token.kind == TokenKind::RParen => {
-            Err(parser.error_at(token, "this ')' has no matching '('".to_string()))
+            Err(parser.error_at(token, SyntaxErrorKind::UnmatchedClose))
         }
         Some(token) => Err(parser.error_at(
             token,
-            format!(
-                "expected 'and', 'or' or the end of the filter, found {}",
-                parser.describe(token)
-            ),
+            SyntaxErrorKind::ExpectedEnd {
+                found: parser.describe(token),
+            },
         )),
     }
 }
@@ -135,12 +134,7 @@ impl<'a> Parser<'a> {
 
     fn check_depth(&self, depth: usize, token: &Token) -> Result<()> {
         if depth > MAX_DEPTH {
-            return Err(self.error_at(
-                token,
-                format!(
-                    "the filter nests or chains too many conditions (at most {MAX_DEPTH} levels)"
-                ),
-            ));
+            return Err(self.error_at(token, SyntaxErrorKind::TooManyLevels { max: MAX_DEPTH }));
         }
         Ok(())
     }
@@ -149,12 +143,7 @@ impl<'a> Parser<'a> {
     fn open(&mut self, token: &Token) -> Result<()> {
         self.nesting += 1;
         if self.nesting > MAX_NESTING {
-            return Err(self.error_at(
-                token,
-                format!(
-                    "the filter nests too deeply (at most {MAX_NESTING} parentheses and 'not's)"
-                ),
-            ));
+            return Err(self.error_at(token, SyntaxErrorKind::TooDeep { max: MAX_NESTING }));
         }
         Ok(())
     }
@@ -176,7 +165,10 @@ impl<'a> Parser<'a> {
 
     fn primary(&mut self) -> Result<Node> {
         let Some(token) = self.next() else {
-            return Err(self.error_at_end(format!("expected a condition{}", self.after())));
+            return Err(self.error_at_end(SyntaxErrorKind::Condition {
+                after: self.after(),
+                found: None,
+            }));
         };
         match &token.kind {
             TokenKind::LParen => {
@@ -191,11 +183,10 @@ impl<'a> Parser<'a> {
                 self.pos -= 1;
                 Err(self.error_at(
                     token,
-                    format!(
-                        "expected a condition{}, found {}",
-                        self.after(),
-                        self.describe(token)
-                    ),
+                    SyntaxErrorKind::Condition {
+                        after: self.after(),
+                        found: Some(self.describe(token)),
+                    },
                 ))
             }
         }
@@ -206,16 +197,15 @@ impl<'a> Parser<'a> {
             Some(t) if t.kind == TokenKind::RParen => Ok(()),
             Some(t) => Err(self.error_at(
                 t,
-                format!(
-                    "expected 'and', 'or' or ')' to close the '(' at position {}, found {}",
-                    open.start,
-                    self.describe(t)
-                ),
+                SyntaxErrorKind::Close {
+                    position: open.start,
+                    found: Some(self.describe(t)),
+                },
             )),
-            None => Err(self.error_at_end(format!(
-                "expected ')' to close the '(' at position {}",
-                open.start
-            ))),
+            None => Err(self.error_at_end(SyntaxErrorKind::Close {
+                position: open.start,
+                found: None,
+            })),
         }
     }
 
@@ -229,20 +219,18 @@ impl<'a> Parser<'a> {
             TokenKind::Ident(_) => {
                 return Err(self.error_at(
                     next,
-                    format!(
-                        "unknown operator {}: use eq, ne, gt, ge, lt or le",
-                        self.describe(next)
-                    ),
+                    SyntaxErrorKind::UnknownOperator {
+                        found: self.describe(next),
+                    },
                 ));
             }
             TokenKind::Literal(_) => {
                 return Err(self.error_at(
                     next,
-                    format!(
-                        "expected an operator (eq, ne, gt, ge, lt, le) between {} and {}",
-                        self.describe(first),
-                        self.describe(next)
-                    ),
+                    SyntaxErrorKind::OperatorBetween {
+                        first: self.describe(first),
+                        second: self.describe(next),
+                    },
                 ));
             }
             _ => return self.lone_operand(first),
@@ -253,16 +241,13 @@ impl<'a> Parser<'a> {
             Some(t) => {
                 return Err(self.error_at(
                     t,
-                    format!(
-                        "expected a value after '{}', found {}",
-                        op.as_str(),
-                        self.describe(t)
-                    ),
+                    SyntaxErrorKind::ValueAfter {
+                        op,
+                        found: Some(self.describe(t)),
+                    },
                 ))
             }
-            None => {
-                return Err(self.error_at_end(format!("expected a value after '{}'", op.as_str())))
-            }
+            None => return Err(self.error_at_end(SyntaxErrorKind::ValueAfter { op, found: None })),
         };
         let expr = match (&first.kind, &second.kind) {
             (TokenKind::Ident(name), TokenKind::Literal(v)) => Expr::Compare {
@@ -276,9 +261,19 @@ impl<'a> Parser<'a> {
                 literal: v.clone(),
             },
             (TokenKind::Literal(_), _) => {
-                return Err(self.not_property_vs_constant(first, second, "two constants"))
+                return Err(self.not_property_vs_constant(
+                    first,
+                    second,
+                    SyntaxErrorKind::TwoConstants,
+                ))
             }
-            _ => return Err(self.not_property_vs_constant(first, second, "two properties")),
+            _ => {
+                return Err(self.not_property_vs_constant(
+                    first,
+                    second,
+                    SyntaxErrorKind::TwoProperties,
+                ))
+            }
         };
         Ok(Node { expr, depth: 1 })
     }
@@ -295,37 +290,36 @@ impl<'a> Parser<'a> {
             _ => {
                 return Err(self.error_at(
                     token,
-                    format!(
-                        "the constant {} on its own is not a condition; compare it with a property, like Age eq 30",
-                        self.describe(token)
-                    ),
+                    SyntaxErrorKind::LoneConstant {
+                        found: self.describe(token),
+                    },
                 ))
             }
         };
         Ok(Node { expr, depth: 1 })
     }
 
-    fn not_property_vs_constant(&self, first: &Token, second: &Token, what: &str) -> SyntaxError {
+    fn not_property_vs_constant(
+        &self,
+        first: &Token,
+        second: &Token,
+        kind: SyntaxErrorKind,
+    ) -> SyntaxError {
         let end = second.start + second.len;
-        SyntaxError::new(
-            first.start,
-            end.saturating_sub(first.start),
-            format!("the filter must compare a property with a constant, but this compares {what}"),
-        )
+        SyntaxError::new(first.start, end.saturating_sub(first.start), kind)
     }
 
-    fn error_at(&self, token: &Token, message: String) -> SyntaxError {
-        SyntaxError::new(token.start, token.len, message)
+    fn error_at(&self, token: &Token, kind: SyntaxErrorKind) -> SyntaxError {
+        SyntaxError::new(token.start, token.len, kind)
     }
 
-    fn error_at_end(&self, message: String) -> SyntaxError {
-        SyntaxError::new(self.chars.len(), 0, message)
+    fn error_at_end(&self, kind: SyntaxErrorKind) -> SyntaxError {
+        SyntaxError::new(self.chars.len(), 0, kind)
     }
 
-    /// " after 'and'" naming the previous token, or "" at the start.
-    fn after(&self) -> String {
-        self.previous()
-            .map_or_else(String::new, |t| format!(" after {}", self.describe(t)))
+    /// The previous token described ("'and'"), or `None` at the start.
+    fn after(&self) -> Option<String> {
+        self.previous().map(|t| self.describe(t))
     }
 
     /// A token as the user wrote it, quoted, shortened if long.

@@ -5,23 +5,87 @@ use super::plan::{Plan, QueryKind};
 use crate::filter::{CmpOp, Expr, Target};
 use crate::table::Table;
 use crate::value::{EdmType, Value};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use std::fmt;
 
 /// One piece of advice: a message and, where one exists, a better query.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Advice {
-    /// `"warning"` (the filter may not mean what it says) or `"rewrite"` (a cheaper query).
-    pub severity: String,
-    pub message: String,
+    pub severity: Severity,
+    pub message: AdviceKind,
     /// Filters to run instead (several for "run these point queries separately").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rewrite: Vec<String>,
 }
 
-fn warning(message: String) -> Advice {
+/// How to take an advice; `Display` is its word (`warning`, `rewrite`), a CSS class too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    /// The filter may not mean what it says.
+    Warning,
+    /// A cheaper query does the same.
+    Rewrite,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Rewrite => "rewrite",
+        })
+    }
+}
+
+/// What an advice says; its `Display` is the English (Markdown: "`expr`"). Comparisons
+/// (`expr`) are OData text; type names (`held`, `literal`) are the EDM short names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdviceKind {
+    /// A RowKey lookup without the PartitionKey: a table scan.
+    RowKeyAlone,
+    /// A comparison on a property no entity has.
+    MissingProperty { name: String, expr: String },
+    /// A comparison whose constant's type matches no value the property holds (`held`, joined
+    /// by "/"); `verdict` is what the comparison is wherever the property exists.
+    TypeMismatch {
+        name: String,
+        held: String,
+        literal: String,
+        expr: String,
+        verdict: bool,
+    },
+    /// An `or` of `n` point lookups.
+    OrPoints { n: usize },
+    /// An `or` of `n` partitions.
+    OrPartitions { n: usize },
+    /// An `or` of `n` RowKeys in one partition.
+    OrRowKeys { n: usize },
+}
+
+impl fmt::Display for AdviceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdviceKind::RowKeyAlone => f.write_str("RowKey is unique only within a partition: without PartitionKey eq, the whole table is scanned. Add the PartitionKey to make it a point query."),
+            AdviceKind::MissingProperty { name, expr } => write!(f, "No entity in this table has a property '{name}', so `{expr}` is false for every entity (a comparison on a missing property is false, `ne` included)."),
+            AdviceKind::TypeMismatch { name, held, literal, expr, verdict } => write!(f, "'{name}' holds {held} values but is compared with a {literal} constant in `{expr}`. Tablescope treats a type mismatch as `ne` true and every other operator false, so this is {verdict} wherever '{name}' exists; the real service's behaviour here is undocumented."),
+            AdviceKind::OrPoints { n } => write!(f, "An `or` of point lookups is a table scan. Run {n} point queries instead: each reads one entity."),
+            AdviceKind::OrPartitions { n } => write!(f, "An `or` of PartitionKeys is a table scan. Run {n} partition queries instead: each reads only its own partition."),
+            AdviceKind::OrRowKeys { n } => write!(f, "An `or` of RowKeys scans the whole partition. Run {n} point queries instead."),
+        }
+    }
+}
+
+/// Written as its English sentence.
+impl Serialize for AdviceKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+fn warning(message: AdviceKind) -> Advice {
     Advice {
-        severity: "warning".into(),
+        severity: Severity::Warning,
         message,
         rewrite: Vec::new(),
     }
@@ -35,8 +99,8 @@ pub fn advise(plan: &Plan, table: &Table) -> Vec<Advice> {
     if plan.kind == QueryKind::TableScan && plan.checked.iter().any(|c| c.starts_with("RowKey eq "))
     {
         out.push(Advice {
-            severity: "rewrite".into(),
-            message: "RowKey is unique only within a partition: without PartitionKey eq, the whole table is scanned. Add the PartitionKey to make it a point query.".into(),
+            severity: Severity::Rewrite,
+            message: AdviceKind::RowKeyAlone,
             rewrite: Vec::new(),
         });
     }
@@ -57,7 +121,10 @@ fn type_warnings(e: &Expr, table: &Table, out: &mut Vec<Advice>) {
             literal,
         } => {
             let Some(stats) = table.columns().get(&**name) else {
-                let msg = format!("No entity in this table has a property '{name}', so `{e}` is false for every entity (a comparison on a missing property is false, `ne` included).");
+                let msg = AdviceKind::MissingProperty {
+                    name: name.to_string(),
+                    expr: e.to_string(),
+                };
                 if !out.iter().any(|a| a.message == msg) {
                     out.push(warning(msg));
                 }
@@ -66,12 +133,13 @@ fn type_warnings(e: &Expr, table: &Table, out: &mut Vec<Advice>) {
             let comparable = comparable_types(literal);
             if !stats.types().iter().any(|t| comparable.contains(t)) {
                 let held: Vec<&str> = stats.types().iter().map(|t| t.short_name()).collect();
-                let verdict = if *op == CmpOp::Ne { "true" } else { "false" };
-                out.push(warning(format!(
-                    "'{name}' holds {} values but is compared with a {} constant in `{e}`. Tablescope treats a type mismatch as `ne` true and every other operator false, so this is {verdict} wherever '{name}' exists; the real service's behaviour here is undocumented.",
-                    held.join("/"),
-                    literal.edm_type().short_name()
-                )));
+                out.push(warning(AdviceKind::TypeMismatch {
+                    name: name.to_string(),
+                    held: held.join("/"),
+                    literal: literal.edm_type().short_name().to_string(),
+                    expr: e.to_string(),
+                    verdict: *op == CmpOp::Ne,
+                }));
             }
         }
         _ => {}
@@ -99,8 +167,8 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
         let points: Option<Vec<String>> = branches.iter().map(|b| point_of(b)).collect();
         if let Some(rewrite) = points {
             out.push(Advice {
-                severity: "rewrite".into(),
-                message: format!("An `or` of point lookups is a table scan. Run {} point queries instead: each reads one entity.", rewrite.len()),
+                severity: Severity::Rewrite,
+                message: AdviceKind::OrPoints { n: rewrite.len() },
                 rewrite,
             });
             return;
@@ -108,8 +176,8 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
         let partitions: Option<Vec<String>> = branches.iter().map(|b| partition_of(b)).collect();
         if let Some(rewrite) = partitions {
             out.push(Advice {
-                severity: "rewrite".into(),
-                message: format!("An `or` of PartitionKeys is a table scan. Run {} partition queries instead: each reads only its own partition.", rewrite.len()),
+                severity: Severity::Rewrite,
+                message: AdviceKind::OrPartitions { n: rewrite.len() },
                 rewrite,
             });
         }
@@ -139,8 +207,8 @@ fn or_of_keys(plan: &Plan, out: &mut Vec<Advice>) {
                             literal: Value::string(pk.as_str()),
                         };
                         out.push(Advice {
-                            severity: "rewrite".into(),
-                            message: format!("An `or` of RowKeys scans the whole partition. Run {} point queries instead.", rks.len()),
+                            severity: Severity::Rewrite,
+                            message: AdviceKind::OrRowKeys { n: rks.len() },
                             rewrite: rks.iter().map(|rk| format!("{pk_text} and {rk}")).collect(),
                         });
                     }

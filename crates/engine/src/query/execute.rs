@@ -125,13 +125,15 @@ fn run_page<const COUNTING: bool>(
     if limit > MAX_PAGE {
         return Err(Error::with_detail(
             ErrorCode::InvalidInput,
-            format!("$top may be at most {MAX_PAGE}"),
+            crate::Detail::TopMay {
+                max: u64::from(MAX_PAGE),
+            },
         ));
     }
     if options.page_budget == Some(0) {
         return Err(Error::with_detail(
             ErrorCode::InvalidInput,
-            "the page's scan budget must be at least 1",
+            crate::Detail::ScanBudget,
         ));
     }
     let budget = options.page_budget.unwrap_or(u64::MAX);

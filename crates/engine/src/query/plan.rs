@@ -8,6 +8,7 @@ use crate::filter::{self, CmpOp, Expr, Target};
 use crate::key::Key;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::ops::Bound;
 
 /// The five kinds of query, from cheapest to dearest.
@@ -22,6 +23,20 @@ pub enum QueryKind {
 }
 
 impl QueryKind {
+    /// Every kind, cheapest first.
+    pub const ALL: [QueryKind; 5] = [
+        QueryKind::Point,
+        QueryKind::PartitionRange,
+        QueryKind::PartitionScan,
+        QueryKind::TableRange,
+        QueryKind::TableScan,
+    ];
+
+    /// The kind whose [`QueryKind::label`] is `label`.
+    pub fn from_label(label: &str) -> Option<QueryKind> {
+        QueryKind::ALL.into_iter().find(|k| k.label() == label)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             QueryKind::Point => "Point query",
@@ -154,25 +169,73 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// One sentence on what the query reads, for the explain view.
-    pub fn summary(&self) -> String {
+    /// What the query reads, for the explain view.
+    pub fn summary(&self) -> Summary {
         let pk = self.partition_keys.single().map(|k| quote(k.as_str()));
         match (self.kind, pk) {
-            (QueryKind::Point, Some(pk)) => format!(
+            (QueryKind::Point, Some(pk)) => Summary::Point { pk },
+            (QueryKind::PartitionRange, Some(pk)) => Summary::PartitionRange { pk },
+            (QueryKind::PartitionScan, Some(pk)) => Summary::PartitionScan { pk },
+            (QueryKind::Point | QueryKind::PartitionRange | QueryKind::PartitionScan, None) => {
+                Summary::Contradiction
+            }
+            (QueryKind::TableRange, _) => Summary::TableRange,
+            (QueryKind::TableScan, _) => Summary::TableScan,
+        }
+    }
+}
+
+/// What a query reads, for the explain view: its `Display` is one English sentence (Markdown:
+/// "`and`"). `pk` is the partition's key as OData text, quoted ("'a b'").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Summary {
+    Point {
+        pk: String,
+    },
+    PartitionRange {
+        pk: String,
+    },
+    PartitionScan {
+        pk: String,
+    },
+    /// PartitionKey conditions no partition meets.
+    Contradiction,
+    TableRange,
+    TableScan,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Summary::Point { pk } => write!(
+                f,
                 "Point query: PartitionKey and RowKey name one entity in partition {pk}, so at most one entity is read."
             ),
-            (QueryKind::PartitionRange, Some(pk)) => format!(
+            Summary::PartitionRange { pk } => write!(
+                f,
                 "Partition range query: only partition {pk} is read, and only the rows between the RowKey bounds."
             ),
-            (QueryKind::PartitionScan, Some(pk)) => format!(
+            Summary::PartitionScan { pk } => write!(
+                f,
                 "Partition scan: every entity in partition {pk} is read, because no RowKey range narrows it."
             ),
-            (QueryKind::Point | QueryKind::PartitionRange | QueryKind::PartitionScan, None) => {
-                "The PartitionKey conditions contradict each other, so no partition can match and nothing is read.".into()
-            }
-            (QueryKind::TableRange, _) => "Table range query: every entity in the partitions within the PartitionKey range is read.".into(),
-            _ => "Table scan: every entity in the table is read, because no PartitionKey condition joined by `and` bounds it.".into(),
+            Summary::Contradiction => f.write_str(
+                "The PartitionKey conditions contradict each other, so no partition can match and nothing is read.",
+            ),
+            Summary::TableRange => f.write_str(
+                "Table range query: every entity in the partitions within the PartitionKey range is read.",
+            ),
+            Summary::TableScan => f.write_str(
+                "Table scan: every entity in the table is read, because no PartitionKey condition joined by `and` bounds it.",
+            ),
         }
+    }
+}
+
+/// Written as its English sentence.
+impl Serialize for Summary {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 

@@ -91,7 +91,7 @@ pub(super) fn verify(
     };
     check_window(&token, now)?;
     if sas.table.is_none() && !token.get("ss").contains('t') {
-        return Err(Error::with_detail(
+        return Err(Error::with_text(
             ErrorCode::AuthorizationServiceMismatch,
             format!("the SAS's services '{}' lack t (Table)", token.get("ss")),
         ));

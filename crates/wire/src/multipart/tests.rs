@@ -37,7 +37,7 @@ fn body(part: &BatchPart) -> &str {
 fn detail(result: Result<ParsedBatch>) -> (ErrorCode, String) {
     match result {
         Ok(parsed) => panic!("expected an error, parsed {} parts", parsed.parts.len()),
-        Err(e) => (e.code, e.detail.unwrap_or_default()),
+        Err(e) => (e.code, e.detail.map(|d| d.to_string()).unwrap_or_default()),
     }
 }
 

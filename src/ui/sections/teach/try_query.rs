@@ -83,7 +83,7 @@ pub fn TryQuery(
                 summary: response
                     .explain
                     .as_ref()
-                    .map(|e| e.summary.clone())
+                    .map(|e| e.summary.to_string())
                     .unwrap_or_default(),
                 rows: r.account.table(&name).map(rows_of).unwrap_or_default(),
                 scanned_keys,
