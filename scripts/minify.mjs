@@ -1,8 +1,8 @@
 // Minifies what a release build ships that Trunk copies as it is: the glue of the modules
-// loaded on first use (learn.js, codegen.js, connect.js, design.js), the service worker
-// (sw.js), the start guard and its rescue (start-guard.js, start-rescue.js), the lessons
-// (scenarios/*.json), and the stylesheets Trunk copies rather than processes (playground.css,
-// which embeds never load, and teach.css, loaded on first use).
+// loaded lazily (www/modules.json), the service worker (sw.js), the start guard and its rescue
+// (start-guard.js, start-rescue.js), the lessons (scenarios/*.json), and the stylesheets Trunk
+// copies rather than processes (playground.css, which embeds never load, and teach.css, loaded
+// on first use).
 // Trunk's own `minify = "on_release"` (Trunk.toml) covers the HTML and the CSS it processes;
 // the playground's glue is minified by scripts/split.mjs once it has patched it. Every byte
 // here is in a page load's budget.
@@ -13,12 +13,18 @@
 //   node scripts/minify.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
 
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(await readFile(join(repo, 'www', 'modules.json'), 'utf8'));
+
 /** The files minified here: none is named by an integrity attribute (Trunk's SRI). */
-export const FILES = ['learn.js', 'codegen.js', 'connect.js', 'design.js', 'design-worker.js', 'cell.js', 'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js', 'playground.css', 'teach.css'];
+export const FILES = [
+  ...manifest.modules.flatMap((m) => m.files.filter((f) => f.endsWith('.js'))),
+  'sw.js', 'start-guard.js', 'start-guard-text.js', 'start-rescue.js', 'playground.css', 'teach.css',
+];
 
 /**
  * Minifies one JavaScript (or, by its extension, CSS) file in place. Whitespace and local names only: no syntax is
