@@ -6,7 +6,7 @@
 // and the evaluation of every pattern.
 //
 //   node scripts/bench/design-generate.mjs [--count N]
-//   (after `trunk build index.html --release && node scripts/split.mjs dist`)
+//   (after `scripts/dist.sh`)
 
 import { loadavg } from 'node:os';
 import { openDesign } from './lib/design-page.mjs';
