@@ -48,10 +48,10 @@ async function insert(page, pk, rk, properties = []) {
  *
  * The primary is kept to what a first visit needs to become usable, in its language: the page
  * load's budget (docs/size.md) is about that visit. A return visit with saved tables waits for
- * the deferred wasm before it decodes them (src/split.rs): the primary needs only what it runs
- * until then, for that wait must be the first call that needs the deferred wasm (offline, the
- * service worker answers no other way of loading it). The profile step stalls that wait
- * (scripts/split/profile.mjs) and reads the profile there. Everything else, queries and the
+ * the deferred wasm before it decodes them (src/persist.rs, src/split.rs): the primary needs
+ * only what it runs until then, for that wait must be the first call that needs the deferred
+ * wasm (offline, the service worker answers no other way of loading it). The profile step
+ * stalls that wait (scripts/split/profile.mjs) and reads the profile there. Everything else, queries and the
  * display of saved tables included, is in the deferred wasm, prefetched and compiled as soon as
  * the app has started, so a first click on anything else costs only its instantiation.
  */
@@ -67,7 +67,7 @@ export const visits = [
     },
   },
   {
-    name: 'data for the return visit',
+    name: 'saved tables for the next visit',
     profiled: false,
     async play(page) {
       await page.locator('#entity-pk').waitFor({ timeout: 15_000 });
