@@ -1,6 +1,6 @@
-# Sourced by scripts/run.sh and scripts/test.sh: installs whatever is missing, checking
-# versions rather than presence, so a second run installs nothing. Everything comes from
-# crates.io, npm or Debian; nothing else is reachable on these machines.
+# Sourced by scripts/run.sh, scripts/test.sh and scripts/dist.sh: installs whatever is missing,
+# checking versions rather than presence, so a second run installs nothing. Everything comes
+# from crates.io, npm or Debian; nothing else is reachable on these machines.
 #
 # After sourcing: cwd is the repo root, and PATH has cargo's bin dir and node_modules/.bin
 # (binaryen's wasm-opt 132, which Trunk.toml pins) in front.
@@ -97,9 +97,10 @@ ensure_build_tools() {
   fetch_crates
 }
 
-# binaryen's wasm-split, which splits the release wasm (scripts/split.mjs). Debian's binaryen
-# (108) has it; the npm package (whose wasm-opt 132 Trunk uses) does not. Installing it also
-# puts Debian's wasm-opt in /usr/bin, behind node_modules/.bin on PATH.
+# binaryen's wasm-split, which splits the release wasm (scripts/split.mjs, run by
+# scripts/dist.sh). Debian's binaryen (108) has it; the npm package (whose wasm-opt 132 Trunk
+# uses) does not. Installing it also puts Debian's wasm-opt in /usr/bin, behind
+# node_modules/.bin on PATH.
 ensure_wasm_split() {
   command -v wasm-split >/dev/null || apt_install binaryen
 }

@@ -1,42 +1,32 @@
 // Splits the playground's release wasm in two, so the page loads only what the app needs to
-// start and run its common flows (issue #4: the page load stays under 300 KB gzip):
+// start (the page load stays within its budget, docs/size.md), without a browser:
 //
-// 1. instrument a copy of the wasm (binaryen's wasm-split --instrument) and play the common
-//    flows (scripts/split/flows.mjs) on it in headless Chromium: the profile says which
-//    functions ran;
-// 2. split the shipped wasm with that profile: the primary keeps the functions that ran, the
-//    deferred wasm gets the rest, and the primary imports a placeholder for each;
-// 3. patch wasm-bindgen's glue to supply the placeholders, prefetch the deferred wasm once the
-//    app has started, and instantiate it on the first call into it (scripts/split/glue.mjs);
-// 4. minify the glue, and name the deferred wasm in index.html, so the service worker caches
+// 1. split the wasm by name (binaryen's wasm-split --keep-funcs): the primary keeps the
+//    start-up functions that scripts/split/primary.txt lists, the deferred wasm gets the rest,
+//    and the primary imports a placeholder for each deferred function. The list is committed,
+//    and regenerated only by `scripts/dist.sh --profile` (scripts/split/profile.mjs), which
+//    plays the start-up flows in Chromium: the same sources and the same list split the same
+//    way, on any machine;
+// 2. patch wasm-bindgen's glue to supply the placeholders, prefetch the deferred wasm once the
+//    app has started, and instantiate it on the first call into it (scripts/split/glue.mjs,
+//    which refuses any wasm-bindgen but the one its patches were written for);
+// 3. minify the glue, and name the deferred wasm in index.html, so the service worker caches
 //    it for offline use.
 //
-//   node scripts/split.mjs [dist]      after `trunk build index.html --release`
+//   node scripts/split.mjs [dist]      after the build step of scripts/dist.sh
 //
-// Correctness never depends on the profile: a function the flows missed still works, it just
-// loads the deferred wasm first. Runs in about half a minute.
+// The wasm must carry its functions' names (scripts/dist.sh builds it so); the split's output
+// carries none. Correctness never depends on the list: a function it misses still works, it
+// just loads the deferred wasm first.
 
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { serve } from '../tests/e2e/serve.mjs';
-import { visits } from './split/flows.mjs';
 import { minifyFile } from './minify.mjs';
-import { patchGlue } from './split/glue.mjs';
-import { fixTableExports } from './split/wasm.mjs';
-
-// The features the wasm uses (the same list as index.html gives wasm-opt).
-const FEATURES = [
-  '--enable-bulk-memory',
-  '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext',
-  '--enable-mutable-globals',
-  '--enable-reference-types',
-  '--enable-multivalue',
-];
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+import { checkWasmBindgen, patchGlue } from './split/glue.mjs';
+import { FEATURES, LIST, readList } from './split/split-list.mjs';
+import { definedFunctionNames, fixTableExports, lowerTableFill, primaryFunctions } from './split/wasm.mjs';
 
 const dist = resolve(process.argv[2] ?? 'dist');
 const files = await readdir(dist);
@@ -49,38 +39,39 @@ const glue = await readFile(join(dist, jsName), 'utf8');
 if (glue.includes(deferredName)) throw new Error(`split: ${dist} is already split`);
 const bgName = glue.match(/"\.\/([^"]+_bg\.js)": import0,/)?.[1];
 if (!bgName) throw new Error('split: cannot find the glue\'s import module name');
+checkWasmBindgen();
 
 const work = await mkdtemp(join(tmpdir(), 'tablescope-split-'));
-const wasmSplit = (...args) => execFileSync('wasm-split', [...FEATURES, ...args], { stdio: 'inherit' });
 
 try {
   const original = await readFile(join(dist, wasmName));
-
-  // 1. The profile of the common flows.
-  const instrumented = join(work, 'instrumented');
-  await cp(dist, instrumented, { recursive: true });
-  wasmSplit('--instrument', join(dist, wasmName), '-o', join(work, 'instrumented.wasm'));
-  const inst = await readFile(join(work, 'instrumented.wasm'));
-  fixTableExports(original, inst);
-  await writeFile(join(instrumented, wasmName), inst);
-  const profiles = [];
-  for (const [i, bytes] of (await profile(instrumented, jsName)).entries()) {
-    profiles.push(join(work, `profile-${i}`));
-    await writeFile(profiles.at(-1), bytes);
+  const defined = new Set(definedFunctionNames(original));
+  if (defined.size === 0) {
+    throw new Error(`split: ${wasmName} has no function names, so the list cannot be applied: build with scripts/dist.sh (rustc keeps symbols, wasm-opt --debuginfo keeps them)`);
   }
-  wasmSplit('--merge-profiles', ...profiles, '-o', join(work, 'profile'));
+  const listed = await readList();
+  const { keep, named, unnamed } = primaryFunctions(original, listed);
+  const missing = listed.length - named;
+  if (named === 0) throw new Error(`split: none of the functions ${LIST} lists is in this build: run scripts/dist.sh --profile`);
+  if (missing > listed.length / 2) {
+    throw new Error(`split: ${missing} of the ${listed.length} functions ${LIST} lists are not in this build (a new compiler or new dependencies rename them): run scripts/dist.sh --profile, and commit the list`);
+  }
+  await writeFile(join(work, 'keep'), keep.join('\n') + '\n');
+  const input = join(work, 'input.wasm');
+  await writeFile(input, lowerTableFill(original).bytes);
 
-  // 2. The split.
   const primaryPath = join(work, 'primary.wasm');
   const deferredPath = join(work, 'deferred.wasm');
-  wasmSplit('--split', `--profile=${join(work, 'profile')}`, join(dist, wasmName),
-    '-o1', primaryPath, '-o2', deferredPath);
+  execFileSync('wasm-split', [...FEATURES, '--split', `--keep-funcs=@${join(work, 'keep')}`, input,
+    '-o1', primaryPath, '-o2', deferredPath], { stdio: 'inherit' });
   const primary = await readFile(primaryPath);
+  const deferred = await readFile(deferredPath);
+  for (const [what, bytes] of [['primary', primary], ['deferred', deferred]]) {
+    if (definedFunctionNames(bytes).length > 0) throw new Error(`split: the ${what} wasm still has function names`);
+  }
   fixTableExports(original, primary);
-
-  // 3 and 4.
   await writeFile(join(dist, wasmName), primary);
-  await cp(deferredPath, join(dist, deferredName));
+  await writeFile(join(dist, deferredName), deferred);
   await writeFile(join(dist, jsName), patchGlue(glue, bgName, deferredName));
   // Minified once patched: the patches anchor on the glue's exact text (scripts/minify.mjs).
   await minifyFile(join(dist, jsName));
@@ -90,50 +81,8 @@ try {
   await writeFile(join(dist, 'index.html'), html.replace('</head>', `${meta}</head>`));
 
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`split: ${wasmName} ${kb(original.length)} → primary ${kb(primary.length)} + ${deferredName} ${kb((await readFile(deferredPath)).length)} (raw)`);
+  console.log(`split: ${wasmName} ${kb(original.length)} (with names) → primary ${kb(primary.length)} + ${deferredName} ${kb(deferred.length)} (raw)`);
+  console.log(`split: the primary keeps ${named} of the ${defined.size} named functions and ${unnamed} without a name; ${missing} listed in ${LIST} are not in this build (scripts/dist.sh --profile lists them anew)`);
 } finally {
   await rm(work, { recursive: true, force: true });
-}
-
-/** Plays the visits on the instrumented build in `dir`; resolves to the profiled visits' profiles. */
-async function profile(dir, js) {
-  const server = await serve(dir, 0);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-  try {
-    const context = await browser.newContext();
-    // The split glue defines this (scripts/split/glue.mjs) and the start path awaits it when
-    // saved tables load: defined here too, so that path's code is profiled into the primary.
-    await context.addInitScript(() => {
-      globalThis.__tablescope_deferred_ready = () => Promise.resolve();
-    });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    const out = [];
-    for (const [i, visit] of visits.entries()) {
-      await (i === 0 ? page.goto(server.url) : page.reload());
-      await visit.play(page);
-      if (errors.length) throw new Error(`split: ${visit.name}: the app failed: ${errors.join('; ')}`);
-      if (visit.profiled) out.push(await readProfile(page, js));
-    }
-    return out;
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-}
-
-/** The instrumented module writes its profile into memory the app allocates for it. */
-async function readProfile(page, js) {
-  const bytes = await page.evaluate(async (glueUrl) => {
-    const exports = await (await import(glueUrl)).default();
-    const size = 1 << 20;
-    const at = exports.__wbindgen_export(size, 1) >>> 0;
-    const written = exports.__write_profile(at, size);
-    return Array.from(new Uint8Array(exports.memory.buffer, at, written));
-  }, `/${js}`);
-  return Buffer.from(bytes);
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test: native tests, the official SDKs (Node and
-# Python) against tablescope-serve, wasm tests in headless Chromium, the release build and its
-# size budget, and the end-to-end tests against dist/.
+# Python) against tablescope-serve, wasm tests in headless Chromium, the release build
+# (scripts/dist.sh, run with no browser to be had) and its size budget, and the end-to-end
+# tests against dist/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 ensure_build_tools
 ensure_browser
-ensure_wasm_split
 # crates/serve/tests/code_sdk.rs runs generated code with the real SDKs during the native tests.
 ensure_node_packages
 ensure_python_sdk
@@ -29,12 +29,11 @@ step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs
 # tests; every other test file is native-only.
 cargo test --locked --no-fail-fast --target wasm32-unknown-unknown --lib --test 'web_*'
 
-step "trunk build --release, then split the playground's wasm (scripts/split.mjs)"
-trunk build index.html --release
-node scripts/split.mjs dist
+step "the build's own checks (node --test tests/build/: the wasm-bindgen the split's glue patches were written for)"
+node --test tests/build/
 
-step "size report"
-scripts/size-report.sh dist
+step "the release build with no browser to be had: scripts/dist.sh (build, split, check, size gate) through scripts/without-browser.sh"
+scripts/without-browser.sh scripts/dist.sh
 
 step "end-to-end tests (node --test tests/e2e/)"
 node --test tests/e2e/

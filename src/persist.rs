@@ -183,15 +183,16 @@ impl Persist {
         let meta = meta_store.get(JsValue::from_str(META_KEY))?.into_future();
         let keys = chunk_store.get_all_keys(None, None)?.into_future();
         let meta = meta.await?;
-        // Decoding may call code a split build defers (Boolean, Guid, Binary...): have it loaded
-        // the ordinary way, which works offline (crate::split), while the chunks are read. Only
-        // when something is stored: a first visit never downloads it before it is usable.
+        // Decoding may call code a split build defers (the tables' metadata, Boolean, Guid,
+        // Binary...): have it loaded the ordinary way, which works offline (crate::split), while
+        // the chunks are read, and wait for it before anything is decoded. Only when something
+        // is stored: a first visit never downloads it before it is usable.
         let deferred = meta.is_some().then(crate::split::ready);
         let keys = keys.await?;
         // Still inside the transaction's request callback: every read is issued now, so the
         // transaction stays active until the last one, and each batch decodes as it arrives.
         let batches = load::read_batches(&chunk_store, &keys)?;
-        if !keys.is_empty() {
+        if deferred.is_some() || !keys.is_empty() {
             let deferred = deferred.unwrap_or_else(crate::split::ready);
             deferred.await.map_err(PersistError::CodeUnavailable)?;
         }

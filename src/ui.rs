@@ -39,7 +39,7 @@ use kit::dom::mark;
 /// Mounts the app on `<body>` for the page's lifetime.
 pub fn mount() {
     // Docs embeds (`?embed=1`) never get here: the page loads the lessons module instead
-    // (`pattern_script` in Trunk.toml).
+    // (`www/start.js`).
     // The saved tables load first, so nothing on the page can race the load; a plain
     // message says so meanwhile. Leptos' executor starts with the mount, so the load runs on
     // wasm-bindgen's.

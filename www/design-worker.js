@@ -1,4 +1,4 @@
-// The Design section's data generator off the page's main thread (src/ui/design/offthread.rs):
+// The Design section's data generator off the page's main thread (src/ui/sections/design/offthread.rs):
 // a second instance of the section's own module (design.js, design_bg.wasm), which draws the
 // entities and writes them as partition chunks while the page hands the slice before to the
 // playground. One message in, one out: {kind: 'start'} → {kind: 'started'}, {kind: 'step'}

@@ -56,7 +56,7 @@
   async function show(says, failed) {
     const t = await textOf();
     const message = says(t);
-    // The start script already said why the app's code could not load (Trunk.toml).
+    // The start script already said why the app's code could not load (www/start.js).
     if (finished || !document.body || document.querySelector('.start-failed')) return;
     if (box && (box.dataset.failed === 'true' || !failed)) return;
     box?.remove();

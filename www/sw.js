@@ -1,13 +1,12 @@
 // Tablescope's service worker: the app works offline after one visit, lessons included.
 //
 // The playground's start script registers it only once the app is usable and the page idle
-// (pattern_script in Trunk.toml); docs embeds never register it.
+// (www/start.js); docs embeds never register it.
 //
 // - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
 //   (Trunk writes new hashes on every build, so they are read from the page itself), the
-//   lessons module (learn.js, learn_bg.wasm) included: the start script names it; the modules
-//   the app loads on first use (ON_FIRST_USE: show-as-code's generators, the Connect and
-//   Design sections); and every
+//   the modules the app loads on first use (those www/modules.json marks `precache`: the
+//   lessons, show-as-code's generators, the Connect and Design sections); and every
 //   lesson listed in scenarios/index.json, so a lesson never opened before opens offline.
 //   Hashed files are immutable, so they are taken from the HTTP cache when the page already
 //   downloaded them (`force-cache`): a first visit downloads each file once, not once for the
@@ -30,28 +29,39 @@ const CACHE = 'tablescope-v1';
 const HASHED = /-[0-9a-f]{1,16}(?:_bg)?\.(?:js|wasm|css|svg)$/;
 
 /**
- * The app's own modules that load on first use and that no page names, unhashed (so never
- * deleted as stale): precached, so that they work offline without ever having been opened.
+ * The app's modules loaded lazily (www/modules.json), unhashed (so never deleted as stale):
+ * `precache` ones, as absolute URLs, are cached so that they work offline without ever having
+ * been opened; `skip` ones (the code cell's, which only a docs embed loads, and an embed
+ * registers no service worker) are never cached, although the start script names them.
+ * Read once per worker; without the list, nothing is precached beyond what the page names.
  */
-const ON_FIRST_USE = ['codegen.js', 'codegen_bg.wasm', 'connect.js', 'connect_bg.wasm', 'design.js', 'design_bg.wasm', 'design-worker.js'];
+let modules;
+function lazyModules() {
+  modules ??= fetch(new URL('modules.json', self.registration.scope), { cache: 'no-cache' })
+    .then((response) => (response.ok ? response.json() : { modules: [] }))
+    .catch(() => ({ modules: [] }))
+    .then((list) => {
+      const url = (name) => new URL(name, self.registration.scope).href;
+      const precache = new Set();
+      const skip = new Set();
+      for (const m of list.modules ?? []) for (const f of m.files) (m.precache ? precache : skip).add(url(f));
+      return { precache, skip };
+    });
+  return modules;
+}
 
-/** The code cell's module (src/bin/cell.rs): the start script names it, but only a docs embed,
- * which registers no service worker, loads it; the playground never needs it offline. */
-const EMBED_ONLY = /\/cell(?:_bg)?\.(?:js|wasm)$/;
-
-/** The same-origin files an app shell's HTML names, as absolute URLs. */
-function assetsOf(html) {
+/** The same-origin files an app shell's HTML names, as absolute URLs; `lazy` is lazyModules()'s. */
+function assetsOf(html, lazy) {
   const assets = new Set();
   // Attribute values, quoted or not (href=…, src=…, data-rescue=…: a release build's HTML is
   // minified) and the start script's imports ('…/tablescope-….js', 'learn_bg.wasm').
   for (const m of html.matchAll(/(?:\s[\w-]+=|['"])["']?([^"' <>()]+\.(?:js|wasm|css|svg|json))/g)) {
     const url = new URL(m[1], self.registration.scope);
-    if (url.origin === self.location.origin && !EMBED_ONLY.test(url.pathname)) assets.add(url.href);
+    if (url.origin === self.location.origin && !lazy.skip.has(url.href)) assets.add(url.href);
   }
   assets.add(new URL('scenarios/index.json', self.registration.scope).href);
-  // Loaded on first use, by the app, not named by the page: show-as-code's generators and the
-  // Connect and Design sections.
-  for (const name of ON_FIRST_USE) assets.add(new URL(name, self.registration.scope).href);
+  // Loaded on first use, by the app, not named by the page.
+  for (const href of lazy.precache) assets.add(href);
   return assets;
 }
 
@@ -80,13 +90,14 @@ function onFirstUseOf(html) {
  * `servedHtml` (the shell the open page came from, or ''), nor kept for first use by either.
  */
 async function adoptShell(cache, html, servedHtml = '') {
-  const assets = assetsOf(html);
+  const lazy = await lazyModules();
+  const assets = assetsOf(html, lazy);
   // Only what is missing: the rest is already cached and refreshed as the page requests it.
   await addMissing(cache, assets);
   await addMissing(cache, await lessonsOf(cache));
   const keep = new Set([
     ...assets,
-    ...assetsOf(servedHtml),
+    ...assetsOf(servedHtml, lazy),
     ...onFirstUseOf(html),
     ...onFirstUseOf(servedHtml),
   ]);

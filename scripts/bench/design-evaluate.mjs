@@ -7,7 +7,7 @@
 // task and the tasks over 50 ms while it ran.
 //
 //   node scripts/bench/design-evaluate.mjs [--count N] [--rounds R]
-//   (after `trunk build index.html --release && node scripts/split.mjs dist`)
+//   (after `scripts/dist.sh`)
 
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

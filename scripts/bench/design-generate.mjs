@@ -1,12 +1,12 @@
 // The Design section's generator in the browser (issue #13's benchmark): a release build in
 // headless Chromium opens the employees gallery design, sets its count, generates, and reports
 // the generation's time (the Design module generates, in its Web Worker where one starts, and
-// the playground's account stores: see src/ui/design/run.rs; the `tablescope-design-generate` User Timing measure, from the first
+// the playground's account stores: see src/ui/sections/design/run.rs; the `tablescope-design-generate` User Timing measure, from the first
 // slice to the last), the longest task meanwhile, the time until the last save committed,
 // and the evaluation of every pattern.
 //
 //   node scripts/bench/design-generate.mjs [--count N]
-//   (after `trunk build index.html --release && node scripts/split.mjs dist`)
+//   (after `scripts/dist.sh`)
 
 import { loadavg } from 'node:os';
 import { openDesign } from './lib/design-page.mjs';

@@ -9,7 +9,7 @@
 //   result, the median of several.
 //
 //   node scripts/bench/million.mjs [--partitions N] [--rows N] [--queries N]
-//   (after `trunk build index.html --release && node scripts/split.mjs dist`)
+//   (after `scripts/dist.sh`)
 //
 // A benchmark, not a test: it prints figures (Markdown), the machine's load with them.
 

@@ -3,8 +3,54 @@
 // function, and the deferred wasm, once instantiated, overwrites those placeholders in the
 // shared function table with the real functions.
 //
-// Every edit below anchors on exact text of the glue and throws when the text is missing, so a
-// new wasm-bindgen fails the build here instead of shipping an app that cannot start.
+// The edits are written for one wasm-bindgen version, PATCHED_FOR: `checkWasmBindgen` (called
+// by scripts/split.mjs before it patches, and by tests/build/glue.test.mjs) refuses any other,
+// naming both. Every edit also anchors on exact text of the glue and throws when the text is
+// missing. A new wasm-bindgen therefore fails the build here instead of shipping an app that
+// cannot start: read its glue, redo the edits, and raise PATCHED_FOR.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The wasm-bindgen whose glue the edits below were written for. */
+export const PATCHED_FOR = '0.2.130';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The wasm-bindgen versions this checkout builds with: the crate in Cargo.lock, the CLI
+ * Trunk.toml pins, and (when `cli` is set) the CLI on PATH. */
+export function wasmBindgenVersions({ cli = false } = {}) {
+  const lock = readFileSync(join(repo, 'Cargo.lock'), 'utf8');
+  const trunk = readFileSync(join(repo, 'Trunk.toml'), 'utf8');
+  const versions = {
+    'Cargo.lock': lock.match(/^name = "wasm-bindgen"\nversion = "([^"]+)"/m)?.[1] ?? 'none',
+    'Trunk.toml [tools] wasm_bindgen': trunk.match(/^wasm_bindgen = "([^"]+)"/m)?.[1] ?? 'none',
+  };
+  if (cli) {
+    let found;
+    try {
+      found = execFileSync('wasm-bindgen', ['--version'], { encoding: 'utf8' }).trim().replace(/^wasm-bindgen /, '');
+    } catch {
+      found = 'not on PATH';
+    }
+    versions['wasm-bindgen --version'] = found;
+  }
+  return versions;
+}
+
+/** Throws, saying what to do, unless every wasm-bindgen version this checkout uses is PATCHED_FOR. */
+export function checkWasmBindgen(options) {
+  const wrong = Object.entries(wasmBindgenVersions(options)).filter(([, v]) => v !== PATCHED_FOR);
+  if (wrong.length > 0) {
+    throw new Error(
+      `scripts/split/glue.mjs patches the JavaScript glue of wasm-bindgen ${PATCHED_FOR} by its exact text, ` +
+        `but this build uses ${wrong.map(([where, v]) => `${v} (${where})`).join(', ')}. ` +
+        `Compare the new glue with the edits in scripts/split/glue.mjs, redo them, and set PATCHED_FOR.`,
+    );
+  }
+}
 
 /** The loader appended to the glue. `DEFERRED` is replaced by the deferred wasm's file name. */
 const LOADER = `

@@ -3,7 +3,7 @@
 //! not fit a docs embed's 300 KB budget, so this module carries the engine, its wire protocol
 //! and a few DOM nodes, and no Leptos.
 //!
-//! Nothing runs at start; the embed's start script (`pattern_script` in Trunk.toml) calls
+//! Nothing runs at start; the embed's start script (www/start.js) calls
 //! [`mount_cell`].
 
 #[cfg(target_arch = "wasm32")]

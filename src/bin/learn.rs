@@ -3,7 +3,7 @@
 //!
 //! Nothing runs at start; the page calls an export. The playground's Learn section calls
 //! [`mount_learn`] the first time it is shown (`ui::sections::teach::lazy`), and an embed page
-//! (`?embed=1`, see `pattern_script` in Trunk.toml) calls [`mount_embed`].
+//! (`?embed=1`, see www/start.js) calls [`mount_embed`].
 
 #[cfg(target_arch = "wasm32")]
 mod exports {

@@ -1,5 +1,5 @@
 // Issue #13: the Design section is its own wasm (design.js, design_bg.wasm, src/bin/design.rs),
-// loaded the first time the section is shown (src/ui/design_host.rs):
+// loaded the first time the section is shown (src/ui/sections/design/host.rs):
 //
 // - the page downloads the module only when Design is opened, never with the playground;
 // - the section follows the playground's language without a reload, and its design (kept by

@@ -1,4 +1,4 @@
-// The Design generator's Web Worker (src/ui/design/offthread.rs, www/design-worker.js): the
+// The Design generator's Web Worker (src/ui/sections/design/offthread.rs, www/design-worker.js): the
 // entities are drawn off the page's main thread when a worker starts, and in the page when
 // none can (here: its script refused). Both ways must write exactly the same entities, and a
 // cancelled run keeps (and saves) what it wrote.

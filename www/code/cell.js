@@ -2,7 +2,7 @@
 // the Code section's editor, and the console's and wire log's CSS (www/code/output.css, shared with the Code section) with
 // the cell's own (www/code/cell.css), added to the page once
 // when this bundle loads. scripts/bundle-code.mjs bundles it as code/tablescope-cell-<hash>.js;
-// the cell module (src/ui/cell.rs) imports it on an embed page that asks for a snippet.
+// the cell module (src/ui/sections/cell.rs) imports it on an embed page that asks for a snippet.
 
 import OUTPUT_STYLE from './output.css';
 import CELL_STYLE from './cell.css';

@@ -3,7 +3,7 @@
 //
 // The SDK accepts an injected `httpClient` ({ sendRequest(request) -> PipelineResponse }). This
 // module's client serialises each request the SDK would have sent over the network and hands
-// it to `window.tablescope.wire` (src/ui/wire_bridge.rs), which answers it with engine::wire on
+// it to `window.tablescope.wire` (src/ui/state/wire_bridge.rs), which answers it with engine::wire on
 // the user's account: no network, no TLS, no CORS. SDK calls change the user's tables exactly
 // as the UI does: the other sections show the change at once, persistence saves it, and a
 // read-only tab refuses writes with the service's 403 AuthorizationPermissionMismatch.

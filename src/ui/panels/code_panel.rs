@@ -4,7 +4,7 @@
 //! The editor (CodeMirror) and the sandbox runner are JavaScript (www/code/, bundled by
 //! scripts/bundle-code.mjs) imported the first time the section is shown; this panel is built
 //! then too (`SectionPanel` in app.rs), so none of it runs at start. The code runs in a Web
-//! Worker whose only way to the tables is the in-page transport (src/ui/wire_bridge.rs): its
+//! Worker whose only way to the tables is the in-page transport (src/ui/state/wire_bridge.rs): its
 //! writes go through the app state, so the other sections show them at once.
 //!
 //! Invariants: one run at a time; a run's output is shown only while it is the latest run; a

@@ -3,7 +3,7 @@
 //! [`MAX_CODE_CHARS`]), optionally `&scenario=<lesson>.json` to run on that lesson's data and
 //! `&limit=<seconds>` for the time limit's first value (the visitor can change it in the cell).
 //!
-//! The cell is its own small wasm (the `cell` bin, `src/bin/cell.rs`; Trunk's `pattern_script`
+//! The cell is its own small wasm (the `cell` bin, `src/bin/cell.rs`; the start script, `www/start.js`,
 //! loads it instead of the lessons module when the embed asks for code). A docs embed may
 //! download 300 KB gzip in all, and the sandbox worker and the SDK take 68 KB of it, so the
 //! cell carries no Leptos and no editor: the engine with `wire`, the lesson loader,

@@ -7,7 +7,7 @@
 //! share nothing at run time: the lessons run on their own scenario accounts, never on the
 //! user's, so nothing needs to cross between them.
 //!
-//! Docs embeds (`?embed=1`) load only the lessons module (see `pattern_script` in Trunk.toml).
+//! Docs embeds (`?embed=1`) load only the lessons module (see `www/start.js`).
 
 use crate::i18n::msg;
 use crate::ui::kit::module_host::{Module, ModuleHost};

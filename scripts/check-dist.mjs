@@ -1,0 +1,44 @@
+// Checks what the build of scripts/dist.sh wrote before anything measures or serves it:
+//
+// - the start script (www/start.js) is inlined into index.html, whole: Trunk's `@path`
+//   pattern parameter leaves `{start}` in place when it cannot read the file, and would
+//   substitute any of its own patterns that the file happened to contain;
+// - every file of every lazily loaded module (www/modules.json) is there, and every wasm at
+//   the top of dist/ is the playground's or one of those: a module added to index.html but
+//   not to the list would be neither minified, precached nor counted.
+//
+//   node scripts/check-dist.mjs [dist]
+
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = resolve(process.argv[2] ?? join(repo, 'dist'));
+const problems = [];
+
+const start = await readFile(join(repo, 'www', 'start.js'), 'utf8');
+const pattern = start.match(/\{(?:base|js|wasm|crossorigin|start|initializer|import|nonce)\}/);
+if (pattern) problems.push(`www/start.js contains ${pattern[0]}, which Trunk's pattern_script would substitute`);
+const html = await readFile(join(dist, 'index.html'), 'utf8');
+if (/\{(?:start|base|js|wasm)\}/.test(html)) problems.push('index.html has an unsubstituted Trunk pattern: was www/start.js readable from the directory Trunk ran in?');
+if (!/id="?tablescope-start/.test(html) || !html.includes('tablescope-ready')) problems.push('index.html lacks the start script (www/start.js)');
+
+const manifest = JSON.parse(await readFile(join(repo, 'www', 'modules.json'), 'utf8'));
+const listed = new Set();
+for (const m of manifest.modules) {
+  for (const file of m.files) {
+    listed.add(file);
+    if (!(await readFile(join(dist, file)).then(() => true, () => false))) problems.push(`${file} (module ${m.name} in www/modules.json) is not in ${dist}`);
+  }
+}
+for (const file of await readdir(dist)) {
+  if (!file.endsWith('.wasm') || /^tablescope-(?:deferred-)?[0-9a-f]+(?:_bg)?\.wasm$/.test(file)) continue;
+  if (!listed.has(file)) problems.push(`${file} is built but www/modules.json does not list it`);
+}
+
+if (problems.length > 0) {
+  console.error(`check-dist: ${dist}:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`check-dist: ${dist}: the start script is inlined, and the ${manifest.modules.length} lazily loaded modules of www/modules.json are all there`);

@@ -1,0 +1,75 @@
+// How the page starts. Trunk inlines this file into index.html as a module script
+// (`pattern_script` with `pattern_params` in Trunk.toml), on a tag whose attributes name the
+// playground's hashed glue and wasm: `data-app` and `data-wasm`, and `data-base`, the site's
+// base URL. So this file names no hashed file, and must not contain a Trunk pattern (a word in
+// braces like Trunk's own: scripts/check-dist.mjs refuses it).
+//
+// A docs embed (`?embed=1`) loads only the lessons module (learn.js, src/bin/learn.rs), or for a
+// code cell (`?embed=1&snippet=…` or `&code=…`) only the cell module (cell.js, src/bin/cell.rs);
+// every other visit loads the playground. Nothing is preloaded (`pattern_preload` is empty): a
+// preload cannot tell an embed from the playground, and an embed must not download the
+// playground's code. The modules are listed in www/modules.json.
+//
+// The service worker (www/sw.js: offline after one visit) is registered by the playground only,
+// and only once the app is usable (`tablescope-ready`, src/ui.rs) and the page idle: its
+// precaching then never competes with the first visit's page load, and the files the page has
+// already downloaded come from the HTTP cache instead of the network. An embed never registers
+// it: a docs page's guest downloads only what it shows.
+//
+// A start that fails says why in the page instead of leaving it blank. The usual cause in an
+// embed is a sandboxed iframe without `allow-same-origin`: its origin is opaque, so modules and
+// wasm are fetched with CORS, and the host must send `Access-Control-Allow-Origin`. That is why
+// this script is inline: a module script of its own would not load there either, and could not
+// say so.
+const tag = document.getElementById('tablescope-start');
+const base = tag.dataset.base;
+const query = new URLSearchParams(location.search);
+const embed = query.get('embed') === '1';
+function startFailed(error) {
+  const p = document.createElement('p');
+  p.className = 'start-failed';
+  p.setAttribute('role', 'alert');
+  const sandboxed = self.origin === 'null';
+  p.textContent = (embed ? 'This Tablescope lesson could not start: ' : 'Tablescope could not start: ')
+    + (error && error.message ? error.message : String(error)) + '. '
+    + (sandboxed
+      ? 'The frame is sandboxed without allow-same-origin, so the site serving Tablescope must send Access-Control-Allow-Origin with its files.'
+      : 'Check the connection and reload the page.');
+  document.getElementById('app-loading')?.remove();
+  document.body.append(p);
+}
+try {
+  if (embed && (query.has('snippet') || query.has('code'))) {
+    // A code cell (src/ui/sections/cell.rs): its own small module instead of the lessons'; its CSS
+    // comes with the sandbox runner it imports.
+    const cell = await import(base + 'cell.js');
+    await cell.default({ module_or_path: base + 'cell_bg.wasm' });
+    cell.mount_cell();
+  } else if (embed) {
+    // The lessons' stylesheet (the playground loads it on first use); the lesson mounts once
+    // it has loaded, so it never shows unstyled.
+    const css = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: base + 'teach.css' });
+    css.dataset.css = 'teach.css';
+    const styled = new Promise((done) => { css.onload = css.onerror = done; });
+    document.head.append(css);
+    const learn = await import(base + 'learn.js');
+    await Promise.all([learn.default({ module_or_path: base + 'learn_bg.wasm' }), styled]);
+    learn.mount_embed();
+  } else {
+    addEventListener('tablescope-ready', () => {
+      const register = () => {
+        try {
+          navigator.serviceWorker?.register(base + 'sw.js').catch(() => {});
+        } catch {
+          // No service workers here (an opaque origin): the app still works, online.
+        }
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(register, { timeout: 5000 });
+      else setTimeout(register, 1000);
+    }, { once: true });
+    const app = await import(tag.dataset.app);
+    await app.default({ module_or_path: tag.dataset.wasm });
+  }
+} catch (error) {
+  startFailed(error);
+}
