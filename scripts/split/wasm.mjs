@@ -285,27 +285,8 @@ function encodeSleb(value) {
  * module (a new buffer when anything changed) and how many it rewrote.
  */
 export function lowerTableFill(bytes) {
-  const names = new Map();
+  const names = namesByIndex(bytes);
   const imported = importedFunctions(bytes);
-  for (const s of sections(bytes)) {
-    if (s.id !== 0) continue;
-    const [section, at0] = name(bytes, s.start);
-    if (section !== 'name') continue;
-    for (let at = at0; at < s.end; ) {
-      const [size, start] = leb(bytes, at + 1);
-      if (bytes[at] === 1) {
-        let [count, p] = leb(bytes, start);
-        while (count-- > 0) {
-          let index;
-          let text;
-          [index, p] = leb(bytes, p);
-          [text, p] = name(bytes, p);
-          names.set(index, text);
-        }
-      }
-      at = start + size;
-    }
-  }
   const code = sections(bytes).find((s) => s.id === 10);
   if (!code) return { bytes, lowered: 0 };
   let [count, at] = leb(bytes, code.start);
