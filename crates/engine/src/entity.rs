@@ -126,7 +126,9 @@ pub fn etag_for(timestamp: DateTime) -> String {
     etag_text(timestamp, super::datetime::Fraction::Trimmed)
 }
 
-fn etag_with_seven_digits(timestamp: DateTime) -> String {
+/// The ETag with all seven fraction digits, as the engine's own JSON writes it beside a
+/// seven-digit Timestamp (the wire writes both trimmed, [`etag_for`]).
+pub(crate) fn etag_with_seven_digits(timestamp: DateTime) -> String {
     etag_text(timestamp, super::datetime::Fraction::Seven)
 }
 

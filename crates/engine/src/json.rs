@@ -457,7 +457,8 @@ fn json_i64(value: &Json) -> Option<i64> {
 pub fn encode(entity: &Entity, metadata: bool) -> Map<String, Json> {
     let mut map = Map::new();
     if metadata {
-        if let Some(etag) = entity.etag() {
+        if let Some(ts) = entity.timestamp {
+            let etag = super::entity::etag_with_seven_digits(ts);
             map.insert("odata.etag".into(), Json::String(etag));
         }
     }
@@ -510,7 +511,8 @@ pub fn encode_value(value: &Value) -> (Json, bool) {
 /// order — system properties only when listed, a missing property as null.
 pub fn encode_projected(entity: &Entity, select: &[String]) -> Map<String, Json> {
     let mut map = Map::new();
-    if let Some(etag) = entity.etag() {
+    if let Some(ts) = entity.timestamp {
+        let etag = super::entity::etag_with_seven_digits(ts);
         map.insert("odata.etag".into(), Json::String(etag));
     }
     for name in select {

@@ -246,7 +246,7 @@ fn select_returns_nulls_for_missing_and_system_only_if_listed() {
     let json = serde_json::to_string(&r.entities.unwrap()[0]).unwrap();
     assert_eq!(
         json,
-        r#"{"odata.etag":"W/\"datetime'2026-01-01T00%3A00%3A00Z'\"","Age":1,"Nope":null,"RowKey":"1"}"#
+        r#"{"odata.etag":"W/\"datetime'2026-01-01T00%3A00%3A00.0000000Z'\"","Age":1,"Nope":null,"RowKey":"1"}"#
     );
 }
 
