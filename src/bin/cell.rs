@@ -1,4 +1,4 @@
-//! A docs embed's code cell as its own wasm (issue #12, item 3): `?embed=1&snippet=…` or
+//! A docs embed's code cell as its own wasm: `?embed=1&snippet=…` or
 //! `?embed=1&code=…` (see `ui::sections::cell`). The lessons module with the Code section's editor would
 //! not fit a docs embed's 300 KB budget, so this module carries the engine, its wire protocol
 //! and a few DOM nodes, and no Leptos.

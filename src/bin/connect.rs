@@ -1,4 +1,4 @@
-//! The Connect section's entry point (issue #12, "graduate"), built as its own wasm so that
+//! The Connect section's entry point, built as its own wasm so that
 //! neither the playground's first download nor its deferred wasm carries it.
 //!
 //! Nothing runs at start; the playground's Connect section calls [`mount_connect`] the first

@@ -1,4 +1,4 @@
-//! The Design section's module (issue #13): the design editor, the data generator, the
+//! The Design section's module: the design editor, the data generator, the
 //! evaluation, the projection, the checklist and the comparison, built as their own wasm so
 //! the playground's first download does not carry them.
 //!

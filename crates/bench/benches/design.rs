@@ -1,4 +1,4 @@
-//! Design studio benchmarks (issue #13 targets, native; the browser figures come with the UI):
+//! Design studio benchmarks (native; the browser figures come with the UI):
 //! generate 1,000,000 entities (< 3 s), evaluate 10 access patterns on them (< 1 s),
 //! project 10 patterns to 10⁹ entities (< 50 ms). Run: `cargo bench --bench design`.
 

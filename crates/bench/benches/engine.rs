@@ -1,4 +1,4 @@
-//! Engine benchmarks (issue #3 targets): point get, partition query, filtered table scan,
+//! Engine benchmarks: point get, partition query, filtered table scan,
 //! insert, batch of 100. Run: `cargo bench --bench engine`.
 
 mod workload;

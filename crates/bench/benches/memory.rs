@@ -1,4 +1,4 @@
-//! Memory per entity against the entity's JSON size (issue #3: at most twice).
+//! Memory per entity against the entity's JSON size (at most twice).
 //! Measured from the process's resident set (Linux /proc), so it counts the allocator's
 //! real overhead. Run: `cargo bench --bench memory`.
 

@@ -1,4 +1,4 @@
-//! `tablescope_wire` benchmarks (issue #11): request bytes in, response bytes out, on the issue's
+//! `tablescope_wire` benchmarks: request bytes in, response bytes out, on the
 //! workload shape (100,000 entities in 100 partitions). Target: a point get under 3 µs.
 //! Run: `cargo bench --bench wire`.
 

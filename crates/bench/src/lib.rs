@@ -1,4 +1,4 @@
-//! The engine's lines of the side-by-side benchmark (issue #16, `scripts/bench/run.sh`): the
+//! The engine's lines of the side-by-side benchmark (`scripts/bench/run.sh`): the
 //! workload of `scripts/bench/lib/workload.mjs` run in-process, through the typed API or
 //! through [`Account::execute`], natively (`src/main.rs`) or as a bare wasm module in headless
 //! Chromium (`src/main.rs` built for wasm32, driven by `scripts/bench/lib/engine.mjs`).
@@ -91,7 +91,7 @@ pub struct Memory {
     /// After the load.
     pub rss_bytes: u64,
     /// Before the load (the table created, empty): `rss_bytes` minus this, over the entity
-    /// count, is the memory per entity (issue #16: at most 250 bytes).
+    /// count, is the memory per entity (at most 250 bytes).
     pub rss_before_bytes: u64,
     /// That growth per entity.
     pub bytes_per_entity: f64,

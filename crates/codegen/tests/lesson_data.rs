@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! A docs embed's code cell runs on a lesson's data (issue #12, item 3), loaded by sending the
+//! A docs embed's code cell runs on a lesson's data, loaded by sending the
 //! lesson's writes through `tablescope_wire` as raw HTTP (`code::lesson_account`) instead of the
 //! scenario runner. For every built-in lesson, the account it makes holds exactly the tables
 //! and entities (properties, types and order) the runner's does at the lesson's end.

@@ -1,4 +1,4 @@
-//! The starter gallery speaks the app's four languages (issue #14): every gallery design has a
+//! The starter gallery speaks the app's four languages: every gallery design has a
 //! German, Dutch and Arabic name and a name for each of its patterns, translations name no
 //! pattern the design does not have, and `localize` gives exactly those names while leaving
 //! everything the patterns refer to (tables, entity types, conditions) as it was.

@@ -10,7 +10,7 @@
 //! a million in random order into one partition took about twice a `BTreeMap`'s time natively
 //! (1.6 s against 0.8 s on a loaded machine; in RowKey order it is faster, 0.1 s against
 //! 0.35 s). A B-tree of leaves avoids that, but cost the playground's page load 1.8 KB gzip,
-//! which its 300 KB budget does not have (README, issue #16).
+//! which its 300 KB budget does not have (docs/size.md).
 //!
 //! Invariants: every leaf is non-empty and sorted, each leaf's keys all lie below the next
 //! leaf's, and `len` is the number of rows.

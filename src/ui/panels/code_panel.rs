@@ -1,4 +1,4 @@
-//! The Code section (issue #12): official `@azure/data-tables` code run against the user's
+//! The Code section: official `@azure/data-tables` code run against the user's
 //! own tables, with its console output and every HTTP request it made.
 //!
 //! The editor (CodeMirror) and the sandbox runner are JavaScript (www/code/, bundled by

@@ -290,7 +290,7 @@ async fn read_file(file: &JsValue) -> Result<Pending, Say> {
         return Err(not_imported(&name, Arc::new(why)));
     }
     // Bytes, not File.text(): that would turn bytes that are not UTF-8 into U+FFFD and
-    // import them silently; the engine refuses them instead (issue #15).
+    // import them silently; the engine refuses them instead.
     let unreadable = || not_imported(&name, Arc::new(msg::storage_unreadable));
     let buffer = Reflect::get(file, &"arrayBuffer".into())
         .ok()

@@ -1,4 +1,4 @@
-//! A docs embed's code cell (issue #12, item 3): `?embed=1&snippet=<file>.js` (a starter
+//! A docs embed's code cell: `?embed=1&snippet=<file>.js` (a starter
 //! snippet of `snippets/`) or `?embed=1&code=<text>` (the code itself, at most
 //! [`MAX_CODE_CHARS`]), optionally `&scenario=<lesson>.json` to run on that lesson's data and
 //! `&limit=<seconds>` for the time limit's first value (the visitor can change it in the cell).

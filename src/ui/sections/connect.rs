@@ -1,4 +1,4 @@
-//! The Connect section (issue #12, "graduate"): a real Table service endpoint beside the
+//! The Connect section: a real Table service endpoint beside the
 //! sandbox. The user adds a connection (a SAS URL, or a local endpoint), lists its tables and
 //! queries them with the Query section's own editor and typed grid, page by page, runs the same query on both sides and sees where the answers differ, copies a sample
 //! into the sandbox and writes a sandbox table to the connection.

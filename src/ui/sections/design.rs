@@ -1,4 +1,4 @@
-//! The Design section (issue #13): a design document (tables, entity types with key
+//! The Design section: a design document (tables, entity types with key
 //! templates and value distributions, access patterns with rates) edited here, its data
 //! generated into the sandbox tables, every pattern evaluated on that data and projected to
 //! production scale, the design reviewed against the guide's performance checklist, and two

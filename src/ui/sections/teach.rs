@@ -1,4 +1,4 @@
-//! Learning with Tablescope (issue #6): the built-in teaching scenarios with a step-by-step
+//! Learning with Tablescope: the built-in teaching scenarios with a step-by-step
 //! player, the partition map of what a query scanned, the throughput simulator, share links,
 //! the docs embed and the offline service worker.
 //!

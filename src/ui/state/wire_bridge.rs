@@ -1,4 +1,4 @@
-//! The in-page SDK transport's way into the engine (issue #11, deliverable 3).
+//! The in-page SDK transport's way into the engine.
 //!
 //! At mount the app installs `window.tablescope.wire(request)`, which answers one HTTP
 //! request with `wire::handle` on the page's own account, synchronously:

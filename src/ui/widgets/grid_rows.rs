@@ -1,6 +1,6 @@
 //! The grid's rows, drawn through the DOM API rather than `view!`: the rows render on the
 //! page's start flows, so their code ships in the first download, and per-row views with
-//! reactive attributes cost many times the bytes of these few calls (issue #17's grid would
+//! reactive attributes cost many times the bytes of these few calls (the grid would
 //! otherwise have put the page load over its 300 KB budget). Rows are plain text: cell
 //! values are set as text (`textContent`, `title`), never as HTML.
 //!

@@ -1,4 +1,4 @@
-//! "Show as code" (issue #12): a request the UI is about to send or has sent, written in five
+//! "Show as code": a request the UI is about to send or has sent, written in five
 //! forms by `crate::code` (raw HTTP, JavaScript, Python, C#, Java), with Copy, and for the
 //! JavaScript form "Open in Code section", where it runs unchanged.
 //!

@@ -1,4 +1,4 @@
-//! The benchmark workload of issue #3: 1,000,000 entities in 1,000 partitions, each with six
+//! The benchmark workload: 1,000,000 entities in 1,000 partitions, each with six
 //! properties of mixed types.
 
 use tablescope_engine::{Account, DateTime, Entity, Value};

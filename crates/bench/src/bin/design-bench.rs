@@ -1,4 +1,4 @@
-//! `design-bench [runs]`: issue #13's three design-studio figures natively, as
+//! `design-bench [runs]`: the three design-studio figures natively, as
 //! `benches/design.rs` measures them (the employees gallery design with ten access patterns,
 //! 1,000,000 entities, the change feed on as the app has it) but as a plain binary: each
 //! figure is printed per run and as the median, in seconds. Build with the serve profile

@@ -1,4 +1,4 @@
-//! `scan-bench [passes] [typed|execute]`: issue #16 item 3's filtered table scan alone, for
+//! `scan-bench [passes] [typed|execute]`: the filtered table scan alone, for
 //! quick before/after runs and profiles: the side-by-side workload (100,000 entities in 100
 //! partitions) loaded in batches of 100 through `Account::execute` as `scripts/bench/run.sh`
 //! loads it (or through `Account::insert` with `typed`), then `Bucket eq 42` followed to its

@@ -1,4 +1,4 @@
-//! `wire-bench [passes]`: issue #11's point get through `tablescope_wire::handle`, request bytes
+//! `wire-bench [passes]`: the point get through `tablescope_wire::handle`, request bytes
 //! in to response bytes out, as `benches/wire.rs` measures it (100,000 entities in 100
 //! partitions, 10,000 prepared requests visited in a scattered order) but as a plain binary
 //! for quick before/after runs: prints each pass's mean per get and the median pass, and the

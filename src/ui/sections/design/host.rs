@@ -1,4 +1,4 @@
-//! The Design section as a module loaded on first use (issue #13).
+//! The Design section as a module loaded on first use.
 //!
 //! The section (`ui::design`) is built as its own wasm (the `design` bin, `src/bin/design.rs`;
 //! Trunk writes `design.js` and `design_bg.wasm` without a hash and does not load them), so
