@@ -104,8 +104,8 @@ fn reads_what_storage_explorer_writes() {
 
 #[test]
 fn an_empty_type_cell_takes_the_columns_first_type() {
-    // Storage Explorer 1.40.0 annotated only the first entity (its issue #8772); its import
-    // takes the first annotated entity as the schema (issue #4968).
+    // Storage Explorer 1.40.0 annotated only the first entity (Storage Explorer bug 8772); its import
+    // takes the first annotated entity as the schema (Storage Explorer bug 4968).
     let text =
         "PartitionKey,RowKey,N,N@type\r\np,1,2,Int64\r\np,2,3,\r\np,3,x,Edm.String\r\np,4,5,\r\n";
     let back = csv::decode(text).unwrap();
