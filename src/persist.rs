@@ -213,6 +213,7 @@ impl Persist {
         for (_, table) in loaded.tables {
             account.restore_table(table);
         }
+        account.restore_service_properties(loaded.service_properties);
         account.observe_timestamp(loaded.last);
         account.take_changes();
         self.index = loaded.index;
@@ -485,6 +486,8 @@ fn describe(change: &crate::engine::Change) -> Vec<String> {
                 .collect()
         }
         Change::AccountReplaced => "replaced every table (import or reset)".into(),
+        Change::ServicePropertiesSet => "set the service properties".into(),
+        Change::AclSet { table } => format!("set the stored access policies of {table}"),
     }]
 }
 

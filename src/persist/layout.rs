@@ -62,6 +62,12 @@ pub struct Meta {
     /// otherwise (see `Persist::begin`). Absent, so 0, in stores written before it existed.
     #[serde(default)]
     pub seq: u64,
+    /// The account's service properties, when they are not a new account's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_properties: Option<crate::engine::ServiceProperties>,
+    /// The stored access policies of the tables that have any, by display name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub acls: std::collections::BTreeMap<String, Vec<crate::engine::SignedIdentifier>>,
 }
 
 /// Where the chunks of every partition start, by table display name and PartitionKey.

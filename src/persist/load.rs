@@ -28,6 +28,8 @@ pub struct Loaded {
     pub restamped: usize,
     /// The meta record's transaction count.
     pub seq: u64,
+    /// The service properties the meta record holds (a new account's when it holds none).
+    pub service_properties: crate::engine::ServiceProperties,
     /// How many rows were out of their chunk's range, or partitions whose chunks do not start
     /// at the empty RowKey ([`place_strays`]); the store must then be rewritten.
     pub repaired: usize,
@@ -105,6 +107,19 @@ pub async fn build(
         }
     }
     let seq = meta.as_ref().map_or(0, |m| m.seq);
+    let service_properties = meta
+        .as_ref()
+        .and_then(|m| m.service_properties.clone())
+        .unwrap_or_default();
+    for (name, acl) in meta.iter().flat_map(|m| &m.acls) {
+        match tables.get_mut(name) {
+            Some(table) => table.restore_acl(acl.clone()),
+            None => report(PersistError::corrupt(
+                META_KEY,
+                format!("table {name} has access policies but is not listed"),
+            ))?,
+        }
+    }
     // A clock at the end of its range is the old bug's (see `restamp`), not a real instant.
     if let Some(t) = meta.and_then(|m| DateTime::parse(&m.last_timestamp).ok()) {
         if t < DateTime::MAX {
@@ -185,6 +200,7 @@ pub async fn build(
         damaged,
         restamped,
         seq,
+        service_properties,
         repaired,
     })
 }

@@ -69,7 +69,11 @@ pub fn plan(
         let mut dirty: BTreeSet<(String, Key, Key)> = BTreeSet::new();
         for change in changes.iter().flatten() {
             match change {
-                Change::TableCreated { .. } | Change::AccountReplaced => {}
+                // Settings ride in the meta record, written with every save.
+                Change::TableCreated { .. }
+                | Change::AccountReplaced
+                | Change::ServicePropertiesSet
+                | Change::AclSet { .. } => {}
                 Change::TableDeleted { table } => {
                     ops.push(Op::DeleteTable(table.clone()));
                     index.remove_table(table);
@@ -118,6 +122,14 @@ pub fn plan(
         tables: account.tables().map(|t| t.name.clone()).collect(),
         last_timestamp: last_timestamp.to_string_7(),
         seq: 0,
+        service_properties: Some(account.service_properties())
+            .filter(|p| **p != crate::engine::ServiceProperties::default())
+            .cloned(),
+        acls: account
+            .tables()
+            .filter(|t| !t.acl().is_empty())
+            .map(|t| (t.name.clone(), t.acl().to_vec()))
+            .collect(),
     };
     Ok(Plan { ops, meta })
 }

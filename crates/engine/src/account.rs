@@ -19,6 +19,8 @@ pub struct Account {
     clock: Box<dyn Clock>,
     last_timestamp: DateTime,
     feed: Option<Vec<ChangeSet>>,
+    /// Logging, metrics and CORS rules, as Set Table Service Properties left them.
+    pub(crate) properties: crate::settings::ServiceProperties,
 }
 
 impl Default for Account {
@@ -81,6 +83,7 @@ impl Account {
             clock,
             last_timestamp: DateTime::MIN,
             feed: Some(Vec::new()),
+            properties: crate::settings::ServiceProperties::default(),
         }
     }
 

@@ -99,6 +99,22 @@ pub enum Request {
     },
     /// Tablescope only: every table with its counts and columns.
     DescribeTables {},
+    /// Get Table Service Properties.
+    GetServiceProperties {},
+    /// Set Table Service Properties: the parts given replace the stored ones.
+    SetServiceProperties {
+        properties: crate::settings::PropertiesUpdate,
+    },
+    /// Get Table ACL.
+    GetTableAcl {
+        table: String,
+    },
+    /// Set Table ACL: the table's whole list (empty clears it).
+    SetTableAcl {
+        table: String,
+        #[serde(default)]
+        identifiers: Vec<crate::settings::SignedIdentifier>,
+    },
 }
 
 /// An operation inside a batch: a step without `table`.
@@ -457,6 +473,12 @@ pub struct Response {
     pub results: Option<Vec<Response>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scanned_keys: Option<Vec<(String, String)>>,
+    /// What Get Table Service Properties answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_properties: Option<crate::settings::ServiceProperties>,
+    /// What Get Table ACL answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acl: Option<Vec<crate::settings::SignedIdentifier>>,
 }
 
 impl Response {

@@ -37,18 +37,25 @@ pub enum Change {
     },
     /// Every table was replaced (an import or a reset): rewrite everything.
     AccountReplaced,
+    /// The service properties were set (read them with `Account::service_properties`).
+    ServicePropertiesSet,
+    /// A table's stored access policies were set (read them with `Account::table_acl`).
+    AclSet {
+        table: String,
+    },
 }
 
 impl Change {
     /// The table the change belongs to (its display name); `None` for account-wide changes.
     pub fn table(&self) -> Option<&str> {
         Some(match self {
-            Change::AccountReplaced => return None,
+            Change::AccountReplaced | Change::ServicePropertiesSet => return None,
             Change::TableCreated { table }
             | Change::TableDeleted { table }
             | Change::EntityWritten { table, .. }
             | Change::EntityDeleted { table, .. }
-            | Change::RowsInserted { table, .. } => table,
+            | Change::RowsInserted { table, .. }
+            | Change::AclSet { table } => table,
         })
     }
 }

@@ -349,3 +349,18 @@ mod tests {
         assert_eq!(b.ticks() - a.ticks(), 1);
     }
 }
+
+/// Written as the service writes a stored time (`2020-01-01T00:00:00.0000000Z`), read back
+/// as any DateTime the service accepts.
+impl serde::Serialize for DateTime {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string_7())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DateTime {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        DateTime::parse(&text).map_err(|e| serde::de::Error::custom(format!("{text:?}: {e:?}")))
+    }
+}

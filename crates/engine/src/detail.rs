@@ -109,6 +109,8 @@ pub enum Detail {
     /// An explanation written as text: the protocol layer's (`tablescope_wire`: headers, URLs,
     /// signatures), in English only, or one the UI wrote in the reader's language.
     Text(String),
+    /// A settings document that breaks one of the service's rules for it.
+    Setting(crate::settings::SettingProblem),
 }
 
 /// What is wrong with a property's value (`Detail::Value`).
@@ -293,6 +295,7 @@ impl fmt::Display for Detail {
                 detail: None,
             } => write!(f, "{place}"),
             Text(text) => f.write_str(text),
+            Setting(problem) => write!(f, "{problem}"),
         }
     }
 }

@@ -64,6 +64,9 @@ pub enum ErrorCode {
     AtomFormatNotSupported,
     /// The request body's media type is not JSON (or multipart for `$batch`).
     MediaTypeNotSupported,
+    /// A settings document (service properties, a table's ACL) that is malformed or breaks
+    /// one of the service's rules for it.
+    InvalidXmlDocument,
 }
 
 impl ErrorCode {
@@ -104,6 +107,7 @@ impl ErrorCode {
                 "The update condition specified in the request was not satisfied."
             }
             InvalidInput => "One of the request inputs is not valid.",
+            InvalidXmlDocument => "XML specified is not syntactically valid.",
             PropertiesNeedValue => "The values are not specified for all properties in the entity.",
             KeyValueTooLarge => "The size of the key value exceeds the maximum allowed size (1 KiB).",
             PropertyNameTooLong => "The property name exceeds the maximum allowed length (255).",
@@ -148,6 +152,7 @@ impl ErrorCode {
             EntityAlreadyExists => "EntityAlreadyExists",
             UpdateConditionNotSatisfied => "UpdateConditionNotSatisfied",
             InvalidInput => "InvalidInput",
+            InvalidXmlDocument => "InvalidXmlDocument",
             PropertiesNeedValue => "PropertiesNeedValue",
             KeyValueTooLarge => "KeyValueTooLarge",
             PropertyNameTooLong => "PropertyNameTooLong",

@@ -144,6 +144,22 @@ impl Account {
                 table_infos: Some(self.describe_tables()),
                 ..Response::default()
             }),
+            R::GetServiceProperties {} => Ok(Response {
+                status: 200,
+                service_properties: Some(self.service_properties().clone()),
+                ..Response::default()
+            }),
+            R::SetServiceProperties { properties } => self
+                .set_service_properties(properties)
+                .map(|_| Response::status(202)),
+            R::GetTableAcl { table } => Ok(Response {
+                status: 200,
+                acl: Some(self.table_acl(table)?.to_vec()),
+                ..Response::default()
+            }),
+            R::SetTableAcl { table, identifiers } => self
+                .set_table_acl(table, identifiers.clone())
+                .map(|_| Response::status(204)),
         }
     }
 

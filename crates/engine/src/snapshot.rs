@@ -13,6 +13,7 @@ use super::datetime::DateTime;
 use super::detail::{Detail, Place};
 use super::error::{Error, ErrorCode, Result};
 use super::json::{self, RawEntity};
+use super::settings::{PropertiesUpdate, ServiceProperties, SignedIdentifier};
 use super::table::Table;
 use super::validate;
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,13 @@ pub const VERSION: u32 = 1;
 pub struct Snapshot {
     pub format: String,
     pub version: u32,
+    /// The service properties, when they are not a new account's.
+    #[serde(
+        default,
+        rename = "serviceProperties",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub service_properties: Option<ServiceProperties>,
     pub tables: Vec<TableSnapshot>,
 }
 
@@ -34,6 +42,9 @@ pub struct Snapshot {
 #[serde(deny_unknown_fields)]
 pub struct TableSnapshot {
     pub name: String,
+    /// The table's stored access policies, when it has any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acl: Vec<SignedIdentifier>,
     pub entities: Vec<RawEntity>,
 }
 
@@ -48,6 +59,7 @@ impl Account {
             .tables()
             .map(|t| TableSnapshot {
                 name: t.name.clone(),
+                acl: t.acl().to_vec(),
                 entities: t
                     .partitions()
                     .iter()
@@ -63,9 +75,12 @@ impl Account {
                     .collect(),
             })
             .collect();
+        let properties = self.service_properties();
         Snapshot {
             format: FORMAT.into(),
             version: VERSION,
+            service_properties: (*properties != ServiceProperties::default())
+                .then(|| properties.clone()),
             tables,
         }
     }
@@ -76,6 +91,7 @@ impl Account {
     /// the tables and the clock change together, and only when all of it is good.
     pub fn import(&mut self, snapshot: &Snapshot) -> Result<()> {
         let (tables, last) = build_tables(self, snapshot)?;
+        let properties = checked_properties(snapshot.service_properties.as_ref())?;
         let names: Vec<String> = self.tables().map(|t| t.name.clone()).collect();
         for name in names {
             let _ = self.delete_table(name.as_str());
@@ -83,6 +99,7 @@ impl Account {
         for t in tables {
             self.restore_table(t);
         }
+        self.restore_service_properties(properties);
         self.observe_timestamp(last);
         self.take_changes();
         self.record(vec![Change::AccountReplaced]);
@@ -130,6 +147,21 @@ impl Account {
     }
 }
 
+/// A snapshot's service properties, checked as Set Table Service Properties checks them; a
+/// snapshot without them has a new account's.
+fn checked_properties(properties: Option<&ServiceProperties>) -> Result<ServiceProperties> {
+    let mut checked = ServiceProperties::default();
+    if let Some(p) = properties {
+        checked.update(&PropertiesUpdate {
+            logging: Some(p.logging.clone()),
+            hour_metrics: Some(p.hour_metrics.clone()),
+            minute_metrics: Some(p.minute_metrics.clone()),
+            cors: Some(p.cors.clone()),
+        })?;
+    }
+    Ok(checked)
+}
+
 /// The members that say what a file is, read first so a file of another kind or version gets
 /// a message saying so; other members are skipped here. A member given twice is refused.
 #[derive(Deserialize)]
@@ -175,6 +207,15 @@ fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, D
             }));
         }
         let mut table = Table::new(&ts.name);
+        crate::settings::check_identifiers(&ts.acl).map_err(|e| {
+            context(
+                e,
+                Place::Table {
+                    table: ts.name.clone(),
+                },
+            )
+        })?;
+        table.restore_acl(ts.acl.clone());
         for (i, raw) in ts.entities.iter().enumerate() {
             let where_ = || place(&ts.name, i, raw);
             let e = json::decode_stored(raw).map_err(|e| context(e, where_()))?;

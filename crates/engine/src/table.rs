@@ -67,6 +67,8 @@ pub struct Table {
     entity_count: usize,
     columns: BTreeMap<PropertyName, ColumnStats>,
     shapes: Vec<Arc<Shape>>,
+    /// The table's stored access policies, as Set Table ACL left them.
+    pub(crate) acl: Vec<crate::settings::SignedIdentifier>,
 }
 
 impl Table {
@@ -77,6 +79,7 @@ impl Table {
             entity_count: 0,
             columns: BTreeMap::new(),
             shapes: Vec::new(),
+            acl: Vec::new(),
         }
     }
 

@@ -6,20 +6,31 @@ use super::record::Tables;
 use std::io::{self, Read, Write};
 use tablescope_engine::json::decode_stored;
 use tablescope_engine::snapshot::{Snapshot, FORMAT, VERSION};
-use tablescope_engine::{Account, Entity, RawEntity};
+use tablescope_engine::{Account, Entity, RawEntity, ServiceProperties};
 
 /// Writes the account as the playground's export writes it (`serde_json::to_string` of
 /// [`Account::export`]), byte for byte, one entity at a time.
 pub fn write(account: &Account, out: &mut impl Write) -> io::Result<()> {
     write!(out, "{{\"format\":")?;
     serde_json::to_writer(&mut *out, FORMAT)?;
-    write!(out, ",\"version\":{VERSION},\"tables\":[")?;
+    write!(out, ",\"version\":{VERSION},")?;
+    let properties = account.service_properties();
+    if *properties != ServiceProperties::default() {
+        out.write_all(b"\"serviceProperties\":")?;
+        serde_json::to_writer(&mut *out, properties)?;
+        out.write_all(b",")?;
+    }
+    out.write_all(b"\"tables\":[")?;
     for (i, table) in account.tables().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
         out.write_all(b"{\"name\":")?;
         serde_json::to_writer(&mut *out, &table.name)?;
+        if !table.acl().is_empty() {
+            out.write_all(b",\"acl\":")?;
+            serde_json::to_writer(&mut *out, table.acl())?;
+        }
         out.write_all(b",\"entities\":[")?;
         let mut first = true;
         for (pk, partition) in table.partitions() {
@@ -50,8 +61,12 @@ pub fn read(input: impl Read) -> Result<Tables, String> {
         return Err(format!("not a {FORMAT} version {VERSION} export"));
     }
     let mut tables = Tables::default();
+    if let Some(properties) = snapshot.service_properties {
+        tables.set_properties(properties);
+    }
     for table in snapshot.tables {
         tables.add_table(&table.name)?;
+        tables.table_mut(&table.name)?.restore_acl(table.acl);
         for raw in table.entities {
             let entity = decode_stored(&raw)
                 .map_err(|e| format!("table '{}': {}", table.name, e.message))?;
@@ -64,7 +79,9 @@ pub fn read(input: impl Read) -> Result<Tables, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tablescope_engine::{FixedClock, Value};
+    use tablescope_engine::{
+        AccessPolicy, CorsRule, DateTime, FixedClock, PropertiesUpdate, SignedIdentifier, Value,
+    };
 
     fn sample() -> Account {
         let mut account = Account::new(Box::new(FixedClock::default()));
@@ -80,6 +97,27 @@ mod tests {
             account.insert("Zeta", e.clone()).unwrap();
             account.insert("alpha", e).unwrap();
         }
+        let policy = SignedIdentifier {
+            id: "readers".into(),
+            access_policy: Some(AccessPolicy {
+                start: None,
+                expiry: Some(DateTime::parse("2030-01-01T00:00:00Z").unwrap()),
+                permission: Some("r".into()),
+            }),
+        };
+        account.set_table_acl("Zeta", vec![policy]).unwrap();
+        let rule = CorsRule {
+            allowed_origins: vec!["http://localhost:8080".into()],
+            allowed_methods: vec!["GET".into(), "PUT".into()],
+            allowed_headers: vec!["*".into()],
+            exposed_headers: vec!["x-ms-*".into()],
+            max_age_in_seconds: 60,
+        };
+        let update = PropertiesUpdate {
+            cors: Some(vec![rule]),
+            ..PropertiesUpdate::default()
+        };
+        account.set_service_properties(&update).unwrap();
         account
     }
 
@@ -89,7 +127,10 @@ mod tests {
         let mut out = Vec::new();
         write(&account, &mut out).unwrap();
         let expected = serde_json::to_string(&account.export()).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        let written = String::from_utf8(out).unwrap();
+        assert_eq!(written, expected);
+        assert!(written.starts_with(r#"{"format":"tablescope-account","version":1,"serviceProperties":{"logging":{"version":"1.0","delete":false,"read":false,"write":false,"retentionPolicy":{"enabled":false}},"#));
+        assert!(written.contains(r#"{"name":"Zeta","acl":[{"id":"readers","accessPolicy":{"expiry":"2030-01-01T00:00:00.0000000Z","permission":"r"}}],"entities":["#));
         let empty = Account::default();
         let mut out = Vec::new();
         write(&empty, &mut out).unwrap();

@@ -8,7 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tablescope_engine::{Account, Change, ChangeSet, DateTime, Entity, Table};
+use tablescope_engine::{
+    Account, Change, ChangeSet, DateTime, Entity, ServiceProperties, SignedIdentifier, Table,
+};
 
 /// One change, with the value it leaves behind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +31,15 @@ pub enum Op {
         table: String,
         partition_key: String,
         row_key: String,
+    },
+    /// The service properties as Set Table Service Properties left them.
+    SetServiceProperties {
+        properties: ServiceProperties,
+    },
+    /// A table's stored access policies as Set Table ACL left them.
+    SetAcl {
+        table: String,
+        acl: Vec<SignedIdentifier>,
     },
 }
 
@@ -71,6 +82,16 @@ pub fn ops(account: &Account, set: &ChangeSet) -> Option<Vec<Op>> {
                 partition_key: partition_key.clone(),
                 row_key: row_key.clone(),
             }),
+            Change::ServicePropertiesSet => ops.push(Op::SetServiceProperties {
+                properties: account.service_properties().clone(),
+            }),
+            Change::AclSet { table } => ops.push(Op::SetAcl {
+                table: table.clone(),
+                acl: account
+                    .table_acl(table)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default(),
+            }),
         }
     }
     Some(ops)
@@ -103,6 +124,7 @@ fn written(account: &Account, table: &str, partition_key: &str, row_key: &str) -
 pub struct Tables {
     tables: BTreeMap<String, Table>,
     latest: Option<DateTime>,
+    properties: ServiceProperties,
 }
 
 impl Tables {
@@ -125,6 +147,8 @@ impl Tables {
             } => {
                 self.table_mut(&table)?.remove(&partition_key, &row_key);
             }
+            Op::SetServiceProperties { properties } => self.properties = properties,
+            Op::SetAcl { table, acl } => self.table_mut(&table)?.restore_acl(acl),
         }
         Ok(())
     }
@@ -149,7 +173,12 @@ impl Tables {
         Ok(())
     }
 
-    fn table_mut(&mut self, table: &str) -> Result<&mut Table, String> {
+    /// Sets the service properties (a snapshot's).
+    pub fn set_properties(&mut self, properties: ServiceProperties) {
+        self.properties = properties;
+    }
+
+    pub(crate) fn table_mut(&mut self, table: &str) -> Result<&mut Table, String> {
         self.tables
             .get_mut(&table.to_ascii_lowercase())
             .ok_or_else(|| format!("a change names table '{table}', which does not exist"))
@@ -165,6 +194,7 @@ impl Tables {
         for table in self.tables.into_values() {
             account.restore_table(table);
         }
+        account.restore_service_properties(self.properties);
         if let Some(t) = self.latest {
             account.observe_timestamp(t);
         }
@@ -209,6 +239,19 @@ mod tests {
                 row_key: "2".into(),
                 if_match: Some("*".into()),
             },
+            Request::SetTableAcl {
+                table: "People".into(),
+                identifiers: vec![tablescope_engine::SignedIdentifier {
+                    id: "all".into(),
+                    access_policy: None,
+                }],
+            },
+            Request::SetServiceProperties {
+                properties: serde_json::from_str(
+                    r#"{"cors":[{"allowedOrigins":["*"],"allowedMethods":["GET"],"allowedHeaders":[],"exposedHeaders":[],"maxAgeInSeconds":5}]}"#,
+                )
+                .unwrap(),
+            },
             Request::CreateTable {
                 table: "Gone".into(),
             },
@@ -240,6 +283,8 @@ mod tests {
             serde_json::to_string(&rebuilt.export()).unwrap(),
             serde_json::to_string(&account.export()).unwrap()
         );
+        assert_eq!(rebuilt.table_acl("People").unwrap()[0].id, "all");
+        assert_eq!(rebuilt.service_properties().cors[0].max_age_in_seconds, 5);
         let merged = rebuilt.get("People", "a", "1").unwrap();
         assert_eq!(merged, account.get("People", "a", "1").unwrap());
         assert_eq!(merged.properties.len(), 2);

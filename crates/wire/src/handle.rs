@@ -171,8 +171,13 @@ fn op_table(request: &Request) -> Option<&str> {
         | R::Delete { table, .. }
         | R::Get { table, .. }
         | R::Query { table, .. }
-        | R::Batch { table, .. } => Some(table),
-        R::ListTables { .. } | R::DescribeTables {} => None,
+        | R::Batch { table, .. }
+        | R::GetTableAcl { table }
+        | R::SetTableAcl { table, .. } => Some(table),
+        R::ListTables { .. }
+        | R::DescribeTables {}
+        | R::GetServiceProperties {}
+        | R::SetServiceProperties { .. } => None,
     }
 }
 

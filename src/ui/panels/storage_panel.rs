@@ -118,6 +118,7 @@ pub fn StoragePanel() -> impl IntoView {
                         a.import(&Snapshot {
                             format: FORMAT.into(),
                             version: VERSION,
+                            service_properties: None,
                             tables: Vec::new(),
                         })
                     })

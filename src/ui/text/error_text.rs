@@ -201,6 +201,8 @@ pub fn detail(detail: &Detail) -> String {
         } => place.to_string(),
         // Written as text: the protocol layer's (English only), or the UI's own.
         Text(text) => text.clone(),
+        // Until the settings editor brings its catalogue entries: English.
+        Setting(problem) => problem.to_string(),
     }
 }
 
