@@ -381,10 +381,14 @@ pub fn decode_ref<'r>(
         EdmType::String => text
             .map(ValueRef::String)
             .ok_or_else(|| bad(ValueProblem::String)),
-        EdmType::Boolean => value
-            .as_bool()
-            .map(ValueRef::Boolean)
-            .ok_or_else(|| bad(ValueProblem::Boolean)),
+        // Annotated, the text `true` or `false` is read too: the JS SDK sends a Boolean given
+        // as `{ value: "false", type: "Boolean" }` that way (docs/service/data-model.md).
+        EdmType::Boolean => match (value, text) {
+            (Json::Bool(b), _) => Ok(ValueRef::Boolean(*b)),
+            (_, Some("true")) => Ok(ValueRef::Boolean(true)),
+            (_, Some("false")) => Ok(ValueRef::Boolean(false)),
+            _ => Err(bad(ValueProblem::Boolean)),
+        },
         EdmType::Int32 => json_i64(value)
             .and_then(|v| i32::try_from(v).ok())
             .map(ValueRef::Int32)
