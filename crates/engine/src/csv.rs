@@ -450,8 +450,10 @@ fn parse_value(edm: EdmType, text: &str) -> Option<Value> {
             {
                 return None
             }
-            _ => text.parse().ok()?,
+            // Numeric text past the finite range is refused, as in JSON.
+            _ => text.parse().ok().filter(|v: &f64| v.is_finite())?,
         }),
+        // Any case: spreadsheets write TRUE and FALSE.
         EdmType::Boolean => Value::Boolean(match text.to_ascii_lowercase().as_str() {
             "true" => true,
             "false" => false,

@@ -160,6 +160,10 @@ fn bad_files_name_the_line_and_column() {
             ),
         ),
         (
+            "PartitionKey,RowKey,A,A@type\r\np,1,1e400,Edm.Double\r\n",
+            err(2, Some("A"), "'1e400' is not a valid Edm.Double"),
+        ),
+        (
             "PartitionKey,RowKey,A,A@type\r\np,1,1,Edm.Decimal\r\n",
             err(2, Some("A"), "unknown type 'Edm.Decimal'"),
         ),
