@@ -37,6 +37,9 @@ pub enum ErrorCode {
     // Protocol errors (tablescope_wire): the request itself, before any operation runs.
     /// A wrong or missing signature, an expired or malformed SAS.
     AuthenticationFailed,
+    /// Credentials the service cannot read: an `Authorization` header not of the form
+    /// `<scheme> <account>:<signature>`, or a SAS and an `Authorization` header at once.
+    InvalidAuthenticationInfo,
     /// The URL does not name a resource of the Table service.
     InvalidUri,
     /// A verb the resource does not take.
@@ -125,6 +128,7 @@ impl ErrorCode {
                 "This request is not authorized to perform this operation using this permission."
             }
             AuthenticationFailed => "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.",
+            InvalidAuthenticationInfo => "Authentication information is not given in the correct format. Check the value of Authorization header.",
             InvalidUri => "The requested URI does not represent any resource on the server.",
             UnsupportedHttpVerb => "The resource doesn't support specified Http Verb.",
             MissingRequiredHeader => "An HTTP header that's mandatory for this request is not specified.",
@@ -166,6 +170,7 @@ impl ErrorCode {
             RequestBodyTooLarge => "RequestBodyTooLarge",
             AuthorizationPermissionMismatch => "AuthorizationPermissionMismatch",
             AuthenticationFailed => "AuthenticationFailed",
+            InvalidAuthenticationInfo => "InvalidAuthenticationInfo",
             InvalidUri => "InvalidUri",
             UnsupportedHttpVerb => "UnsupportedHttpVerb",
             MissingRequiredHeader => "MissingRequiredHeader",

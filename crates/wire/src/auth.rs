@@ -138,30 +138,36 @@ impl KeyRange {
     }
 }
 
-/// Checks the request's credential. An `Authorization` header wins over a SAS in the query;
-/// a request with neither passes only where the endpoint allows anonymous callers. Any
-/// signature must be right, for the endpoint's account, and current at `now`. Errors are
-/// 403 `AuthenticationFailed` (an account SAS for other services: see [`sas`]).
+/// Checks the request's credential: an `Authorization` header (SharedKey, SharedKeyLite) or
+/// a SAS in the query (a `sig` parameter), never both; a request with neither passes only
+/// where the endpoint allows anonymous callers. Any signature must be right, for the
+/// endpoint's account, and current at `now`.
+///
+/// Errors: 400 `InvalidAuthenticationInfo` for a request carrying both a SAS and an
+/// `Authorization` header (the service refuses the ambiguity before looking at either) or
+/// an unreadable header; 403 `AuthenticationFailed` for a wrong, stale or undated one (an
+/// account SAS for other services: see [`sas`]); 401 `NoAuthenticationInformation` for none.
 pub fn authenticate(
     endpoint: &Endpoint,
     request: &HttpRequest,
     now: DateTime,
 ) -> Result<Credential> {
-    if let Some(header) = request.header_value("Authorization") {
-        shared_key::verify(endpoint, request, header, now)?;
-        return Ok(Credential::AccountKey);
-    }
     let parts = split_target(&request.url);
     let params = query_pairs(parts.query).ok_or_else(|| {
         authentication_failed("the query string is not valid percent-encoded UTF-8")
     })?;
-    if params.iter().any(|(name, _)| name == "sig") {
-        return sas::verify(endpoint, &params, now).map(Credential::Sas);
-    }
-    if endpoint.allow_anonymous {
-        Ok(Credential::Anonymous)
-    } else {
-        Err(no_credential())
+    let has_sas = params.iter().any(|(name, _)| name == "sig");
+    match request.header_value("Authorization") {
+        Some(_) if has_sas => Err(invalid_authentication_info(
+            "the request carries both a SAS (sig in the query) and an Authorization header; send one",
+        )),
+        Some(header) => {
+            shared_key::verify(endpoint, request, header, now)?;
+            Ok(Credential::AccountKey)
+        }
+        None if has_sas => sas::verify(endpoint, &params, now).map(Credential::Sas),
+        None if endpoint.allow_anonymous => Ok(Credential::Anonymous),
+        None => Err(no_credential()),
     }
 }
 
@@ -286,6 +292,11 @@ fn require_letters(permissions: &str, any_of: &[char]) -> Result<()> {
 /// 403 `AuthenticationFailed`, with what was wrong (the service's AuthenticationErrorDetail).
 fn authentication_failed(detail: impl Into<String>) -> Error {
     Error::with_text(ErrorCode::AuthenticationFailed, detail)
+}
+
+/// Credentials the service cannot read: 400 `InvalidAuthenticationInfo`.
+fn invalid_authentication_info(detail: impl Into<String>) -> Error {
+    Error::with_text(ErrorCode::InvalidAuthenticationInfo, detail)
 }
 
 /// A SAS used outside its scope (another table, the table list, an entity outside its key

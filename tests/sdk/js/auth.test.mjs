@@ -1,6 +1,7 @@
 // Authorization as @azure/data-tables does it: the account key (SharedKeyLite) from a
 // credential or a connection string, a wrong key, table SAS tokens with their permissions
-// and expiry.
+// and expiry, and what the service answers a request that carries a SAS and a signed header
+// at once, or a signed request without its date.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -111,4 +112,51 @@ test("a SAS whose signature was tampered with: 403 AuthenticationFailed", async 
   assert.notEqual(widened, sas);
   const forged = new TableClient(ENDPOINT, table.tableName, new AzureSASCredential(widened), CLIENT_OPTIONS);
   await rejectsWith(forged.createEntity({ partitionKey: "p", rowKey: "forged" }), 403, "AuthenticationFailed");
+});
+
+/** A client on `table` with the account key and `policy` run after the SDK has signed. */
+function signedThen(name, change) {
+  const client = new TableClient(ENDPOINT, table.tableName, credential, CLIENT_OPTIONS);
+  client.pipeline.addPolicy(
+    {
+      name,
+      sendRequest(request, next) {
+        change(request);
+        return next(request);
+      },
+    },
+    { afterPhase: "Sign" },
+  );
+  return client;
+}
+
+test("a SAS beside a signed Authorization header: 400 InvalidAuthenticationInfo", async () => {
+  // Both credentials are good alone; together the service refuses the ambiguity.
+  const sas = generateTableSas(table.tableName, credential, {
+    permissions: { query: true, add: true },
+    expiresOn: new Date(Date.now() + 3600_000),
+  });
+  const both = signedThen("addSas", (request) => {
+    request.url += (request.url.includes("?") ? "&" : "?") + sas;
+  });
+  const message = "Authentication information is not given in the correct format. Check the value of Authorization header.";
+  await rejectsWith(both.getEntity("p", "r"), 400, "InvalidAuthenticationInfo", message);
+  await rejectsWith(both.createEntity({ partitionKey: "p", rowKey: "both" }), 400, "InvalidAuthenticationInfo", message);
+  await rejectsWith(table.getEntity("p", "both"), 404, "ResourceNotFound"); // nothing was written
+});
+
+test("a SharedKeyLite request without x-ms-date or Date: 403 AuthenticationFailed", async () => {
+  const undated = signedThen("dropDate", (request) => {
+    request.headers.delete("x-ms-date");
+    request.headers.delete("date");
+  });
+  const message = "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.";
+  await rejectsWith(undated.getEntity("p", "r"), 403, "AuthenticationFailed", message);
+  await rejectsWith(undated.createEntity({ partitionKey: "p", rowKey: "undated" }), 403, "AuthenticationFailed", message);
+  // The same date sent as Date instead of x-ms-date is what the SDK signed: served.
+  const asDate = signedThen("moveDate", (request) => {
+    request.headers.set("Date", request.headers.get("x-ms-date"));
+    request.headers.delete("x-ms-date");
+  });
+  assert.equal((await asDate.getEntity("p", "r")).v, 1);
 });

@@ -236,6 +236,10 @@ test("a DateTime without a UTC designator is stored as UTC: create, get, query a
   const filter = "PartitionKey eq 'bare' and when eq datetime'2023-01-01T23:00:00' and offset eq datetime'2023-01-01T23:00:00Z'";
   const found = await all(table.listEntities({ queryOptions: { filter } }));
   assert.deepEqual(found.map((e) => e.rowKey), ["1"]);
+  // A literal with an offset is the same instant in UTC.
+  const withOffset =
+    "PartitionKey eq 'bare' and offset eq datetime'2023-01-02T01:30:00+02:30' and when eq datetime'2023-01-01T18:00:00-05:00'";
+  assert.deepEqual((await all(table.listEntities({ queryOptions: { filter: withOffset } }))).map((e) => e.rowKey), ["1"]);
 
   await table.submitTransaction([
     ["create", { partitionKey: "bare", rowKey: "2", when: { value: "2023-01-01T23:00:00.5", type: "DateTime" } }],
@@ -245,4 +249,9 @@ test("a DateTime without a UTC designator is stored as UTC: create, get, query a
   assert.deepEqual(second.when, { value: "2023-01-01T23:00:00.5Z", type: "DateTime" });
   const third = await table.getEntity("bare", "3", { disableTypeConversion: true });
   assert.deepEqual(third.when, { value: "2023-01-01T23:00:00Z", type: "DateTime" });
+  // A fraction without a designator in a literal, and a range over the batch's values.
+  const fraction = "PartitionKey eq 'bare' and when eq datetime'2023-01-01T23:00:00.5000000'";
+  assert.deepEqual((await all(table.listEntities({ queryOptions: { filter: fraction } }))).map((e) => e.rowKey), ["2"]);
+  const range = "PartitionKey eq 'bare' and when ge datetime'2023-01-01T23:00:00' and when lt datetime'2023-01-02T00:00:00.5+01:00'";
+  assert.deepEqual((await all(table.listEntities({ queryOptions: { filter: range } }))).map((e) => e.rowKey), ["1", "3"]);
 });

@@ -1,5 +1,7 @@
 """Authorization as azure-data-tables does it: the account key from a credential or a
-connection string, a wrong key, table SAS tokens with their permissions and expiry."""
+connection string, a wrong key, table SAS tokens with their permissions and expiry, and what the
+service answers a request that carries a SAS and a signed header at once, or a signed request
+without its date."""
 
 import base64
 from datetime import datetime, timedelta, timezone
@@ -96,3 +98,52 @@ def test_a_sas_whose_permissions_were_widened_without_signing_403_authentication
     assert widened != token
     forged = TableClient(endpoint=ENDPOINT, table_name=table.table_name, credential=AzureSasCredential(widened))
     raises(lambda: forged.create_entity({"PartitionKey": "p", "RowKey": "forged"}), 403, "AuthenticationFailed")
+
+
+INVALID_AUTHENTICATION_INFO = (
+    "Authentication information is not given in the correct format. Check the value of Authorization header."
+)
+AUTHENTICATION_FAILED = (
+    "Server failed to authenticate the request. "
+    "Make sure the value of Authorization header is formed correctly including the signature."
+)
+
+
+def test_a_sas_beside_a_signed_authorization_header_is_400_invalid_authentication_info(table):
+    # A raw_request_hook runs after the SDK has signed (CustomHookPolicy follows the credential
+    # policy), so it can add a good SAS to a request the account key signed. Either is good
+    # alone; together the service refuses the ambiguity.
+    token = generate_table_sas(
+        CREDENTIAL, table.table_name, permission=TableSasPermissions(read=True, add=True), expiry=in_hours(1)
+    )
+
+    def add_sas(pipeline_request):
+        request = pipeline_request.http_request
+        request.url += ("&" if "?" in request.url else "?") + token
+
+    for call in (
+        lambda: table.get_entity("p", "r", raw_request_hook=add_sas),
+        lambda: table.create_entity({"PartitionKey": "p", "RowKey": "both"}, raw_request_hook=add_sas),
+    ):
+        raises(call, 400, "InvalidAuthenticationInfo", INVALID_AUTHENTICATION_INFO)
+    raises(lambda: table.get_entity("p", "both"), 404, "ResourceNotFound")  # nothing was written
+
+
+def test_a_shared_key_request_without_x_ms_date_or_date_is_403_authentication_failed(table):
+    def drop_date(pipeline_request):
+        headers = pipeline_request.http_request.headers
+        headers.pop("x-ms-date", None)
+        headers.pop("Date", None)
+
+    for call in (
+        lambda: table.get_entity("p", "r", raw_request_hook=drop_date),
+        lambda: table.create_entity({"PartitionKey": "p", "RowKey": "undated"}, raw_request_hook=drop_date),
+    ):
+        raises(call, 403, "AuthenticationFailed", AUTHENTICATION_FAILED)
+
+    # The same date sent as Date instead of x-ms-date is what the SDK signed: served.
+    def move_date(pipeline_request):
+        headers = pipeline_request.http_request.headers
+        headers["Date"] = headers.pop("x-ms-date")
+
+    assert table.get_entity("p", "r", raw_request_hook=move_date)["v"] == 1

@@ -257,6 +257,12 @@ def test_a_datetime_without_a_utc_designator_is_stored_as_utc(table):
         )
     )
     assert [e["RowKey"] for e in found] == ["1"]
+    # A literal with an offset is the same instant in UTC.
+    with_offset = (
+        "PartitionKey eq 'bare' and offset eq datetime'2023-01-02T01:30:00+02:30'"
+        " and when eq datetime'2023-01-01T18:00:00-05:00'"
+    )
+    assert [e["RowKey"] for e in table.query_entities(with_offset)] == ["1"]
 
     table.submit_transaction(
         [
@@ -266,3 +272,11 @@ def test_a_datetime_without_a_utc_designator_is_stored_as_utc(table):
     )
     assert table.get_entity("bare", "2")["when"].tables_service_value == "2023-01-01T23:00:00.5Z"
     assert table.get_entity("bare", "3")["when"].tables_service_value == "2023-01-01T23:00:00Z"
+    # A fraction without a designator in a literal, and a range over the batch's values.
+    fraction = "PartitionKey eq 'bare' and when eq datetime'2023-01-01T23:00:00.5000000'"
+    assert [e["RowKey"] for e in table.query_entities(fraction)] == ["2"]
+    in_range = (
+        "PartitionKey eq 'bare' and when ge datetime'2023-01-01T23:00:00'"
+        " and when lt datetime'2023-01-02T00:00:00.5+01:00'"
+    )
+    assert [e["RowKey"] for e in table.query_entities(in_range)] == ["1", "3"]

@@ -308,23 +308,31 @@ fn shared_key_signs_verb_and_content_type() {
 }
 
 #[test]
-fn a_request_dated_over_15_minutes_away_fails() {
+fn a_request_dated_over_15_minutes_ago_fails() {
     let request = js(
         "POST",
         "/Employees",
         "f0Zjdd4A0sVuIttF7TCbr5bqls9in0ffyghV/V7YdGY=",
     );
-    // Signed at 20:24:50.
-    for ok in ["2026-11-23T20:39:50Z", "2026-11-23T20:09:50Z"] {
+    // Signed at 20:24:50. The service checks the age only: a clock behind the request's
+    // date by any amount still passes.
+    for ok in [
+        "2026-11-23T20:39:50Z",
+        "2026-11-23T20:09:50Z",
+        "2026-11-23T20:09:49Z",
+        "2026-01-01T00:00:00Z",
+    ] {
         assert_eq!(
             authenticate(&dev(), &request, at(ok)),
-            Ok(Credential::AccountKey)
+            Ok(Credential::AccountKey),
+            "{ok}"
         );
     }
-    for stale in ["2026-11-23T20:39:51Z", "2026-11-23T20:09:49Z"] {
+    for stale in ["2026-11-23T20:39:51Z", "2026-11-24T20:24:50Z"] {
         assert_eq!(
             code(authenticate(&dev(), &request, at(stale))),
-            ErrorCode::AuthenticationFailed
+            ErrorCode::AuthenticationFailed,
+            "{stale}"
         );
     }
 }
@@ -353,20 +361,32 @@ fn a_signed_date_header_is_accepted_without_x_ms_date() {
 
 #[test]
 fn http_dates_parse() {
+    let at_js = Some(at("2026-11-23T20:24:50Z"));
+    assert_eq!(shared_key::parse_http_date(JS_DATE), at_js);
+    // RFC 850, which "Representation of date/time values in headers" also accepts.
     assert_eq!(
-        shared_key::parse_http_date(JS_DATE),
-        Some(at("2026-11-23T20:24:50Z"))
+        shared_key::parse_http_date("Monday, 23-Nov-26 20:24:50 GMT"),
+        at_js
     );
     assert_eq!(
-        shared_key::parse_http_date("Mon, 23 Nov 2026 20:24:50 UTC"),
-        None
+        shared_key::parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
+        Some(at("1994-11-06T08:49:37Z"))
     );
-    assert_eq!(
-        shared_key::parse_http_date("Mon, 31 Nov 2026 20:24:50 GMT"),
-        None
-    );
-    assert_eq!(shared_key::parse_http_date("2026-11-23T20:24:50Z"), None);
-    assert_eq!(shared_key::parse_http_date(""), None);
+    for bad in [
+        "Mon, 23 Nov 2026 20:24:50 UTC",
+        "Mon, 31 Nov 2026 20:24:50 GMT",
+        // the weekday must be the date's
+        "Tue, 23 Nov 2026 20:24:50 GMT",
+        "Tuesday, 23-Nov-26 20:24:50 GMT",
+        // two-digit fields, a four-digit year in RFC 1123
+        "Mon, 23 Nov 2026 20:24:5 GMT",
+        "Mon, 23 Nov 26 20:24:50 GMT",
+        "Monday, 23-Nov-2026 20:24:50 GMT",
+        "2026-11-23T20:24:50Z",
+        "",
+    ] {
+        assert_eq!(shared_key::parse_http_date(bad), None, "{bad}");
+    }
 }
 
 #[test]
@@ -733,21 +753,154 @@ fn an_account_sas_from_2020_12_06_on_signs_the_encryption_scope() {
 }
 
 #[test]
-fn an_authorization_header_wins_over_a_sas() {
-    let request = js(
+fn a_sas_and_an_authorization_header_together_are_refused() {
+    // Either alone passes.
+    let signed = js(
         "GET",
         "/Tables",
         "a63u+suekYF2RPUU6ZXPDuzr9ev8z4HVpHUr5ed/Mn8=",
     );
-    // The query is not part of SharedKeyLite's resource (only comp is).
-    let with_query = HttpRequest {
-        url: format!("{}?{JS_TABLE_R}", request.url),
-        ..request
+    assert_eq!(
+        authenticate(&dev(), &signed, now()),
+        Ok(Credential::AccountKey)
+    );
+    let sas = with_sas("GET", "/Employees()", JS_TABLE_R);
+    assert!(matches!(
+        authenticate(&dev(), &sas, now()),
+        Ok(Credential::Sas(_))
+    ));
+    // Together: the service refuses the ambiguity before it checks either, so both valid,
+    // both forged, or the header not even SharedKey, it is 400 InvalidAuthenticationInfo.
+    let both = HttpRequest {
+        url: format!("{}?{JS_TABLE_R}", signed.url),
+        ..signed.clone()
     };
+    let forged = HttpRequest {
+        url: format!("{}?{}", signed.url, JS_TABLE_R.replace("sig=w", "sig=x")),
+        ..signed.clone().header("x-ms-date", "")
+    };
+    let bearer = sas.clone().header("Authorization", "Bearer eyJ0eXAi");
+    let empty_sig = js(
+        "GET",
+        "/Tables?sig=",
+        "a63u+suekYF2RPUU6ZXPDuzr9ev8z4HVpHUr5ed/Mn8=",
+    );
+    let anonymous_endpoint = Endpoint::anonymous("devstoreaccount1");
+    for request in [&both, &forged, &bearer, &empty_sig] {
+        for endpoint in [&dev(), &anonymous_endpoint] {
+            assert_eq!(
+                code(authenticate(endpoint, request, now())),
+                ErrorCode::InvalidAuthenticationInfo,
+                "{request:?}"
+            );
+        }
+    }
+    // Other query parameters are not a SAS: only `sig` makes one.
+    let with_query = js(
+        "GET",
+        "/Tables?$top=1&sv=2019-02-02",
+        "a63u+suekYF2RPUU6ZXPDuzr9ev8z4HVpHUr5ed/Mn8=",
+    );
     assert_eq!(
         authenticate(&dev(), &with_query, now()),
         Ok(Credential::AccountKey)
     );
+}
+
+#[test]
+fn a_shared_key_request_needs_a_date() {
+    // SharedKeyLite and SharedKey alike: no x-ms-date and no Date is 403
+    // AuthenticationFailed ("Request date header not specified"), whatever the rest.
+    let lite = "SharedKeyLite devstoreaccount1:f0Zjdd4A0sVuIttF7TCbr5bqls9in0ffyghV/V7YdGY=";
+    let full = "SharedKey devstoreaccount1:wKydAfnTBfGnVmXwT/qWivpm0Q3FVGhrCq1/WBP8ytE=";
+    for header in [
+        lite,
+        full,
+        "SharedKeyLite devstoreaccount1:!!",
+        "Bearer eyJ0eXAi",
+    ] {
+        let undated =
+            HttpRequest::new("POST", &format!("{BASE}/Employees")).header("Authorization", header);
+        let empty = undated.clone().header("x-ms-date", "");
+        // An empty x-ms-date is not replaced by Date: the service reads x-ms-date when the
+        // header is there at all.
+        let empty_beside_date = empty.clone().header("Date", JS_DATE);
+        for request in [&undated, &empty, &empty_beside_date] {
+            let error = authenticate(&dev(), request, now()).unwrap_err();
+            assert_eq!(error.code, ErrorCode::AuthenticationFailed, "{request:?}");
+            assert_eq!(error.status(), 403);
+            assert_eq!(
+                error.message,
+                "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."
+            );
+        }
+    }
+    // A date that is not an HTTP date is refused the same way.
+    let garbled = HttpRequest::new("POST", &format!("{BASE}/Employees"))
+        .header("x-ms-date", "2026-11-23T20:24:50Z")
+        .header("Authorization", lite);
+    assert_eq!(
+        code(authenticate(&dev(), &garbled, now())),
+        ErrorCode::AuthenticationFailed
+    );
+}
+
+#[test]
+fn x_ms_date_is_the_date_signed_when_both_are_sent() {
+    // JS signed x-ms-date = JS_DATE. Sent beside another Date, x-ms-date is what counts.
+    let beside = js(
+        "POST",
+        "/Employees",
+        "f0Zjdd4A0sVuIttF7TCbr5bqls9in0ffyghV/V7YdGY=",
+    )
+    .header("Date", "Mon, 23 Nov 2026 20:25:00 GMT");
+    assert_eq!(
+        authenticate(&dev(), &beside, now()),
+        Ok(Credential::AccountKey)
+    );
+    // Signed over Date while another x-ms-date is sent: the service signs x-ms-date only.
+    let signed_date = HttpRequest::new("POST", &format!("{BASE}/Employees"))
+        .header("Date", JS_DATE)
+        .header("x-ms-date", "Mon, 23 Nov 2026 20:25:00 GMT")
+        .header(
+            "Authorization",
+            "SharedKeyLite devstoreaccount1:f0Zjdd4A0sVuIttF7TCbr5bqls9in0ffyghV/V7YdGY=",
+        );
+    assert_eq!(
+        code(authenticate(&dev(), &signed_date, now())),
+        ErrorCode::AuthenticationFailed
+    );
+}
+
+#[test]
+fn an_unreadable_authorization_header_is_invalid_authentication_info() {
+    let dated = || HttpRequest::new("GET", &format!("{BASE}/Tables")).header("x-ms-date", JS_DATE);
+    for header in [
+        "SharedKeyLite",
+        "SharedKeyLite ",
+        "SharedKeyLite devstoreaccount1",
+        "SharedKeyLite devstoreaccount1:a:b",
+        "SharedKeyLite devstoreaccount1:not base64!",
+    ] {
+        let request = dated().header("Authorization", header);
+        assert_eq!(
+            code(authenticate(&dev(), &request, now())),
+            ErrorCode::InvalidAuthenticationInfo,
+            "{header}"
+        );
+    }
+    // A readable header with an unknown scheme or a wrong account is a failed one.
+    for header in [
+        "Bearer eyJ0eXAi",
+        "SharedKeyLite otheraccount:a63u+suekYF2RPUU6ZXPDuzr9ev8z4HVpHUr5ed/Mn8=",
+    ] {
+        let request = dated().header("Authorization", header);
+        assert_eq!(
+            code(authenticate(&dev(), &request, now())),
+            ErrorCode::AuthenticationFailed,
+            "{header}"
+        );
+    }
 }
 
 #[test]
