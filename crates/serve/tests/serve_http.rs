@@ -289,6 +289,8 @@ fn help_names_every_flag() {
         "--allow-anonymous",
         "--snapshot-bytes",
         "--silent",
+        "--cors-origin",
+        "--no-cors",
         "export",
     ] {
         assert!(help.contains(flag), "{flag}");
