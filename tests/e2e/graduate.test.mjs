@@ -76,7 +76,14 @@ before(async () => {
   await mkdir(SHOTS, { recursive: true });
   env = await start();
   const servePort = await freePort();
-  serve = await launch(serveBinary(), ['--host', '127.0.0.1', '--port', String(servePort), '--in-memory', '--silent'], servePort);
+  // The page is served from a port of its own, not the playground's 8080 that serve's default
+  // CORS rule admits: name its origin, as a user serving the playground elsewhere would.
+  const pageOrigin = new URL(env.url).origin;
+  serve = await launch(
+    serveBinary(),
+    ['--host', '127.0.0.1', '--port', String(servePort), '--in-memory', '--silent', '--cors-origin', pageOrigin],
+    servePort,
+  );
   const azuritePort = await freePort();
   azuriteDir = await mkdtemp(join(tmpdir(), 'graduate-azurite-'));
   const main = join(REPO, 'scripts', 'bench', 'node_modules', 'azurite', 'dist', 'src', 'table', 'main.js');

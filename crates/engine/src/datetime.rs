@@ -229,6 +229,21 @@ impl fmt::Display for DateTime {
     }
 }
 
+/// Written as the service writes a stored time (`2020-01-01T00:00:00.0000000Z`), read back
+/// as any DateTime the service accepts.
+impl serde::Serialize for DateTime {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string_7())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DateTime {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        DateTime::parse(&text).map_err(|e| serde::de::Error::custom(format!("{text:?}: {e:?}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,20 +362,5 @@ mod tests {
         let a = DateTime::parse("2024-01-01T00:00:00.0000001Z").unwrap();
         let b = DateTime::parse("2024-01-01T00:00:00.0000002Z").unwrap();
         assert_eq!(b.ticks() - a.ticks(), 1);
-    }
-}
-
-/// Written as the service writes a stored time (`2020-01-01T00:00:00.0000000Z`), read back
-/// as any DateTime the service accepts.
-impl serde::Serialize for DateTime {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string_7())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for DateTime {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        DateTime::parse(&text).map_err(|e| serde::de::Error::custom(format!("{text:?}: {e:?}")))
     }
 }

@@ -11,7 +11,7 @@ mod properties;
 
 pub(crate) use access_policy::check_identifiers;
 pub use access_policy::{AccessPolicy, Permissions, SignedIdentifier, MAX_SIGNED_IDENTIFIERS};
-pub use cors::{CorsRule, CORS_METHODS, MAX_CORS_RULES};
+pub use cors::{matches_any as header_matches, CorsRule, CORS_METHODS, MAX_CORS_RULES};
 pub use properties::{Logging, Metrics, PropertiesUpdate, RetentionPolicy, ServiceProperties};
 
 use super::detail::Detail;

@@ -1,5 +1,6 @@
 //! The command line: a few flags, parsed with the standard library.
 
+use super::cors::CorsStart;
 use super::store::DEFAULT_SNAPSHOT_BYTES;
 use std::path::PathBuf;
 use tablescope_wire::{DEV_ACCOUNT, DEV_KEY};
@@ -23,6 +24,11 @@ OPTIONS:
     --load FILE            start from a workspace exported by the playground (with
                            --location, it replaces what DIR holds)
     --allow-anonymous      also serve requests that carry no credential
+    --cors-origin ORIGIN   start with one CORS rule admitting ORIGIN (repeatable; `*` for
+                           every origin) instead of the default rule, which admits the
+                           playground (http://127.0.0.1:8080, http://localhost:8080) and
+                           is applied only to an account with no stored properties
+    --no-cors              start with no CORS rules (browser pages are refused)
     --snapshot-bytes N     with --location: write a snapshot when the change log passes
                            N bytes or the last snapshot's size, whichever is larger
                            [default: 67108864]
@@ -55,6 +61,7 @@ pub struct Options {
     pub allow_anonymous: bool,
     pub snapshot_bytes: u64,
     pub silent: bool,
+    pub cors: CorsStart,
 }
 
 impl Default for Options {
@@ -69,6 +76,7 @@ impl Default for Options {
             allow_anonymous: false,
             snapshot_bytes: DEFAULT_SNAPSHOT_BYTES,
             silent: false,
+            cors: CorsStart::Default,
         }
     }
 }
@@ -90,6 +98,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     }
     let mut options = Options::default();
     let (mut location, mut in_memory) = (None, false);
+    let (mut origins, mut no_cors) = (Vec::new(), false);
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
@@ -121,6 +130,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .map_err(|_| format!("--snapshot-bytes {v}: not a number"))?;
             }
             "--silent" => options.silent = true,
+            "--cors-origin" => origins.push(value()?),
+            "--no-cors" => no_cors = true,
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -129,6 +140,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             .map(|location| Command::Export { location })
             .ok_or_else(|| "export needs --location DIR".to_string());
     }
+    options.cors = match (origins.is_empty(), no_cors) {
+        (false, true) => return Err("--cors-origin and --no-cors exclude each other".into()),
+        (false, false) => CorsStart::Origins(origins),
+        (true, true) => CorsStart::None,
+        (true, false) => CorsStart::Default,
+    };
     options.storage = match (location, in_memory) {
         (Some(_), true) => return Err("--location and --in-memory exclude each other".into()),
         (Some(dir), false) => Storage::Location(dir),
@@ -171,6 +188,7 @@ mod tests {
                 allow_anonymous: true,
                 snapshot_bytes: 4096,
                 silent: true,
+                cors: CorsStart::Default,
             }))
         );
         assert_eq!(
@@ -180,6 +198,23 @@ mod tests {
             })
         );
         assert_eq!(parse_str("--port 9 -h"), Ok(Command::Help));
+        let cors = |line: &str| match parse_str(line) {
+            Ok(Command::Serve(o)) => Ok(o.cors),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(
+            cors("--cors-origin http://a.example --cors-origin=http://b.example"),
+            Ok(CorsStart::Origins(vec![
+                "http://a.example".into(),
+                "http://b.example".into()
+            ]))
+        );
+        assert_eq!(cors("--no-cors"), Ok(CorsStart::None));
+        assert_eq!(
+            cors("--no-cors --cors-origin x"),
+            Err("--cors-origin and --no-cors exclude each other".to_string())
+        );
     }
 
     #[test]

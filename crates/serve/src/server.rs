@@ -5,7 +5,7 @@ use super::args::{Options, Storage};
 use super::body::Body;
 use super::state::{Served, State};
 use super::store::Store;
-use super::{cors, reply, time};
+use super::{reply, time};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
@@ -17,6 +17,7 @@ use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use tablescope_engine::Account;
+use tablescope_wire::cors;
 use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
 struct Shared {
@@ -46,6 +47,8 @@ fn open(options: &Options) -> Result<State, String> {
         }
         None => None,
     };
+    // Whether the account starts empty: in memory, or a data directory never written.
+    let mut new = true;
     let store = match &options.storage {
         Storage::Memory => {
             eprintln!("tablescope-serve: data in memory only (pass --location DIR to keep it)");
@@ -54,6 +57,7 @@ fn open(options: &Options) -> Result<State, String> {
         Storage::Location(dir) => {
             let (store, r) = Store::open(dir, options.snapshot_bytes, &mut account)
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
+            new = r.generation == 0 && r.records == 0;
             eprintln!(
                 "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
                 dir.display(),
@@ -70,6 +74,7 @@ fn open(options: &Options) -> Result<State, String> {
         }
     };
     let mut state = State::new(account, endpoint, store);
+    let loaded_any = loaded.is_some();
     if let (Some(text), Some(path)) = (loaded, &options.load) {
         state.account.import_json(&text).map_err(|e| {
             format!(
@@ -83,6 +88,35 @@ fn open(options: &Options) -> Result<State, String> {
         }
         state.account.take_changes();
         eprintln!("tablescope-serve: loaded {}", path.display());
+    }
+    // The starting CORS rules: asked for on the command line, or the default for an account
+    // without properties of its own (stored properties win over the default).
+    let fresh = (new || loaded_any) && state.account.service_properties().cors.is_empty();
+    if options.cors.explicit() || fresh {
+        state
+            .account
+            .set_service_properties(&options.cors.update())
+            .map_err(|e| {
+                format!(
+                    "--cors-origin: {}",
+                    e.detail.map_or(e.message, |d| d.to_string())
+                )
+            })?;
+        if let Some(store) = &mut state.store {
+            store.snapshot(&state.account).map_err(|e| e.to_string())?;
+        }
+        state.account.take_changes();
+    }
+    let rules = &state.account.service_properties().cors;
+    match rules.first() {
+        None => {
+            eprintln!("tablescope-serve: no CORS rules: browser pages on other origins are refused")
+        }
+        Some(rule) => eprintln!(
+            "tablescope-serve: CORS: {} rule(s); the first admits {}",
+            rules.len(),
+            rule.allowed_origins.join(", ")
+        ),
     }
     Ok(state)
 }
@@ -148,37 +182,29 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
         now: time::now(),
         request_id: time::request_id(),
     };
-    let preflight = request.method == "OPTIONS";
-    let served = if preflight {
-        Served {
-            response: cors::preflight(&request, &context),
-            stats: None,
+    // Preflights too are answered by the wire layer, by the account's CORS rules.
+    let served = match read_body(body, &parts.headers).await {
+        Ok(body) => {
+            request.body = body;
+            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.serve(&request, &context)
         }
-    } else {
-        match read_body(body, &parts.headers).await {
-            Ok(body) => {
-                request.body = body;
-                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-                state.serve(&request, &context)
-            }
-            Err(e) => Served {
-                response: {
-                    eprintln!("tablescope-serve: the request body could not be read: {e}");
-                    reply::error(
-                        &request,
-                        &context,
-                        tablescope_engine::ErrorCode::InvalidInput,
-                    )
-                },
+        Err(e) => {
+            eprintln!("tablescope-serve: the request body could not be read: {e}");
+            let mut response = reply::error(
+                &request,
+                &context,
+                tablescope_engine::ErrorCode::InvalidInput,
+            );
+            let state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            cors::decorate(state.account.service_properties(), &request, &mut response);
+            Served {
+                response,
                 stats: None,
-            },
+            }
         }
     };
-    let mut response = served.response;
-    let origin = request.header_value("Origin").filter(|o| !o.is_empty());
-    if let (Some(origin), false) = (origin, preflight) {
-        cors::allow(origin, &mut response);
-    }
+    let response = served.response;
     if !shared.silent {
         log(&request, &response, served.stats.as_ref());
     }

@@ -75,12 +75,14 @@ impl State {
 
     fn internal_error(&self, request: &HttpRequest, context: &Context, why: String) -> Served {
         eprintln!("tablescope-serve: {why}; restart the server to recover what was acknowledged");
+        let mut response = reply::error(
+            request,
+            context,
+            tablescope_engine::ErrorCode::InternalError,
+        );
+        wire::cors::decorate(self.account.service_properties(), request, &mut response);
         Served {
-            response: reply::error(
-                request,
-                context,
-                tablescope_engine::ErrorCode::InternalError,
-            ),
+            response,
             stats: None,
         }
     }

@@ -1,5 +1,6 @@
 //! `kill -9` during a write storm, at random moments, repeated: after each restart every
-//! acknowledged write is there with its ETag, and no batch is half there.
+//! acknowledged write is there with its ETag, no batch is half there, and the table's ACL and
+//! the service properties are the last ones acknowledged (or the one set when the kill came).
 
 mod serve_support;
 
@@ -19,7 +20,38 @@ struct Sent {
     /// (PartitionKey, row keys) of every batch sent, acknowledged or not.
     batches: Vec<(String, Vec<String>)>,
     acked_batches: usize,
+    /// The last stored access policy id and retention days acknowledged, and the last tried.
+    acl_acked: Option<String>,
+    acl_tried: Option<String>,
+    days_acked: Option<u32>,
+    days_tried: Option<u32>,
 }
+
+fn acl_body(id: &str) -> String {
+    format!(
+        "<SignedIdentifiers><SignedIdentifier><Id>{id}</Id><AccessPolicy><Permission>r\
+         </Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>"
+    )
+}
+
+fn properties_body(days: u32) -> String {
+    format!(
+        "<StorageServiceProperties><Logging><Version>1.0</Version><Delete>true</Delete>\
+         <Read>true</Read><Write>true</Write><RetentionPolicy><Enabled>true</Enabled>\
+         <Days>{days}</Days></RetentionPolicy></Logging></StorageServiceProperties>"
+    )
+}
+
+/// The text of the first `<name>` element in `body`.
+fn first(body: &[u8], name: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(body);
+    let open = format!("<{name}>");
+    let rest = text.split(&open).nth(1)?;
+    Some(rest.split('<').next()?.to_string())
+}
+
+const ACL_PATH: &str = "/devstoreaccount1/Storm?comp=acl";
+const PROPS_PATH: &str = "/devstoreaccount1/?restype=service&comp=properties";
 
 /// Inserts and batches until the connection fails (the server was killed).
 fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
@@ -30,7 +62,26 @@ fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
     let mut i = 0u32;
     while !stop.load(Ordering::Relaxed) {
         i += 1;
-        if i.is_multiple_of(3) {
+        if i.is_multiple_of(7) {
+            let id = format!("r{round}-{i}");
+            sent.acl_tried = Some(id.clone());
+            let xml = [("Content-Type", "application/xml")];
+            let Ok(reply) = c.send("PUT", ACL_PATH, &xml, acl_body(&id).as_bytes()) else {
+                return sent;
+            };
+            assert_eq!(reply.status, 204, "{}", reply.text());
+            sent.acl_acked = Some(id);
+        } else if i.is_multiple_of(11) {
+            let days = 1 + (round * 97 + i) % 365;
+            sent.days_tried = Some(days);
+            let xml = [("Content-Type", "application/xml")];
+            let body = properties_body(days);
+            let Ok(reply) = c.send("PUT", PROPS_PATH, &xml, body.as_bytes()) else {
+                return sent;
+            };
+            assert_eq!(reply.status, 202, "{}", reply.text());
+            sent.days_acked = Some(days);
+        } else if i.is_multiple_of(3) {
             let pk = format!("b{round}-{i}");
             let rks: Vec<String> = (0..BATCH).map(|r| format!("{r}")).collect();
             let entities: Vec<String> = rks
@@ -97,6 +148,8 @@ fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
 
     let mut expected: BTreeMap<(String, String), String> = BTreeMap::new();
     let mut batches: Vec<(String, Vec<String>)> = Vec::new();
+    // What the ACL's id and the logging retention were after the last restart.
+    let (mut acl, mut days): (Option<String>, Option<String>) = (None, None);
     let started = Instant::now();
     for round in 0..5 {
         let mut server = Server::durable(&dir, &args);
@@ -120,6 +173,22 @@ fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
 
         let server = Server::durable(&dir, &args);
         let found = server.client().scan(TABLE);
+        // The settings: the last acknowledged, or the one in flight when the kill came.
+        let mut c = server.client();
+        let found_acl = first(&c.send("GET", ACL_PATH, &[], b"").unwrap().body, "Id");
+        let acked_acl = sent.acl_acked.clone().or(acl.clone());
+        assert!(
+            found_acl == acked_acl || found_acl == sent.acl_tried,
+            "round {round}: ACL {found_acl:?}, acknowledged {acked_acl:?} (seed {seed})"
+        );
+        acl = found_acl;
+        let found_days = first(&c.send("GET", PROPS_PATH, &[], b"").unwrap().body, "Days");
+        let acked_days = sent.days_acked.map(|d| d.to_string()).or(days.clone());
+        assert!(
+            found_days == acked_days || found_days == sent.days_tried.map(|d| d.to_string()),
+            "round {round}: Days {found_days:?}, acknowledged {acked_days:?} (seed {seed})"
+        );
+        days = found_days;
         for (key, etag) in &expected {
             assert_eq!(
                 found.get(key),

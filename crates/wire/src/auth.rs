@@ -12,6 +12,7 @@
 //! - SAS ([`sas`]): the token's own fields, in the order of the SAS version.
 
 mod sas;
+pub(crate) use sas::verify_with_policy;
 mod shared_key;
 #[cfg(test)]
 mod tests;

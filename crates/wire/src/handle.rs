@@ -5,7 +5,7 @@ use super::payload::{self, Metadata, Place};
 use super::reply::{api_version, header as h, Reply};
 use super::route::{self, entity_path, Resource, Target};
 use super::translate::{self, Operation};
-use super::{batch, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
+use super::{batch, cors, settings, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
 use tablescope_engine::Account;
 use tablescope_engine::{Error, ErrorCode, Result};
 use tablescope_engine::{Request, Response, Rows};
@@ -26,14 +26,44 @@ pub fn handle(
         context,
         version: api_version(request),
     };
-    match serve(account, endpoint, &reply, request) {
+    if cors::is_preflight(request) {
+        return Outcome {
+            response: cors::preflight(account.service_properties(), context, request),
+            request: None,
+            stats: None,
+        };
+    }
+    let mut outcome = match serve(account, endpoint, &reply, request) {
         Ok(outcome) => outcome,
         Err(error) => Outcome {
             response: reply.error_with(&error, kept_preference(&error, asks_no_content(request))),
             request: None,
             stats: None,
         },
+    };
+    cors::decorate(account.service_properties(), request, &mut outcome.response);
+    outcome
+}
+
+/// Checks the request's credential ([`auth::authenticate`]); a table SAS that names a stored
+/// access policy is resolved against the account's table, so removing the policy revokes it.
+pub(super) fn authenticate(
+    account: &Account,
+    endpoint: &Endpoint,
+    request: &HttpRequest,
+    now: tablescope_engine::DateTime,
+) -> Result<Credential> {
+    if request.header_value("Authorization").is_none() {
+        let query = super::http::split_target(&request.url).query;
+        if let Some(params) = super::http::query_pairs(query) {
+            let has = |name: &str| params.iter().any(|(n, _)| n == name);
+            if has("si") && has("sig") {
+                return auth::verify_with_policy(endpoint, account, &params, now)
+                    .map(Credential::Sas);
+            }
+        }
     }
+    auth::authenticate(endpoint, request, now)
 }
 
 fn asks_no_content(request: &HttpRequest) -> bool {
@@ -72,9 +102,14 @@ fn serve(
         request.header_value("Host"),
         &endpoint.account,
     )?;
+    if resource.target.is_setting() {
+        return Ok(settings::serve(
+            account, endpoint, reply, request, &resource,
+        ));
+    }
     let level = metadata(&resource, request)?;
     check_versions(request)?;
-    let credential = auth::authenticate(endpoint, request, reply.context.now)?;
+    let credential = authenticate(account, endpoint, request, reply.context.now)?;
     let call = Call {
         endpoint,
         reply,
@@ -216,7 +251,7 @@ fn metadata(resource: &Resource, request: &HttpRequest) -> Result<Metadata> {
 
 /// `DataServiceVersion` and `MaxDataServiceVersion` are `<major>.<minor>[;NetFx]`; the JSON
 /// format needs 3.0, so a maximum below it cannot be served.
-fn check_versions(request: &HttpRequest) -> Result<()> {
+pub(super) fn check_versions(request: &HttpRequest) -> Result<()> {
     if let Some(v) = request.header_value("x-ms-version") {
         if !super::version::is_published(v) {
             return Err(Error::with_text(

@@ -24,15 +24,18 @@
 
 mod auth;
 mod batch;
+pub mod cors;
 mod handle;
 mod http;
 mod multipart;
 mod payload;
 mod reply;
 mod route;
+mod settings;
 mod token;
 mod translate;
 mod version;
+mod xml;
 
 pub use auth::{Access, Credential, KeyRange, Sas};
 pub use handle::{handle, MAX_BODY_BYTES};
@@ -41,6 +44,8 @@ pub use multipart::{BatchPart, PartResponse};
 pub use payload::Metadata;
 pub use reply::{api_version, error_response};
 pub use route::{Resource, Target};
+/// The account-level operations' XML documents, for clients that write requests themselves.
+pub use settings::{acl_document, properties_document, read_acl, read_properties};
 /// The service's continuation token for a key (what `x-ms-continuation-NextPartitionKey`,
 /// `NextRowKey` and `NextTableName` carry), for clients that write requests themselves.
 pub use token::decode as continuation_key;

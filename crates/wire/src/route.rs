@@ -22,6 +22,22 @@ pub enum Target {
     },
     /// `/$batch`.
     Batch,
+    /// `/?restype=service&comp=properties`: Get and Set Table Service Properties.
+    ServiceProperties,
+    /// `/?restype=service&comp=stats`: Get Table Service Stats.
+    ServiceStats,
+    /// `/name?comp=acl`: Get and Set Table ACL.
+    TableAcl(String),
+}
+
+impl Target {
+    /// Whether the target is one of the account-level operations, which speak XML.
+    pub fn is_setting(&self) -> bool {
+        matches!(
+            self,
+            Target::ServiceProperties | Target::ServiceStats | Target::TableAcl(_)
+        )
+    }
 }
 
 /// A routed request target: the resource, the origin and path prefix that address the
@@ -80,8 +96,23 @@ pub fn route(url: &str, host: Option<&str>, account: &str) -> Result<Resource> {
     let resource = resource.strip_suffix('/').unwrap_or(resource);
     let decoded = percent_decode(resource, false)
         .ok_or_else(|| invalid_uri("the path is not valid percent-encoded UTF-8"))?;
+    let param = |name: &str| {
+        query
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let target = match (decoded.as_str(), param("restype"), param("comp")) {
+        ("", Some("service"), Some("properties")) => Target::ServiceProperties,
+        ("", Some("service"), Some("stats")) => Target::ServiceStats,
+        (path, None, Some("acl")) => match parse_target(path)? {
+            Target::Entities(table) => Target::TableAcl(table),
+            _ => return Err(invalid_uri(format!("'/{path}?comp=acl' names no table"))),
+        },
+        (path, _, _) => parse_target(path)?,
+    };
     Ok(Resource {
-        target: parse_target(&decoded)?,
+        target,
         base,
         raw_path: parts.path.to_string(),
         query,
@@ -229,6 +260,19 @@ mod tests {
         );
         assert_eq!(target("/Employees()"), Target::Entities("Employees".into()));
         assert_eq!(target("/devstoreaccount1/$batch"), Target::Batch);
+        assert_eq!(
+            target("/devstoreaccount1/?restype=service&comp=properties"),
+            Target::ServiceProperties
+        );
+        assert_eq!(
+            target("/?comp=properties&restype=service"),
+            Target::ServiceProperties
+        );
+        assert_eq!(target("/?restype=service&comp=stats"), Target::ServiceStats);
+        assert_eq!(
+            target("/devstoreaccount1/Employees?comp=acl"),
+            Target::TableAcl("Employees".into())
+        );
         let r = route(
             "http://127.0.0.1:10002/devstoreaccount1/t?$top=2",
             None,

@@ -16,8 +16,11 @@ const MAX_ENTRY: usize = 256;
 /// The most characters all rules' entries hold together (the XML's tags left out).
 const MAX_TOTAL: usize = 2048;
 
-/// The methods a rule may allow, as the service lists them.
-pub const CORS_METHODS: [&str; 7] = ["DELETE", "GET", "HEAD", "MERGE", "POST", "OPTIONS", "PUT"];
+/// The methods a rule may allow, as the service's CORS reference lists them (PATCH among
+/// them: the SDKs merge with it).
+pub const CORS_METHODS: [&str; 8] = [
+    "DELETE", "GET", "HEAD", "MERGE", "PATCH", "POST", "OPTIONS", "PUT",
+];
 
 /// One CORS rule, its lists as the service keeps them (in the order given).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,7 +129,7 @@ fn is_prefix(entry: &str) -> bool {
 }
 
 /// Whether `header` is in `list`: by name, by a prefix, or by `*`; case does not matter.
-pub(crate) fn matches_any(list: &[String], header: &str) -> bool {
+pub fn matches_any(list: &[String], header: &str) -> bool {
     list.iter().any(|entry| {
         entry == "*"
             || match entry.strip_suffix('*') {

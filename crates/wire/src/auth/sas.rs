@@ -13,7 +13,7 @@
 
 use super::{authentication_failed, decode_signature, signature_matches, KeyRange, Sas};
 use crate::Endpoint;
-use tablescope_engine::DateTime;
+use tablescope_engine::{Account, DateTime};
 use tablescope_engine::{Error, ErrorCode, Result};
 
 /// The first SAS version whose string-to-sign this module knows (account SAS began there).
@@ -60,8 +60,9 @@ pub(super) fn verify(
         )));
     }
     if token.find("si").is_some() {
+        // `verify_with_policy` reads such a SAS, with the account whose table holds the policy.
         return Err(authentication_failed(
-            "the SAS refers to a stored access policy (si); Tablescope models none",
+            "the SAS names a stored access policy (si), which only the account's table can resolve",
         ));
     }
     let permissions = token.required("sp")?;
@@ -97,6 +98,84 @@ pub(super) fn verify(
         ));
     }
     Ok(sas)
+}
+
+/// Checks a table SAS that names a stored access policy of its table (`si`) and returns
+/// what it grants ("Create a service SAS", "Define a stored access policy"): the signature
+/// as for any table SAS, then the policy, which must exist now (removing it revokes every SAS
+/// that names it). Permissions, start and expiry come from the policy or from the SAS, never
+/// both: a field given twice, or an expiry or permission list given by neither, is 403
+/// `AuthenticationFailed`, as an unknown policy is.
+pub(crate) fn verify_with_policy(
+    endpoint: &Endpoint,
+    account: &Account,
+    params: &[(String, String)],
+    now: DateTime,
+) -> Result<Sas> {
+    let token = Token { params };
+    let version = token.required("sv")?;
+    if version < FIRST_VERSION {
+        return Err(authentication_failed(format!(
+            "SAS version '{version}' is older than {FIRST_VERSION}, which Tablescope does not read"
+        )));
+    }
+    let table = token.find("tn").ok_or_else(|| {
+        authentication_failed("only a table SAS (tn) may name a stored access policy (si)")
+    })?;
+    let id = token.required("si")?;
+    let signature = decode_signature(token.required("sig")?)?;
+    let string_to_sign = table_string_to_sign(&token, &endpoint.account, table);
+    check_signature(endpoint, &string_to_sign, &signature)?;
+    let identifier = account.stored_access_policy(table, id).ok_or_else(|| {
+        authentication_failed(format!(
+            "table '{table}' has no stored access policy '{id}'"
+        ))
+    })?;
+    let policy = identifier.access_policy.clone().unwrap_or_default();
+    let given = |name: &str| token.find(name).filter(|v| !v.is_empty());
+    let twice = |field: &str| {
+        authentication_failed(format!(
+            "{field} is given by both the SAS and the stored access policy '{id}'"
+        ))
+    };
+    let neither = |field: &str| {
+        authentication_failed(format!(
+            "{field} is given by neither the SAS nor the stored access policy '{id}'"
+        ))
+    };
+    let permissions = match (given("sp"), policy.permission) {
+        (Some(_), Some(_)) => return Err(twice("the permissions (sp)")),
+        (Some(p), None) => p.to_string(),
+        (None, Some(p)) => p,
+        (None, None) => return Err(neither("the permissions (sp)")),
+    };
+    let expiry = match (given("se"), policy.expiry) {
+        (Some(_), Some(_)) => return Err(twice("the expiry (se)")),
+        (Some(t), None) => parse_sas_time(t)?,
+        (None, Some(t)) => t,
+        (None, None) => return Err(neither("the expiry (se)")),
+    };
+    let start = match (given("st"), policy.start) {
+        (Some(_), Some(_)) => return Err(twice("the start (st)")),
+        (Some(t), None) => Some(parse_sas_time(t)?),
+        (None, t) => t,
+    };
+    if now > expiry {
+        return Err(authentication_failed(format!(
+            "the SAS expired at {expiry} (now {now})"
+        )));
+    }
+    if let Some(start) = start.filter(|s| now < *s) {
+        return Err(authentication_failed(format!(
+            "the SAS is valid from {start} (now {now})"
+        )));
+    }
+    Ok(Sas {
+        permissions,
+        table: Some(table.to_lowercase()),
+        resource_types: None,
+        keys: key_range(&token),
+    })
 }
 
 fn check_signature(endpoint: &Endpoint, string_to_sign: &str, signature: &[u8]) -> Result<()> {
