@@ -679,7 +679,11 @@ test('graduate: a local endpoint without a SAS is called without credentials', a
   // tablescope serve answers those only with --allow-anonymous; without it, as the service
   // sends it: 401 NoAuthenticationInformation.
   const port = await freePort();
-  const open = await launch(serveBinary(), ['--host', '127.0.0.1', '--port', String(port), '--in-memory', '--silent', '--allow-anonymous'], port);
+  const open = await launch(
+    serveBinary(),
+    ['--host', '127.0.0.1', '--port', String(port), '--in-memory', '--silent', '--allow-anonymous', '--cors-origin', new URL(env.url).origin],
+    port,
+  );
   try {
     await tableClient(open.endpoint, 'Anonymous').createTable();
     const page = await openConnect();
