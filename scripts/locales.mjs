@@ -96,6 +96,9 @@ if (main) {
     await writeFile(join(dir, 'locales', `${lang}.json`), JSON.stringify(shipped(en, catalogue, pageKeys)));
     for (const m of modules.filter((m) => m.embed)) {
       const keys = keysIn(en, [moduleWasm.get(m.name)]);
+      // An embed shows text at once, so none found means the English texts no longer sit in
+      // the wasm as the header says, and every message would show in English: fail instead.
+      if (keys.size === 0) throw new Error(`locales: no message's English text is in ${m.name}'s wasm; see the script's header`);
       if (lang === LANGS[0]) counts.push(`${m.name} ${keys.size}`);
       await mkdir(join(dir, 'locales', m.name), { recursive: true });
       await writeFile(join(dir, 'locales', m.name, `${lang}.json`), JSON.stringify(shipped(en, catalogue, keys)));
