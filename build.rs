@@ -100,11 +100,13 @@ fn lazy_modules() {
             .and_then(Value::as_array)
             .map(|f| f.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let js = files.iter().find(|f| f.ends_with(".js"));
+        // The glue first; another script is the module's Web Worker (design-worker.js).
+        let js = files.first().filter(|f| f.ends_with(".js"));
         let wasm = files.iter().find(|f| f.ends_with(".wasm"));
+        let worker = files.iter().skip(1).find(|f| f.ends_with(".js"));
         let (Some(name), Some(js), Some(wasm)) = (name, js, wasm) else {
             fail(&format!(
-                "www/modules.json: every module needs a `name` and `files` with its glue (.js) and its wasm: {module}"
+                "www/modules.json: every module needs a `name` and `files` with its glue (.js) first and its wasm: {module}"
             ))
         };
         if !name.chars().all(|c| c.is_ascii_lowercase()) {
@@ -114,11 +116,22 @@ fn lazy_modules() {
         }
         let _ = writeln!(
             src,
-            "/// The `{name}` module: {}\npub const {}: LazyModule = LazyModule {{ name: {name:?}, js: {js:?}, wasm: {wasm:?} }};\n",
+            "/// The `{name}` module: {}\npub const {}: LazyModule = LazyModule {{ name: {name:?}, js: {js:?}, wasm: {wasm:?}, worker: {worker:?} }};\n",
             module.get("loads").and_then(Value::as_str).unwrap_or_default(),
             name.to_ascii_uppercase()
         );
     }
+    let all: Vec<String> = modules
+        .iter()
+        .filter_map(|m| m.get("name").and_then(Value::as_str))
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let _ = writeln!(
+        src,
+        "const ALL_MODULES: [LazyModule; {}] = [{}];",
+        all.len(),
+        all.join(", ")
+    );
     let out = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| fail("no OUT_DIR")))
         .join("modules.rs");
     std::fs::write(&out, src)
