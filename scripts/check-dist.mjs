@@ -5,7 +5,11 @@
 //   substitute any of its own patterns that the file happened to contain;
 // - every file of every lazily loaded module (www/modules.json) is there, and every wasm at
 //   the top of dist/ is the playground's or one of those: a module added to index.html but
-//   not to the list would be neither minified, precached nor counted.
+//   not to the list would be neither minified, precached nor counted;
+// - every module file the start script names (`'learn.js'`, `'cell_bg.wasm'`) is a file of
+//   the list (the Rust code names them through constants build.rs makes from the list);
+// - each language's catalogues are there (scripts/locales.mjs): the page's, and each docs
+//   embed module's (`embed` in the list).
 //
 //   node scripts/check-dist.mjs [dist]
 
@@ -32,6 +36,16 @@ for (const m of manifest.modules) {
     if (!(await readFile(join(dist, file)).then(() => true, () => false))) problems.push(`${file} (module ${m.name} in www/modules.json) is not in ${dist}`);
   }
 }
+for (const [, file] of start.matchAll(/base \+ '([a-z_]+\.(?:js|wasm))'/g)) {
+  if (file !== 'sw.js' && !listed.has(file)) problems.push(`www/start.js loads ${file}, which is not a file of www/modules.json`);
+}
+for (const lang of ['de', 'nl', 'ar']) {
+  const dirs = ['', ...manifest.modules.filter((m) => m.embed).map((m) => `${m.name}/`)];
+  for (const dir of dirs) {
+    const file = join(dist, 'locales', `${dir}${lang}.json`);
+    if (!(await readFile(file).then(() => true, () => false))) problems.push(`locales/${dir}${lang}.json (scripts/locales.mjs) is not in ${dist}`);
+  }
+}
 for (const file of await readdir(dist)) {
   if (!file.endsWith('.wasm') || /^tablescope-(?:deferred-)?[0-9a-f]+(?:_bg)?\.wasm$/.test(file)) continue;
   if (!listed.has(file)) problems.push(`${file} is built but www/modules.json does not list it`);
@@ -41,4 +55,4 @@ if (problems.length > 0) {
   console.error(`check-dist: ${dist}:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-dist: ${dist}: the start script is inlined, and the ${manifest.modules.length} lazily loaded modules of www/modules.json are all there`);
+console.log(`check-dist: ${dist}: the start script is inlined, the ${manifest.modules.length} lazily loaded modules of www/modules.json and their catalogues are all there`);

@@ -1,8 +1,7 @@
 // Minifies what a release build ships that Trunk copies as it is: the glue of the modules
 // loaded lazily (www/modules.json), the service worker (sw.js), the start guard and its rescue
-// (start-guard.js, start-rescue.js), the lessons (scenarios/*.json), the UI's catalogues
-// (locales/*.json), the start script Trunk inlines into index.html (www/start.js), and the
-// stylesheets Trunk copies rather than processes (playground.css, which embeds never load, and
+// (start-guard.js, start-rescue.js), the lessons (scenarios/*.json), the start script Trunk
+// inlines into index.html (www/start.js), and the stylesheets Trunk copies rather than processes (playground.css, which embeds never load, and
 // teach.css, loaded on first use).
 // Trunk's own `minify = "on_release"` (Trunk.toml) covers the HTML and the CSS it processes;
 // the playground's glue is minified by scripts/split.mjs once it has patched it. Every byte
@@ -50,10 +49,11 @@ if (main && (process.argv[2] || process.env.TRUNK_PROFILE === 'release')) {
   if (!start) throw new Error(`minify: ${page} has no start script (www/start.js)`);
   const { code } = await transform(start[2], { loader: 'js', format: 'esm', minify: true, legalComments: 'none' });
   await writeFile(page, html.replace(start[0], () => start[1] + code.trim() + start[3]));
-  // The lessons (an embed downloads one) and the UI's catalogues (every page load in another
-  // language than English downloads one), so their indentation counts too. Whitespace between
-  // tokens only: JSON.parse reads the same value, members in the same order.
-  for (const sub of ['scenarios', 'locales']) {
+  // The lessons (an embed downloads one), so their indentation counts too. Whitespace between
+  // tokens only: JSON.parse reads the same value, members in the same order. (The catalogues
+  // are written without whitespace by scripts/locales.mjs, a hook Trunk may run at the same
+  // time as this one.)
+  for (const sub of ['scenarios']) {
     for (const name of await readdir(join(dir, sub))) {
       if (!name.endsWith('.json')) continue;
       const path = join(dir, sub, name);

@@ -46,6 +46,9 @@ thread_local! {
     /// them, in key order, so a message is read by its position when it is shown. English is
     /// compiled in, each message's text in its own function of [`msg`], so it is never here.
     static LOADED: RefCell<[Option<Array>; 4]> = const { RefCell::new([None, None, None, None]) };
+    /// Whose catalogues this module downloads: the page's (None), or those of the docs embed
+    /// it starts, holding only its own messages ([`start_embed`]).
+    static EMBED: Cell<Option<&'static str>> = const { Cell::new(None) };
     static PLURAL_RULES: RefCell<Vec<(Lang, Intl::PluralRules)>> = const { RefCell::new(Vec::new()) };
     static NUMBER_FORMATS: RefCell<Vec<(Lang, Intl::NumberFormat)>> = const { RefCell::new(Vec::new()) };
 }
@@ -154,6 +157,9 @@ fn render(
     count: Option<f64>,
     args: &[(&str, &dyn std::fmt::Display)],
 ) -> String {
+    // Read through a pointer whatever the language, so a module that can show a message holds
+    // its English text: scripts/locales.mjs finds a module's messages by those bytes.
+    let en = std::hint::black_box(en);
     let lang = lang();
     let category = |lang| count.map_or(Category::Other, |n| plural_category(lang, n));
     let translated = (lang != Lang::En)
@@ -212,6 +218,14 @@ pub async fn start() {
     start_with(Lang::for_page()).await;
 }
 
+/// [`start`] for a docs embed, the page of the lazily loaded module `module` (of
+/// `www/modules.json`, marked `embed`): it downloads that module's catalogues, which hold
+/// only the messages the module shows (`locales/<module>/<lang>.json`).
+pub async fn start_embed(module: &'static str) {
+    EMBED.with(|e| e.set(Some(module)));
+    start().await;
+}
+
 /// [`start`] for a module mounted into a page that already shows a language (the lessons in
 /// the playground): the one `<html lang>` names.
 pub async fn start_as_page() {
@@ -262,17 +276,23 @@ async fn load(lang: Lang) -> Result<(), String> {
     if lang == Lang::En || LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
         return Ok(());
     }
-    let text = catalogue::fetch(lang).await?;
-    install(lang, &text)
+    let text = catalogue::fetch(lang, EMBED.with(Cell::get)).await?;
+    keep(lang, catalogue::parse(&text))
 }
 
-/// Reads `text` as `lang`'s catalogue and keeps it for the page (what a download does; tests
-/// install the files of `www/locales` directly). Installing a language twice keeps the first.
+/// Reads `text`, a source catalogue (`www/locales/<lang>.json`), as `lang`'s and keeps it for
+/// the page: tests install the source files directly, where a page downloads the form
+/// `scripts/locales.mjs` writes. Installing a language twice keeps the first.
 pub fn install(lang: Lang, text: &str) -> Result<(), String> {
+    keep(lang, catalogue::parse_source(text))
+}
+
+/// Keeps `messages` (a catalogue as read, or why it could not be) as `lang`'s.
+fn keep(lang: Lang, messages: Result<Array, String>) -> Result<(), String> {
     if lang == Lang::En || LOADED.with(|l| l.borrow()[lang.index()].is_some()) {
         return Ok(());
     }
-    let messages = catalogue::parse(text).map_err(|e| msg::lang_load_failed(lang.own_name(), e))?;
+    let messages = messages.map_err(|e| msg::lang_load_failed(lang.own_name(), e))?;
     LOADED.with(|l| l.borrow_mut()[lang.index()] = Some(messages));
     Ok(())
 }

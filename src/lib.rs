@@ -18,6 +18,7 @@ pub use tablescope_wire as wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod i18n;
+pub mod modules;
 #[cfg(target_arch = "wasm32")]
 pub mod persist;
 #[cfg(target_arch = "wasm32")]

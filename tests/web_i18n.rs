@@ -304,30 +304,73 @@ async fn the_engines_explanations_in_the_readers_language() {
     reset().await;
 }
 
-/// Messages are read from a downloaded catalogue by position, so one whose keys are not this
-/// build's (renamed, missing, reordered) is refused rather than misread: the page shows English.
+/// Messages are read from a catalogue by position, so a source catalogue whose keys are not
+/// this build's (renamed, missing, reordered) is refused rather than misread.
 #[wasm_bindgen_test]
-fn a_catalogue_of_another_build_is_refused() {
-    use i18n::catalogue::parse;
+fn a_source_catalogue_of_another_build_is_refused() {
+    use i18n::catalogue::parse_source;
     let de = CATALOGUES[0].1;
-    let values = parse(de).unwrap();
-    assert_eq!(values.length(), i18n::KEY_COUNT);
+    let values = parse_source(de).unwrap();
+    // The key hash first, as in a downloaded catalogue, then every message.
+    assert_eq!(values.length(), i18n::KEY_COUNT + 1);
+    assert_eq!(
+        values.get(0).as_string().as_deref(),
+        Some(i18n::KEYS_HASH_HEX)
+    );
     let first: serde_json::Map<String, serde_json::Value> = serde_json::from_str(de).unwrap();
     let (key, text) = first.iter().next().unwrap();
-    assert_eq!(values.get(0).as_string().as_deref(), text.as_str());
+    assert_eq!(values.get(1).as_string().as_deref(), text.as_str());
     // A key renamed.
     let renamed = de.replacen(&format!("\"{key}\""), "\"aaa_renamed\"", 1);
-    assert!(parse(&renamed).is_err());
+    assert!(parse_source(&renamed).is_err());
     // A key missing.
     let mut fewer = first.clone();
     fewer.shift_remove(key);
-    assert!(parse(&serde_json::to_string(&fewer).unwrap()).is_err());
+    assert!(parse_source(&serde_json::to_string(&fewer).unwrap()).is_err());
     // The same keys in another order.
     let mut reordered = serde_json::Map::new();
     for (k, v) in first.iter().rev() {
         reordered.insert(k.clone(), v.clone());
     }
-    assert!(parse(&serde_json::to_string(&reordered).unwrap()).is_err());
+    assert!(parse_source(&serde_json::to_string(&reordered).unwrap()).is_err());
+}
+
+/// A downloaded catalogue (as scripts/locales.mjs writes it) is this build's key hash and one
+/// entry per message, 0 for a message left out, which then shows in English; one of another
+/// build (another hash or length) is refused.
+#[wasm_bindgen_test]
+fn a_downloaded_catalogue_is_read_by_position_and_checked_by_its_key_hash() {
+    use i18n::catalogue::{parse, text};
+    use i18n::Category;
+    let source: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(CATALOGUES[0].1).unwrap();
+    let keys: Vec<&String> = source.keys().collect();
+    let kept = keys.iter().position(|k| *k == "tables_heading").unwrap();
+    let left_out = keys.iter().position(|k| *k == "learn_heading").unwrap();
+    let mut shipped = vec![serde_json::Value::from(i18n::KEYS_HASH_HEX)];
+    shipped.extend(keys.iter().map(|k| {
+        if *k == "learn_heading" {
+            serde_json::Value::from(0)
+        } else {
+            source[*k].clone()
+        }
+    }));
+    let catalogue = parse(&serde_json::to_string(&shipped).unwrap()).unwrap();
+    assert_eq!(
+        text(&catalogue, kept as u32, Category::Other).as_deref(),
+        source["tables_heading"].as_str()
+    );
+    assert_eq!(text(&catalogue, left_out as u32, Category::Other), None);
+    // Another build's hash.
+    let mut other = shipped.clone();
+    other[0] = serde_json::Value::from("0123456789abcdef");
+    assert!(parse(&serde_json::to_string(&other).unwrap()).is_err());
+    // One message fewer.
+    let mut fewer = shipped.clone();
+    fewer.pop();
+    assert!(parse(&serde_json::to_string(&fewer).unwrap()).is_err());
+    // The source form, keys and all, is not what a page downloads.
+    assert!(parse(CATALOGUES[0].1).is_err());
 }
 
 /// A message without plural forms may call a placeholder `{count}`: it is filled like any

@@ -4,7 +4,7 @@
 // base URL. So this file names no hashed file, and must not contain a Trunk pattern (a word in
 // braces like Trunk's own: scripts/check-dist.mjs refuses it).
 //
-// A docs embed (`?embed=1`) loads only the lessons module (learn.js, src/bin/learn.rs), or for a
+// A docs embed (`?embed=1`) loads only the lesson module (lesson.js, src/bin/lesson.rs), or for a
 // code cell (`?embed=1&snippet=…` or `&code=…`) only the cell module (cell.js, src/bin/cell.rs);
 // every other visit loads the playground. Nothing is preloaded (`pattern_preload` is empty): a
 // preload cannot tell an embed from the playground, and an embed must not download the
@@ -52,9 +52,9 @@ try {
     css.dataset.css = 'teach.css';
     const styled = new Promise((done) => { css.onload = css.onerror = done; });
     document.head.append(css);
-    const learn = await import(base + 'learn.js');
-    await Promise.all([learn.default({ module_or_path: base + 'learn_bg.wasm' }), styled]);
-    learn.mount_embed();
+    const lesson = await import(base + 'lesson.js');
+    await Promise.all([lesson.default({ module_or_path: base + 'lesson_bg.wasm' }), styled]);
+    lesson.mount_embed();
   } else {
     addEventListener('tablescope-ready', () => {
       const register = () => {

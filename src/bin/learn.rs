@@ -1,9 +1,9 @@
-//! The lessons module's entry point: the scenario player, the simulator and the docs embed,
-//! built as their own wasm so the playground's first download does not carry them.
+//! The lessons module's entry point: the Learn section's list of lessons and the scenario
+//! player, built as their own wasm so the playground's first download does not
+//! carry them. (A docs embed has a module of its own, `src/bin/lesson.rs`.)
 //!
-//! Nothing runs at start; the page calls an export. The playground's Learn section calls
-//! [`mount_learn`] the first time it is shown (`ui::sections::teach::lazy`), and an embed page
-//! (`?embed=1`, see www/start.js) calls [`mount_embed`].
+//! Nothing runs at start; the playground's Learn section calls [`mount_learn`] the first time
+//! it is shown (`ui::sections::teach::lazy`).
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -13,12 +13,6 @@ mod exports {
     #[wasm_bindgen]
     pub fn mount_learn(host: web_sys::HtmlElement) {
         tablescope::ui::sections::teach::mount_learn(host);
-    }
-
-    /// Mounts the docs embed on `<body>`, as the page's query asks.
-    #[wasm_bindgen]
-    pub fn mount_embed() {
-        tablescope::ui::sections::teach::mount_embed();
     }
 }
 

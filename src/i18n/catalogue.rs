@@ -1,6 +1,6 @@
 //! A catalogue's messages, how a message is filled, and how a catalogue is downloaded and read.
 
-use super::{msg, Lang, KEYS_HASH, KEY_COUNT, VERSIONS};
+use super::{msg, Lang, KEYS_HASH, KEYS_HASH_HEX, KEY_COUNT, VERSIONS};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -92,11 +92,18 @@ pub fn fill(text: &str, args: &[(&str, &dyn std::fmt::Display)], count: Option<&
     out
 }
 
-/// Downloads `lang`'s catalogue, `locales/<code>.json?v=<hash>`, relative to the page.
-pub async fn fetch(lang: Lang) -> Result<String, String> {
+/// Downloads `lang`'s catalogue, relative to the page: the page's, `locales/<code>.json?v=<hash>`,
+/// or a docs embed's (`module`), `locales/<module>/<code>.json?v=<hash>` (`scripts/locales.mjs`
+/// writes both; the hash is the source catalogue's).
+pub async fn fetch(lang: Lang, module: Option<&str>) -> Result<String, String> {
     let failed = |e: JsValue| msg::lang_load_failed(lang.own_name(), describe(&e));
     let window = web_sys::window().ok_or("no window")?;
-    let url = format!("locales/{}.json?v={}", lang.code(), VERSIONS[lang.index()]);
+    let dir = module.map(|m| format!("{m}/")).unwrap_or_default();
+    let url = format!(
+        "locales/{dir}{}.json?v={}",
+        lang.code(),
+        VERSIONS[lang.index()]
+    );
     let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
         .await
         .map_err(failed)?
@@ -115,11 +122,28 @@ pub async fn fetch(lang: Lang) -> Result<String, String> {
         .ok_or_else(|| msg::lang_load_failed(lang.own_name(), "not text"))
 }
 
-/// A downloaded catalogue's messages in key order, or what is wrong with it. Read with the
-/// browser's `JSON.parse`: no JSON code of ours in the wasm for it. Its keys must be this
-/// build's, in order ([`keys_hash`]): the messages are then read by position ([`text`]), and
-/// a catalogue of another build is refused (the page shows English) rather than misread.
+/// A downloaded catalogue as `scripts/locales.mjs` writes it, or what is wrong with it: an
+/// array of this build's key hash ([`KEYS_HASH_HEX`]) and then one entry per message in key
+/// order, 0 for a message the file leaves out. Read with the browser's `JSON.parse`: no JSON
+/// code of ours in the wasm for it. The messages are read by position ([`text`]); a catalogue
+/// of another build (another hash or length) is refused (the page shows English) rather than
+/// misread.
 pub fn parse(text: &str) -> Result<Array, String> {
+    let root = js_sys::JSON::parse(text).map_err(|e| describe(&e))?;
+    if !Array::is_array(&root) {
+        return Err("not a JSON array".into());
+    }
+    let root: Array = root.unchecked_into();
+    if root.length() != KEY_COUNT + 1 || root.get(0).as_string().as_deref() != Some(KEYS_HASH_HEX) {
+        return Err("its keys are not this build's".into());
+    }
+    Ok(root)
+}
+
+/// A source catalogue (`www/locales/<lang>.json`, an object of messages by key) in the form
+/// [`parse`] returns, or what is wrong with it: its keys must be this build's, in order
+/// ([`keys_hash`]). For tests, which install the source files directly.
+pub fn parse_source(text: &str) -> Result<Array, String> {
     let root = js_sys::JSON::parse(text).map_err(|e| describe(&e))?;
     if !root.is_object() || Array::is_array(&root) {
         return Err("not a JSON object".into());
@@ -131,16 +155,19 @@ pub fn parse(text: &str) -> Result<Array, String> {
     {
         return Err("its keys are not this build's".into());
     }
-    Ok(Object::values(&root))
+    let messages = Object::values(&root);
+    messages.unshift(&JsValue::from_str(KEYS_HASH_HEX));
+    Ok(messages)
 }
 
 include!("keys_hash.rs");
 
-/// Message number `index` of a downloaded catalogue: its text, or of a plural message the
+/// Message number `index` of a catalogue (as [`parse`] returns it): its text, or of a plural message the
 /// form of `category`, else `other` (build.rs makes sure every category of the language is
-/// there). None when it is not there.
+/// there). None when it is not there (0: left out of the file).
 pub fn text(catalogue: &Array, index: u32, category: Category) -> Option<String> {
-    let value = catalogue.get(index);
+    // Entry 0 is the key hash.
+    let value = catalogue.get(index + 1);
     if let Some(text) = value.as_string() {
         return Some(text);
     }

@@ -76,7 +76,7 @@ test('a snippet by name runs in the sandbox and shows its exact output and wire 
   // No editor bundle, no lessons module, no playground: the cell's own module and the runner.
   const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
   assert.ok(loaded.includes('/cell_bg.wasm'), loaded.join('\n'));
-  assert.ok(!loaded.some((p) => p.startsWith('/learn') || p.startsWith('/tablescope-') || p.includes('tablescope-code-')), loaded.join('\n'));
+  assert.ok(!loaded.some((p) => p.startsWith('/learn') || p.startsWith('/lesson') || p.startsWith('/tablescope-') || p.includes('tablescope-code-')), loaded.join('\n'));
 
   const outcome = await run(page);
   assert.equal(outcome.kind, 'done', outcome.text);

@@ -32,20 +32,6 @@ const LANGUAGES = [
   { code: 'ar', locale: 'ar-EG' },
 ];
 
-/**
- * Page loads known to be over the budget, by page and language, with the reason: their test
- * still runs and prints its figure, but is reported as a to-do instead of failing the run.
- * docs/size.md says what each needs; take an entry out as soon as its load fits.
- */
-const CATALOGUE = 'its catalogue (locales/<lang>.json, every message of the whole app, 17-20 KB gzip) '
-  + 'comes on top of the lessons module, which is at 294 KB in English: docs/size.md';
-const OVER_BUDGET = {
-  'embed de': CATALOGUE,
-  'embed nl': CATALOGUE,
-  'embed ar': CATALOGUE,
-};
-const known = (page, code) => OVER_BUDGET[`${page} ${code}`];
-
 let env;
 before(async () => {
   // Every origin here is loopback, so Chromium's Local Network Access checks would take the
@@ -110,7 +96,7 @@ after(async () => {
 /** The test of a first visit by a browser set to `language`. */
 function firstVisit(language) {
   const { code } = language;
-  test(`a first visit by a browser set to ${code} downloads at most 300 KB gzip before the playground is usable, none of it deferred code, and no file twice`, { todo: known('playground', code) }, async () => {
+  test(`a first visit by a browser set to ${code} downloads at most 300 KB gzip before the playground is usable, none of it deferred code, and no file twice`, async () => {
     const context = await browserIn(language, DESKTOP);
     // The moment the app is usable in the browser's language, by the page's own clock (the
     // server's, on the same machine): it has started (`tablescope-ready`) and shows the language.
@@ -202,7 +188,7 @@ for (const language of LANGUAGES.slice(1)) firstVisit(language);
 
 for (const language of LANGUAGES) {
   const { code } = language;
-  test(`a docs embed in a browser set to ${code} registers no service worker and downloads at most 300 KB gzip, foreground and background`, { todo: known('embed', code) }, async () => {
+  test(`a docs embed in a browser set to ${code} registers no service worker and downloads at most 300 KB gzip, foreground and background`, async () => {
     const context = await browserIn(language, PHONE);
     const page = watch(await context.newPage());
     const mark = env.served.length;
@@ -216,13 +202,17 @@ for (const language of LANGUAGES) {
     const paths = fetched.map((e) => e.path);
     assert.ok(!paths.some((p) => p.startsWith('/tablescope-') || p === '/sw.js'), `the playground was fetched:\n  ${listing(fetched)}`);
     assert.ok(paths.includes(`/scenarios/${code}/query-kinds.json`), `the lesson in ${code}:\n  ${listing(fetched)}`);
+    // The lesson module, not the Learn section's; its catalogue is its own, holding only the
+    // messages that module shows (scripts/locales.mjs); English is compiled in.
+    assert.deepEqual(paths.filter((p) => p.endsWith('.wasm')), ['/lesson_bg.wasm'], listing(fetched));
+    assert.deepEqual(paths.filter((p) => p.startsWith('/locales/')), code === 'en' ? [] : [`/locales/lesson/${code}.json`], listing(fetched));
     const total = gzipTotal(downloads(fetched));
     console.log(`# a docs embed (${code}), everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
     assert.deepEqual(page.problems, []);
     assert.ok(total <= BUDGET, `${kb(total)}:\n  ${listing(fetched)}`);
   });
 
-  test(`a code cell embed in a browser set to ${code} downloads at most 300 KB gzip with a run, and neither the lessons, the editor nor the playground`, { todo: known('cell', code) }, async () => {
+  test(`a code cell embed in a browser set to ${code} downloads at most 300 KB gzip with a run, and neither the lessons, the editor nor the playground`, async () => {
     const context = await browserIn(language, PHONE);
     const page = watch(await context.newPage());
     const mark = env.served.length;
@@ -238,12 +228,13 @@ for (const language of LANGUAGES) {
     const fetched = env.served.slice(mark);
     const paths = fetched.map((e) => e.path);
     const wrong = paths.filter(
-      (p) => p.startsWith('/tablescope-') || p === '/sw.js' || p.startsWith('/learn') || p.includes('/tablescope-code-') && !p.includes('-worker-') || p === '/teach.css',
+      (p) => p.startsWith('/tablescope-') || p === '/sw.js' || p.startsWith('/learn') || p.startsWith('/lesson') || p.includes('/tablescope-code-') && !p.includes('-worker-') || p === '/teach.css',
     );
     assert.deepEqual(wrong, [], `fetched what a cell does not need:\n  ${listing(fetched)}`);
     for (const needed of [/^\/cell_bg\.wasm$/, /^\/code\/tablescope-cell-[0-9a-f]{16}\.js$/, /^\/code\/tablescope-code-worker-/, /^\/sdk\/tablescope-sdk-/, new RegExp(`^/scenarios/${code}/employees\\.json$`), /^\/snippets\/paging-with-continuation\.js$/]) {
       assert.equal(paths.filter((p) => needed.test(p)).length, 1, `${needed} once:\n  ${listing(fetched)}`);
     }
+    assert.deepEqual(paths.filter((p) => p.startsWith('/locales/')), code === 'en' ? [] : [`/locales/cell/${code}.json`], listing(fetched));
     const total = gzipTotal(downloads(fetched));
     console.log(`# a code cell embed (${code}) with a run, everything: ${kb(total)} gzip\n  ${listing(fetched)}`);
     assert.deepEqual(page.problems, []);

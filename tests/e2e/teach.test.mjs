@@ -215,14 +215,14 @@ test('the lessons module loads on first use of Learn, and retries after a failed
   await context.close();
 });
 
-test('a docs embed downloads the lessons module only', async () => {
+test('a docs embed downloads the lesson module only', async () => {
   const context = await env.browser.newContext({ viewport: PHONE });
   const page = await context.newPage();
   await context.route('**/sw.js', (route) => route.abort());
   const wasm = wasmRequests(page);
   await page.goto(`${env.url}?embed=1&scenario=compound-keys.json`);
   await page.locator('.scenario-player').waitFor({ timeout: 15_000 });
-  assert.deepEqual(wasm, ['/learn_bg.wasm']);
+  assert.deepEqual(wasm, ['/lesson_bg.wasm']);
   await context.close();
 });
 

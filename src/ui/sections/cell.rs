@@ -4,7 +4,7 @@
 //! `&limit=<seconds>` for the time limit's first value (the visitor can change it in the cell).
 //!
 //! The cell is its own small wasm (the `cell` bin, `src/bin/cell.rs`; the start script, `www/start.js`,
-//! loads it instead of the lessons module when the embed asks for code). A docs embed may
+//! loads it instead of the lesson module when the embed asks for code). A docs embed may
 //! download 300 KB gzip in all, and the sandbox worker and the SDK take 68 KB of it, so the
 //! cell carries no Leptos and no editor: the engine with `wire`, the lesson loader,
 //! and a few DOM nodes (`view`); the lesson's data goes in through the wire too (`code::lesson_account`). It reuses the Code section's runner protocol
@@ -95,7 +95,7 @@ impl CellRequest {
 pub fn mount() {
     wasm_bindgen_futures::spawn_local(async {
         // The host page passes its language as `?lang=`.
-        i18n::start().await;
+        i18n::start_embed(crate::modules::CELL.name).await;
         let request = CellRequest::read(query_param);
         let frame = view::Frame::mount();
         let Some(frame) = frame else { return };

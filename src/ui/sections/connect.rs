@@ -47,8 +47,8 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-runs td.failed{color:var(--danger)}";
 
 /// The Connect module's files, relative to the page.
-pub const CONNECT_JS: &str = "connect.js";
-pub const CONNECT_WASM: &str = "connect_bg.wasm";
+pub const CONNECT_JS: &str = crate::modules::CONNECT.js;
+pub const CONNECT_WASM: &str = crate::modules::CONNECT.wasm;
 
 /// The section in the playground: the host the Connect module mounts into, loaded the first
 /// time the section shows. `SectionPanel` (app.rs) calls it through a pointer, so none of it

@@ -79,7 +79,7 @@ pub fn parse_index(text: &str) -> Result<Vec<ScenarioEntry>, String> {
 /// The Learn section in the playground: the lessons (the scenario list and the player of the
 /// chosen one), loaded as their own module the first time the section is shown; the
 /// throughput simulator and the workspace share panel, which stay in the playground's code
-/// (its deferred part): a docs embed shows neither, and its lessons module, which every embed
+/// (its deferred part): a docs embed shows neither, and its lesson module, which every embed
 /// downloads, is smaller without them.
 #[component]
 pub fn LearnSection() -> impl IntoView {

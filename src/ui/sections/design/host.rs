@@ -21,8 +21,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 /// The module's files, relative to the page.
-pub const DESIGN_JS: &str = "design.js";
-pub const DESIGN_WASM: &str = "design_bg.wasm";
+pub const DESIGN_JS: &str = crate::modules::DESIGN.js;
+pub const DESIGN_WASM: &str = crate::modules::DESIGN.wasm;
 /// The module's export that mounts the section (`src/bin/design.rs`).
 const MOUNT: &str = "mount_design";
 

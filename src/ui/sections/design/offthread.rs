@@ -296,13 +296,17 @@ impl Drop for OffThread {
 /// generates in its own thread instead.
 const START_TIMEOUT_MS: i32 = 10_000;
 
-/// `design-worker.js`, beside the module's own `design.js`.
+/// `design-worker.js` (the design module's worker in `www/modules.json`), beside the module's
+/// own `design.js`.
 fn worker_url() -> Result<String, String> {
     let base = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .ok_or("no page address for the generator's worker")?;
-    web_sys::Url::new_with_base("design-worker.js", &base)
+    let worker = crate::modules::DESIGN
+        .worker
+        .ok_or("www/modules.json names no worker for the design module")?;
+    web_sys::Url::new_with_base(worker, &base)
         .map(|u| u.href())
         .map_err(|e| crate::ui::kit::dynamic::describe(&e))
 }

@@ -21,7 +21,7 @@ pub fn mount_embed() -> bool {
         Some(file) => {
             wasm_bindgen_futures::spawn_local(async move {
                 // The host page passes its language as `?lang=`.
-                crate::i18n::start().await;
+                crate::i18n::start_embed(crate::modules::LESSON.name).await;
                 leptos::mount::mount_to_body(move || view! { <Embed file=file.clone() /> });
             });
             true

@@ -7,7 +7,8 @@
 //! share nothing at run time: the lessons run on their own scenario accounts, never on the
 //! user's, so nothing needs to cross between them.
 //!
-//! Docs embeds (`?embed=1`) load only the lessons module (see `www/start.js`).
+//! Docs embeds (`?embed=1`) load the lesson module instead (`src/bin/lesson.rs`, see
+//! `www/start.js`).
 
 use crate::i18n::msg;
 use crate::ui::kit::module_host::{Module, ModuleHost};
@@ -15,8 +16,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 /// The lessons module's files, relative to the page.
-pub const LEARN_JS: &str = "learn.js";
-pub const LEARN_WASM: &str = "learn_bg.wasm";
+pub const LEARN_JS: &str = crate::modules::LEARN.js;
+pub const LEARN_WASM: &str = crate::modules::LEARN.wasm;
 
 /// The host of the lessons: the scenario list, the player and the simulator, mounted by the
 /// lessons module, which starts loading once the host is on the page. The Learn section

@@ -8,8 +8,8 @@ use js_sys::{Function, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
-const CODEGEN_JS: &str = "codegen.js";
-const CODEGEN_WASM: &str = "codegen_bg.wasm";
+const CODEGEN_JS: &str = crate::modules::CODEGEN.js;
+const CODEGEN_WASM: &str = crate::modules::CODEGEN.wasm;
 
 // A thread-local, not context: a cache of a JavaScript module's exports, not app state. Every
 // show-as-code panel shares the one load, in the playground and in the Design module (its own
