@@ -12,20 +12,17 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import {
   AzureNamedKeyCredential,
   TableServiceClient,
   generateAccountSas,
 } from '@azure/data-tables';
-import { CHROMIUM, REPO } from './lib.mjs';
+import { CHROMIUM } from './lib.mjs';
+import { ACCOUNT, launch, serveBinary } from './endpoint.mjs';
 import { freePort } from '../../scripts/bench/lib/servers.mjs';
 
-const ACCOUNT = 'devstoreaccount1';
 /** The development account's key (Microsoft's Azurite documentation publishes it). */
 const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 const credential = new AzureNamedKeyCredential(ACCOUNT, DEV_KEY);
@@ -34,37 +31,11 @@ let server; // tablescope serve: { endpoint, log(), stop() }
 let page; // { origin, close() }
 let browser;
 
-function serveBinary() {
-  const bin = join(REPO, 'target', 'debug', 'tablescope-serve');
-  if (!existsSync(bin)) execFileSync('cargo', ['build', '-p', 'tablescope-serve'], { cwd: REPO, stdio: 'inherit' });
-  return bin;
-}
-
 /** Starts tablescope serve in memory on a free port; its request log is kept. */
 async function startServe() {
   const port = await freePort();
-  const child = spawn(serveBinary(), ['--host', '127.0.0.1', '--port', String(port), '--in-memory'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
-  while (!/listening on/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`tablescope-serve exited: ${output}`);
-    if (Date.now() > deadline) throw new Error(`tablescope-serve is not listening: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    endpoint: `http://127.0.0.1:${port}/${ACCOUNT}`,
-    log: () => output,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  const started = await launch(serveBinary(), ['--host', '127.0.0.1', '--port', String(port), '--in-memory'], port);
+  return { ...started, log: started.output };
 }
 
 /** A tiny page on a port of its own: another origin than the endpoint's. */

@@ -13,8 +13,6 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,47 +24,14 @@ import {
   generateTableSas,
 } from '@azure/data-tables';
 import { REPO, start } from './lib.mjs';
+import { ACCOUNT, launch, serveBinary } from './endpoint.mjs';
 import { freePort } from '../../scripts/bench/lib/servers.mjs';
 
 const SHOTS = '/tmp/shots-graduate';
-const ACCOUNT = 'devstoreaccount1';
 /** The development account's key (Microsoft's Azurite documentation publishes it). */
 const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 const credential = new AzureNamedKeyCredential(ACCOUNT, DEV_KEY);
 const ALL = { query: true, write: true, delete: true, list: true, add: true, update: true };
-
-/** Starts `command args` and resolves once `port` accepts connections; `stop()` ends it. */
-async function launch(command, args, port, cwd) {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${command} exited: ${output}`);
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`${command} is not listening: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    endpoint: `http://127.0.0.1:${port}/${ACCOUNT}`,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-function serveBinary() {
-  const bin = join(REPO, 'target', 'debug', 'tablescope-serve');
-  if (!existsSync(bin)) {
-    execFileSync('cargo', ['build', '-p', 'tablescope-serve'], { cwd: REPO, stdio: 'inherit' });
-  }
-  return bin;
-}
 
 let env;
 let serve;
