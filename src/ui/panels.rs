@@ -9,5 +9,6 @@ pub mod batch_panel;
 pub mod code_panel;
 pub mod data_panel;
 pub mod query_panel;
+pub mod settings_panel;
 pub mod storage_panel;
 pub mod tables_panel;
