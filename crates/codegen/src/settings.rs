@@ -182,7 +182,7 @@ pub(crate) fn javascript(setting: &Setting) -> String {
             let mut parts = Vec::new();
             if let Some(l) = &update.logging {
                 parts.push(format!(
-                    "  logging: {{\n    version: {},\n    read: {},\n    write: {},\n    deleteProperty: {},\n    retentionPolicy: {},\n  }},\n",
+                    "  logging: {{\n    version: {},\n    read: {},\n    write: {},\n    delete: {},\n    retentionPolicy: {},\n  }},\n",
                     quoted(&l.version),
                     l.read,
                     l.write,

@@ -3,7 +3,7 @@ await serviceClient.setProperties({
     version: "1.0",
     read: false,
     write: true,
-    deleteProperty: true,
+    delete: true,
     retentionPolicy: { enabled: true, days: 30 },
   },
   hourMetrics: {
