@@ -50,6 +50,21 @@ pub fn PoliciesEditor() -> impl IntoView {
     let drafts = RwSignal::new(load(state, &table.get_untracked()));
     let problem = RwSignal::new(None::<Problem>);
     let status = RwSignal::new(None::<Say>);
+    // A table deleted, or the first one created while the editor is open: follow the list.
+    Effect::new(move |_| {
+        let names = tables.get();
+        if !table.with_untracked(|t| names.contains(t)) {
+            let next = workspace
+                .table
+                .get_untracked()
+                .filter(|t| names.contains(t))
+                .or_else(|| names.first().cloned())
+                .unwrap_or_default();
+            drafts.set(load(state, &next));
+            table.set(next);
+            problem.set(None);
+        }
+    });
     let choose = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
         drafts.set(load(state, &name));
