@@ -155,7 +155,7 @@ fn checkboxes<const N: usize>(
                             values.update(|v| v[i] = on);
                         }
                     />
-                    <span dir="ltr">{move || name()}</span>
+                    <span>{move || name()}</span>
                 </label>
             }
         })
