@@ -1,8 +1,8 @@
 // The account's settings beside "Your data", end to end on the release build: a CORS rule and
 // a table's stored access policies edited through the UI; a refusal shows the service's code
 // and the exact problem beside the field, keeping what was typed; a valid save survives a
-// reload; show as code offers the request; axe finds nothing serious with the editor open;
-// and the editor in Arabic, right to left. Screenshots: tests/e2e/screenshots/settings-*.png.
+// reload; show as code offers the request; axe finds nothing serious with the editor open; a
+// reset empties the open editor; and the editor in Arabic, right to left. Screenshots: tests/e2e/screenshots/settings-*.png.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -172,6 +172,14 @@ test('a CORS rule and stored access policies: refused with the exact problem, sa
   });
   assert.deepEqual(violations, []);
   await shoot(page, 'settings-en-refused');
+
+  // A reset deletes the settings with the tables, and the open editor shows it.
+  await page.locator('.storage-panel').getByRole('button', { name: 'Reset…' }).click();
+  await page.locator('.storage-confirm').getByRole('button', { name: 'Delete everything' }).click();
+  await page.locator(`${CORS} .settings-item`).waitFor({ state: 'detached' });
+  assert.match(await page.locator(`${PANEL} .settings-summary`).textContent(), /^0 CORS rules\./);
+  assert.equal(await page.locator(`${CORS} .empty`).textContent(), 'No CORS rules: the service answers no preflight from another origin.');
+  assert.equal(await page.locator(`${ACL} .empty`).textContent(), 'Create a table to give it stored access policies.');
   assertClean(page);
   await page.context().close();
 });

@@ -3,7 +3,7 @@
 
 use super::draft::{cors_update, locate_cors, rules, At, Field, Problem, RuleDraft};
 use super::{checkboxes, field_id, focus_problem, problem_at, text_field};
-use crate::engine::Request;
+use crate::engine::{CorsRule, Request};
 use crate::i18n::{msg, t};
 use crate::ui::state::AppState;
 use crate::ui::text::notice_text::{said, Say};
@@ -22,26 +22,38 @@ const METHODS: [fn() -> String; 7] = [
     || "PUT".into(),
 ];
 
-/// The stored rules as drafts.
-fn load(state: AppState) -> Vec<RuleDraft> {
+/// The stored rules (subscribes the caller to writes).
+fn stored(state: AppState) -> Vec<CorsRule> {
     state
-        .inspect(|a| {
-            a.service_properties()
-                .cors
-                .iter()
-                .map(RuleDraft::new)
-                .collect()
-        })
+        .inspect(|a| a.service_properties().cors.clone())
         .unwrap_or_default()
+}
+
+fn drafts_of(rules: &[CorsRule]) -> Vec<RuleDraft> {
+    rules.iter().map(RuleDraft::new).collect()
 }
 
 /// Every CORS rule of the account, editable, with Save and show as code.
 #[component]
 pub fn CorsEditor() -> impl IntoView {
     let state = AppState::expect();
-    let drafts = RwSignal::new(load(state));
+    let rules_stored = Memo::new(move |_| stored(state));
+    let drafts = RwSignal::new(rules_stored.with_untracked(|r| drafts_of(r)));
     let problem = RwSignal::new(None::<Problem>);
     let status = RwSignal::new(None::<Say>);
+    // The drafts show the stored rules again whenever those change: once saved here, and also
+    // when an import, a reset or the SDK in the Code section sets them.
+    let owner = Owner::current().unwrap_or_default();
+    Effect::new(move |first: Option<()>| {
+        rules_stored.track();
+        if first.is_some() {
+            // Made by the component, not the effect: an effect's next run disposes what its
+            // last one made, and the rows on screen still hold these until they are replaced.
+            let next = owner.with(|| rules_stored.with_untracked(|r| drafts_of(r)));
+            drafts.set(next);
+            problem.set(None);
+        }
+    });
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let list = drafts.get_untracked();
@@ -57,7 +69,6 @@ pub fn CorsEditor() -> impl IntoView {
         match result {
             Ok(()) => {
                 problem.set(None);
-                drafts.set(load(state));
                 status.set(said(msg::settings_cors_saved));
             }
             Err(p) => {

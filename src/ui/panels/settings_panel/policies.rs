@@ -3,7 +3,7 @@
 
 use super::draft::{identifiers, locate_acl, At, Field, PolicyDraft, Problem, EXAMPLE_TIME};
 use super::{checkboxes, field_id, focus_problem, problem_at, text_field};
-use crate::engine::Request;
+use crate::engine::{Request, SignedIdentifier};
 use crate::i18n::{msg, t};
 use crate::ui::state::workspace::Workspace;
 use crate::ui::state::AppState;
@@ -18,15 +18,15 @@ const PERMISSIONS: [fn() -> String; 4] = [
     msg::settings_perm_delete,
 ];
 
-/// The table's stored policies as drafts.
-fn load(state: AppState, table: &str) -> Vec<PolicyDraft> {
+/// The table's stored policies (subscribes the caller to writes).
+fn stored(state: AppState, table: &str) -> Vec<SignedIdentifier> {
     state
-        .inspect(|a| {
-            a.table_acl(table)
-                .map(|list| list.iter().map(PolicyDraft::new).collect())
-                .unwrap_or_default()
-        })
+        .inspect(|a| a.table_acl(table).map(<[_]>::to_vec).unwrap_or_default())
         .unwrap_or_default()
+}
+
+fn drafts_of(list: &[SignedIdentifier]) -> Vec<PolicyDraft> {
+    list.iter().map(PolicyDraft::new).collect()
 }
 
 /// The stored access policies of a table chosen from a list, editable, with Save and show as
@@ -47,9 +47,28 @@ pub fn PoliciesEditor() -> impl IntoView {
         .get_untracked()
         .or_else(|| tables.with_untracked(|t| t.first().cloned()));
     let table = RwSignal::new(first.unwrap_or_default());
-    let drafts = RwSignal::new(load(state, &table.get_untracked()));
+    // The table with its stored policies: another table is news even when both have none.
+    let policies_stored = Memo::new(move |_| {
+        let name = table.get();
+        let list = stored(state, &name);
+        (name, list)
+    });
+    let drafts = RwSignal::new(policies_stored.with_untracked(|(_, l)| drafts_of(l)));
     let problem = RwSignal::new(None::<Problem>);
     let status = RwSignal::new(None::<Say>);
+    // The drafts show the chosen table's stored policies again whenever those change: another
+    // table chosen, a save here, an import, a reset, the SDK in the Code section.
+    let owner = Owner::current().unwrap_or_default();
+    Effect::new(move |first: Option<()>| {
+        policies_stored.track();
+        if first.is_some() {
+            // Made by the component, not the effect: an effect's next run disposes what its
+            // last one made, and the rows on screen still hold these until they are replaced.
+            let next = owner.with(|| policies_stored.with_untracked(|(_, l)| drafts_of(l)));
+            drafts.set(next);
+            problem.set(None);
+        }
+    });
     // A table deleted, or the first one created while the editor is open: follow the list.
     Effect::new(move |_| {
         let names = tables.get();
@@ -60,16 +79,12 @@ pub fn PoliciesEditor() -> impl IntoView {
                 .filter(|t| names.contains(t))
                 .or_else(|| names.first().cloned())
                 .unwrap_or_default();
-            drafts.set(load(state, &next));
             table.set(next);
-            problem.set(None);
         }
     });
     let choose = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
-        drafts.set(load(state, &name));
         table.set(name);
-        problem.set(None);
         status.set(None);
     };
     let save = move |ev: leptos::ev::SubmitEvent| {
@@ -89,7 +104,6 @@ pub fn PoliciesEditor() -> impl IntoView {
         match result {
             Ok(()) => {
                 problem.set(None);
-                drafts.set(load(state, &name));
                 status.set(said(move || msg::settings_policies_saved(&name)));
             }
             Err(p) => {
