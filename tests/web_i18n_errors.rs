@@ -5,9 +5,10 @@
 //! in English the text must come back unchanged (the data in the right places), and in
 //! German it must be said differently, with the data (quoted filter text, names) kept.
 
+use tablescope::engine::settings::{CorsList, SettingProblem};
 use tablescope::engine::{
-    filter, json, validate, Account, Detail, Entity, ErrorCode, FixedClock, RawEntity, Request,
-    Value,
+    filter, json, validate, Account, CorsRule, Detail, Entity, ErrorCode, FixedClock,
+    PropertiesUpdate, RawEntity, Request, SignedIdentifier, Value,
 };
 use tablescope::i18n::{self, Lang};
 use tablescope::ui::text::error_text;
@@ -162,5 +163,119 @@ async fn error_details_are_said_in_the_language_shown() {
         assert_ne!(de, english, "{detail:?} is not said");
         assert!(de.contains(keep), "{de:?} lacks {keep:?}");
     }
+    i18n::choose(Lang::En).await.unwrap();
+}
+
+/// One of each of the settings' problems, as the engine writes them.
+fn setting_problems() -> Vec<SettingProblem> {
+    use SettingProblem::*;
+    let mut out = vec![
+        TooManyCorsRules { count: 6, limit: 5 },
+        CorsMethod {
+            method: "PATCH".into(),
+        },
+        RetentionDays { days: Some(400) },
+        RetentionDays { days: None },
+        IncludeApisMissing,
+        TooManySignedIdentifiers { count: 6, limit: 5 },
+        SignedIdentifierId { len: 65 },
+        SignedIdentifierTwice { id: "p1".into() },
+        Permission {
+            permission: "dr".into(),
+        },
+        CorsTooLong {
+            len: 2049,
+            limit: 2048,
+        },
+    ];
+    for list in [
+        CorsList::AllowedOrigins,
+        CorsList::AllowedMethods,
+        CorsList::AllowedHeaders,
+        CorsList::ExposedHeaders,
+    ] {
+        out.push(CorsEmpty { list });
+        out.push(CorsListTooLong {
+            list,
+            count: 65,
+            limit: 64,
+        });
+        out.push(CorsPrefixes { list, count: 3 });
+        out.push(CorsEntryTooLong { list, len: 257 });
+    }
+    out
+}
+
+#[wasm_bindgen_test]
+async fn every_settings_problem_is_said_in_the_language_shown() {
+    install();
+    for problem in setting_problems() {
+        let detail = Detail::Setting(problem.clone());
+        i18n::choose(Lang::En).await.unwrap();
+        let english = problem.to_string();
+        assert_eq!(without_grouping(&error_text::detail(&detail)), english);
+        i18n::choose(Lang::De).await.unwrap();
+        assert_ne!(
+            error_text::detail(&detail),
+            english,
+            "{problem:?} is not said"
+        );
+    }
+    i18n::choose(Lang::En).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_settings_editors_refusals_are_said_exactly() {
+    install();
+    let mut account = Account::new(Box::new(FixedClock::default()));
+    account.create_table("Things").unwrap();
+    // A CORS rule without a method, and a policy id given twice, as the engine refuses them.
+    let rule = CorsRule {
+        allowed_origins: vec!["https://example.com".into()],
+        allowed_methods: Vec::new(),
+        allowed_headers: Vec::new(),
+        exposed_headers: Vec::new(),
+        max_age_in_seconds: 60,
+    };
+    let cors = account
+        .set_service_properties(&PropertiesUpdate {
+            cors: Some(vec![rule]),
+            ..PropertiesUpdate::default()
+        })
+        .unwrap_err();
+    let policy = SignedIdentifier {
+        id: "p1".into(),
+        access_policy: None,
+    };
+    let acl = account
+        .set_table_acl("Things", vec![policy.clone(), policy])
+        .unwrap_err();
+    for e in [&cors, &acl] {
+        assert_eq!(e.code, ErrorCode::InvalidXmlDocument);
+    }
+    let (cors, acl) = (cors.detail.unwrap(), acl.detail.unwrap());
+    i18n::choose(Lang::En).await.unwrap();
+    assert_eq!(
+        error_text::detail(&cors),
+        "a CORS rule needs at least one entry in AllowedMethods"
+    );
+    assert_eq!(
+        error_text::detail(&acl),
+        "the stored access policy \"p1\" is given twice"
+    );
+    i18n::choose(Lang::De).await.unwrap();
+    assert_eq!(
+        error_text::detail(&cors),
+        "eine CORS-Regel braucht mindestens einen Eintrag in AllowedMethods (erlaubte Methoden)"
+    );
+    assert_eq!(
+        error_text::detail(&acl),
+        "die gespeicherte Zugriffsrichtlinie \"p1\" ist zweimal angegeben"
+    );
+    i18n::choose(Lang::Ar).await.unwrap();
+    assert_eq!(
+        error_text::detail(&acl),
+        "نهج الوصول المخزّن \u{2068}\"p1\"\u{2069} مذكور مرتين"
+    );
     i18n::choose(Lang::En).await.unwrap();
 }

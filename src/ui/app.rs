@@ -9,6 +9,7 @@ use crate::ui::panels::banner::StorageBanner;
 use crate::ui::panels::batch_panel::BatchPanel;
 use crate::ui::panels::data_panel::DataPanel;
 use crate::ui::panels::query_panel::QueryPanel;
+use crate::ui::panels::settings_panel::SettingsPanel;
 use crate::ui::panels::storage_panel::StoragePanel;
 use crate::ui::panels::tables_panel::TablesPanel;
 use crate::ui::state::navigation::{Navigation, Section};
@@ -53,6 +54,7 @@ pub fn App() -> impl IntoView {
             <aside class="app-side">
                 <TablesPanel />
                 <StoragePanel />
+                <SettingsPanel />
             </aside>
             <main class="app-main">
                 <Nav section=section />

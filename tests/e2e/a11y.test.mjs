@@ -1,6 +1,7 @@
 // Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
 // a table and an opened entity, Query with results, Batch with a staged operation, Code after a
-// run (console and wire log), Connect with the CORS guidance, Design with a generated and
+// run (console and wire log), the account's settings with a refused CORS rule, Connect with the
+// CORS guidance, Design with a generated and
 // evaluated design, Learn with a
 // lesson open, and the Tables sidebar beside each — in light and dark, at 1280x800 and
 // 360x740: no serious or critical violation.
@@ -71,6 +72,14 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator('#nav-batch').click();
       await page.locator('#section-batch .panel').first().waitFor();
       found.push(...(await audit(page, 'Batch')));
+
+      // The account's settings: the editor open, a CORS rule refused beside its methods.
+      await page.locator('.settings-toggle').click();
+      await page.locator('.settings-cors').getByRole('button', { name: 'Add rule' }).click();
+      await page.locator('.settings-cors .settings-item').getByLabel('GET', { exact: true }).uncheck();
+      await page.locator('.settings-cors button[type=submit]').click();
+      await page.locator('.settings-cors .field-problem').waitFor();
+      found.push(...(await audit(page, 'Account settings')));
 
       // Code: the editor, a run's console output (an expandable object) and its wire log.
       await openCode(page);

@@ -11,9 +11,15 @@ use tablescope_engine::{Entity, Value};
 use tablescope_wire::continuation_token;
 
 const HEADER: &str = "using Azure;\nusing Azure.Data.Tables;\n\n";
+/// The settings' types (`TableServiceProperties`, `TableCorsRule`, …) are in `Models`.
+const SETTINGS_HEADER: &str =
+    "using Azure;\nusing Azure.Data.Tables;\nusing Azure.Data.Tables.Models;\n\n";
 
 pub fn show(op: &Op) -> String {
-    let mut out = String::from(HEADER);
+    let mut out = String::from(match op {
+        Op::Setting(_) => SETTINGS_HEADER,
+        _ => HEADER,
+    });
     out.push_str(&format!(
         "var service = new TableServiceClient(Environment.GetEnvironmentVariable(\"{CONNECTION_STRING_VARIABLE}\"));\n"
     ));
@@ -23,6 +29,7 @@ pub fn show(op: &Op) -> String {
 
 fn body(op: &Op) -> String {
     match op {
+        Op::Setting(setting) => super::settings::csharp(setting),
         Op::CreateTable(table) => format!("service.CreateTable({});\n", quoted(table)),
         Op::DeleteTable(table) => format!("service.DeleteTable({});\n", quoted(table)),
         Op::ListTables {

@@ -20,6 +20,8 @@ struct Message {
     url: String,
     headers: Vec<(&'static str, String)>,
     body: Option<String>,
+    /// Whether it is an OData request (`DataServiceVersion`): every one but the settings'.
+    odata: bool,
 }
 
 impl Message {
@@ -29,6 +31,7 @@ impl Message {
             url,
             headers: vec![("Accept", ACCEPT.to_string())],
             body: None,
+            odata: true,
         }
     }
 
@@ -50,7 +53,9 @@ impl Message {
         for (name, value) in &self.headers {
             out.push_str(&format!("{name}: {value}\n"));
         }
-        out.push_str("DataServiceVersion: 3.0\n");
+        if self.odata {
+            out.push_str("DataServiceVersion: 3.0\n");
+        }
         if top_level {
             out.push_str(&format!("x-ms-version: {VERSION}\n"));
         }
@@ -77,9 +82,11 @@ pub fn wire_request(op: &Op) -> HttpRequest {
     for (name, value) in &m.headers {
         request.headers.push((name.to_string(), value.clone()));
     }
-    request
-        .headers
-        .push(("DataServiceVersion".into(), "3.0".into()));
+    if m.odata {
+        request
+            .headers
+            .push(("DataServiceVersion".into(), "3.0".into()));
+    }
     request
         .headers
         .push(("x-ms-version".into(), VERSION.into()));
@@ -97,6 +104,20 @@ fn top_level(op: &Op, base: &str) -> Message {
 
 fn message(op: &Op, base: &str) -> Message {
     match op {
+        Op::Setting(setting) => {
+            let (method, path, body) = setting.http();
+            let mut headers = vec![("Accept", "application/xml".to_string())];
+            if body.is_some() {
+                headers.push(("Content-Type", "application/xml".to_string()));
+            }
+            Message {
+                method,
+                url: format!("{base}{path}"),
+                headers,
+                body,
+                odata: false,
+            }
+        }
         Op::CreateTable(table) => Message::new("POST", format!("{base}/Tables"))
             .header("Prefer", "return-no-content")
             .json(serde_json::json!({ "TableName": table }).to_string()),

@@ -32,6 +32,7 @@ pub fn show(op: &Op) -> String {
 
 fn body(op: &Op) -> String {
     match op {
+        Op::Setting(setting) => super::settings::java(setting),
         Op::CreateTable(table) => format!("service.createTable({});\n", quoted(table)),
         Op::DeleteTable(table) => format!("service.deleteTable({});\n", quoted(table)),
         Op::ListTables {

@@ -13,6 +13,7 @@ use tablescope_engine::{Entity, Value};
 
 pub fn show(op: &Op) -> String {
     match op {
+        Op::Setting(setting) => super::settings::javascript(setting),
         Op::CreateTable(table) => format!("await serviceClient.createTable({});\n", quoted(table)),
         Op::DeleteTable(table) => format!("await serviceClient.deleteTable({});\n", quoted(table)),
         Op::ListTables {

@@ -37,9 +37,11 @@ mod javascript;
 mod lesson;
 mod literal;
 mod python;
+mod settings;
 
 pub use lesson::lesson_account;
 
+use settings::Setting;
 use tablescope_engine::{json, BatchRequest, Continuation, Entity, RawEntity, Request};
 
 /// The five ways a request is shown.
@@ -167,6 +169,8 @@ pub(crate) enum Op {
         table: String,
         writes: Vec<Write>,
     },
+    /// The account's settings: service properties, a table's stored access policies.
+    Setting(settings::Setting),
 }
 
 /// A write of one entity, as the service names it. `if_match` is `None` for `*`.
@@ -306,12 +310,14 @@ impl Op {
                 }
             }
             Request::DescribeTables {} => return Err(NotShown::TablescopeOnly),
-            // Shown by the account-settings generators once they exist; until then, like a
-            // Tablescope-only request, not shown.
-            Request::GetServiceProperties {}
-            | Request::SetServiceProperties { .. }
-            | Request::GetTableAcl { .. }
-            | Request::SetTableAcl { .. } => return Err(NotShown::TablescopeOnly),
+            Request::GetServiceProperties {} => Op::Setting(Setting::GetProperties),
+            Request::SetServiceProperties { properties } => {
+                Op::Setting(Setting::SetProperties(properties.clone()))
+            }
+            Request::GetTableAcl { table } => Op::Setting(Setting::GetAcl(table.clone())),
+            Request::SetTableAcl { table, identifiers } => {
+                Op::Setting(Setting::SetAcl(table.clone(), identifiers.clone()))
+            }
         })
     }
 }

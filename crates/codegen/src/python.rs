@@ -22,6 +22,11 @@ impl Imports {
         let tables: Vec<&str> = [
             "EdmType",
             "EntityProperty",
+            "TableAccessPolicy",
+            "TableAnalyticsLogging",
+            "TableCorsRule",
+            "TableMetrics",
+            "TableRetentionPolicy",
             "TableServiceClient",
             "UpdateMode",
         ]
@@ -58,6 +63,7 @@ pub fn show(op: &Op) -> String {
 
 fn body(op: &Op, imports: &mut Imports) -> String {
     match op {
+        Op::Setting(setting) => super::settings::python(setting, &mut imports.0),
         Op::CreateTable(table) => format!("service.create_table({})\n", quoted(table)),
         Op::DeleteTable(table) => format!("service.delete_table({})\n", quoted(table)),
         Op::ListTables {

@@ -18,6 +18,7 @@
 
 use super::import_text;
 use crate::engine::filter::{CharHint, SyntaxErrorKind};
+use crate::engine::settings::{CorsList, SettingProblem, CORS_METHODS};
 use crate::engine::snapshot::{FORMAT, VERSION};
 use crate::engine::{Detail, Place, ValueProblem};
 use crate::i18n::{self, msg};
@@ -201,8 +202,53 @@ pub fn detail(detail: &Detail) -> String {
         } => place.to_string(),
         // Written as text: the protocol layer's (English only), or the UI's own.
         Text(text) => text.clone(),
-        // Until the settings editor brings its catalogue entries: English.
-        Setting(problem) => problem.to_string(),
+        Setting(problem) => setting(problem),
+    }
+}
+
+/// Which rule of the account's settings a document broke (`Detail::Setting`).
+pub fn setting(problem: &SettingProblem) -> String {
+    use SettingProblem::*;
+    match problem {
+        TooManyCorsRules { count: n, limit } => {
+            msg::err_setting_too_many_cors_rules(count(*limit), count(*n))
+        }
+        // The method and the list of methods are data, quoted as the engine quotes them.
+        CorsMethod { method } => {
+            msg::err_setting_cors_method(CORS_METHODS.join(", "), format!("{method:?}"))
+        }
+        CorsEmpty { list } => msg::err_setting_cors_empty(cors_list(*list)),
+        CorsListTooLong {
+            list,
+            count: n,
+            limit,
+        } => msg::err_setting_cors_list_too_long(count(*limit), cors_list(*list), count(*n)),
+        CorsPrefixes { list, count: n } => {
+            msg::err_setting_cors_prefixes(cors_list(*list), count(*n))
+        }
+        CorsEntryTooLong { list, len } => {
+            msg::err_setting_cors_entry_too_long(count(*len), cors_list(*list))
+        }
+        CorsTooLong { len, limit } => msg::err_setting_cors_too_long(count(*len), count(*limit)),
+        RetentionDays { days: Some(days) } => msg::err_setting_retention_days(i18n::number(*days)),
+        RetentionDays { days: None } => msg::err_setting_retention_no_days(),
+        IncludeApisMissing => msg::err_setting_include_apis(),
+        TooManySignedIdentifiers { count: n, limit } => {
+            msg::err_setting_too_many_identifiers(count(*limit), count(*n))
+        }
+        SignedIdentifierId { len } => msg::err_setting_identifier_id(count(*len)),
+        SignedIdentifierTwice { id } => msg::err_setting_identifier_twice(format!("{id:?}")),
+        Permission { permission } => msg::err_setting_permission(format!("{permission:?}")),
+    }
+}
+
+/// A CORS rule's list: its element name, said with what it holds.
+fn cors_list(list: CorsList) -> String {
+    match list {
+        CorsList::AllowedOrigins => msg::err_setting_list_allowed_origins(),
+        CorsList::AllowedMethods => msg::err_setting_list_allowed_methods(),
+        CorsList::AllowedHeaders => msg::err_setting_list_allowed_headers(),
+        CorsList::ExposedHeaders => msg::err_setting_list_exposed_headers(),
     }
 }
 

@@ -1,0 +1,9 @@
+using Azure;
+using Azure.Data.Tables;
+using Azure.Data.Tables.Models;
+
+var service = new TableServiceClient(Environment.GetEnvironmentVariable("AZURE_TABLES_CONNECTION_STRING"));
+var table = service.GetTableClient("Things");
+table.SetAccessPolicy(new List<TableSignedIdentifier>
+{
+});

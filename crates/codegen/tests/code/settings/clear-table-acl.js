@@ -1,0 +1,3 @@
+const client = tableClient("Things");
+await client.setAccessPolicy([
+]);

@@ -1,0 +1,9 @@
+import os
+
+from azure.data.tables import TableServiceClient
+
+service = TableServiceClient.from_connection_string(os.environ["AZURE_TABLES_CONNECTION_STRING"])
+table = service.get_table_client("Things")
+table.set_table_access_policy(
+    signed_identifiers={},
+)

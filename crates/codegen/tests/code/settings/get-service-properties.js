@@ -1,0 +1,2 @@
+const properties = await serviceClient.getProperties();
+console.log(properties);

@@ -1,0 +1,3 @@
+const client = tableClient("Things");
+const identifiers = await client.getAccessPolicy();
+for (const identifier of identifiers) console.log(identifier);
