@@ -3,6 +3,7 @@
 
 use super::draft::{cors_update, locate_cors, rules, At, Field, Problem, RuleDraft};
 use super::{checkboxes, field_id, focus_problem, problem_at, text_field};
+use crate::engine::settings::CORS_METHODS;
 use crate::engine::{CorsRule, Request};
 use crate::i18n::{msg, t};
 use crate::ui::state::AppState;
@@ -12,11 +13,12 @@ use leptos::prelude::*;
 
 /// The methods' labels, in `CORS_METHODS`' order: the service's verbs, the same in every
 /// language.
-const METHODS: [fn() -> String; 7] = [
+const METHODS: [fn() -> String; CORS_METHODS.len()] = [
     || "DELETE".into(),
     || "GET".into(),
     || "HEAD".into(),
     || "MERGE".into(),
+    || "PATCH".into(),
     || "POST".into(),
     || "OPTIONS".into(),
     || "PUT".into(),
