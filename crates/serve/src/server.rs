@@ -5,7 +5,7 @@ use super::args::{Options, Storage};
 use super::body::Body;
 use super::state::{Served, State};
 use super::store::Store;
-use super::{cors, reply, time};
+use super::{cors, reply, request, time};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
@@ -16,7 +16,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use tablescope_engine::Account;
+use tablescope_engine::{Account, ErrorCode};
 use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
 struct Shared {
@@ -52,8 +52,16 @@ fn open(options: &Options) -> Result<State, String> {
             None
         }
         Storage::Location(dir) => {
-            let (store, r) = Store::open(dir, options.snapshot_bytes, &mut account)
+            let open = if options.repair {
+                Store::repair
+            } else {
+                Store::open
+            };
+            let (store, r) = open(dir, options.snapshot_bytes, &mut account)
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
+            for repair in &r.repairs {
+                eprintln!("tablescope-serve: --repair: {repair}");
+            }
             eprintln!(
                 "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
                 dir.display(),
@@ -149,7 +157,15 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
         request_id: time::request_id(),
     };
     let preflight = request.method == "OPTIONS";
-    let served = if preflight {
+    let codings = parts.headers.get_all(hyper::header::TRANSFER_ENCODING);
+    let unsupported = request::unsupported_coding(codings.iter().map(|v| v.as_bytes()));
+    let served = if let Some(coding) = unsupported {
+        eprintln!("tablescope-serve: transfer coding {coding} is not supported (501)");
+        Served {
+            response: reply::error(&request, &context, ErrorCode::NotImplemented),
+            stats: None,
+        }
+    } else if preflight {
         Served {
             response: cors::preflight(&request, &context),
             stats: None,
@@ -164,11 +180,7 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
             Err(e) => Served {
                 response: {
                     eprintln!("tablescope-serve: the request body could not be read: {e}");
-                    reply::error(
-                        &request,
-                        &context,
-                        tablescope_engine::ErrorCode::InvalidInput,
-                    )
+                    reply::error(&request, &context, ErrorCode::InvalidInput)
                 },
                 stats: None,
             },
@@ -211,7 +223,8 @@ fn log(
     response: &HttpResponse,
     stats: Option<&tablescope_engine::QueryStats>,
 ) {
-    let mut line = format!("{} {} {}", request.method, request.url, response.status);
+    let url = request::redacted(&request.url);
+    let mut line = format!("{} {url} {}", request.method, response.status);
     if let Some(s) = stats {
         line.push_str(&format!(" scanned={} returned={}", s.scanned, s.returned));
     }

@@ -1,6 +1,9 @@
 //! `kill -9` during a write storm, at random moments, repeated: after each restart every
 //! acknowledged write is there with its ETag, and no batch is half there.
 
+// A test states what it expects: an unwrap in it (or in its helpers) is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod serve_support;
 
 use serve_support::{batch_etags, temp_dir, Server};
