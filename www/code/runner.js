@@ -46,13 +46,31 @@ export function sandboxPolicy(origin) {
  * that creates it (Chromium does, as HTML's policy containers say), and a `<meta>` policy added
  * to a document's head is that document's policy. So the page adds an invisible, empty frame
  * (its about:blank document shares the page's origin), gives it that `<meta>`, and calls the
- * frame's own `Worker` constructor, so the frame's document is the creator. The worker is a
- * one-line module that imports the real one: a blob: URL (same origin, no CORS), or where the
- * page's origin is opaque (a docs embed in an iframe sandboxed without allow-same-origin, where
- * Chromium starts no blob: worker) a data: URL, whose import is a CORS request, as the page's
- * own modules are there. Removing the frame ends the worker with it.
+ * frame's own `Worker` constructor, so the frame's document is the creator: the worker is a
+ * blob: module (same origin, no CORS) that imports the real one. Removing the frame ends the
+ * worker with it.
+ *
+ * A page whose origin is opaque (a docs embed in an iframe sandboxed without
+ * allow-same-origin) cannot reach into a frame of its own (the frame's origin is another
+ * opaque one), and Chromium starts no blob: worker there. That page takes the policy itself,
+ * loosened to what it still needs after its start (its own origin's scripts and files, wasm),
+ * once, and starts a data: worker (opaque too: its import is a CORS request, as the page's
+ * own modules are there). The code's reach is the same: no other origin.
  */
 function startWorker(url, doc = document) {
+  const origin = new URL(url).origin;
+  const source = `import ${JSON.stringify(url)};`;
+  const options = { type: 'module', name: 'tablescope-code' };
+  if (globalThis.origin === 'null') {
+    if (!doc.querySelector('meta[data-tablescope-sandbox]')) {
+      const meta = doc.createElement('meta');
+      meta.httpEquiv = 'Content-Security-Policy';
+      meta.content = `script-src ${origin} 'unsafe-eval'; worker-src ${origin} blob: data:; connect-src ${origin}`;
+      meta.dataset.tablescopeSandbox = '';
+      doc.head.append(meta);
+    }
+    return { worker: new Worker(`data:text/javascript,${encodeURIComponent(source)}`, options), frame: null };
+  }
   const frame = doc.createElement('iframe');
   frame.hidden = true;
   frame.setAttribute('aria-hidden', 'true');
@@ -62,14 +80,9 @@ function startWorker(url, doc = document) {
   const win = frame.contentWindow;
   const meta = win.document.createElement('meta');
   meta.httpEquiv = 'Content-Security-Policy';
-  meta.content = sandboxPolicy(new URL(url).origin);
+  meta.content = sandboxPolicy(origin);
   win.document.head.append(meta);
-  const source = `import ${JSON.stringify(url)};`;
-  const options = { type: 'module', name: 'tablescope-code' };
-  const script =
-    win.origin === 'null'
-      ? `data:text/javascript,${encodeURIComponent(source)}`
-      : win.URL.createObjectURL(new win.Blob([source], { type: 'text/javascript' }));
+  const script = win.URL.createObjectURL(new win.Blob([source], { type: 'text/javascript' }));
   return { worker: new win.Worker(script, options), frame };
 }
 
@@ -130,7 +143,7 @@ export function runCode({
     finish = (outcome) => {
       clearTimeout(timer);
       worker.terminate();
-      frame.remove();
+      frame?.remove();
       if (omitted > 0) onLog(omittedLine(omitted));
       resolve({ ...outcome, ms: performance.now() - t0 });
       finish = () => {};

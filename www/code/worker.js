@@ -12,8 +12,8 @@
 //
 // Invariants:
 // - The worker runs under the Content-Security-Policy of the frame that starts it
-//   (runner.js, `sandboxPolicy`): scripts from its own origin only and no connections, so
-//   not even a dynamic `import()` reaches another origin.
+//   (runner.js, `sandboxPolicy`; in an opaque-origin page, the page's own): scripts from its
+//   own origin only, so not even a dynamic `import()` reaches another origin.
 // - Before user code runs, every global but those of ALLOWED is gone from its scope (fetch,
 //   XMLHttpRequest, WebSocket, WebSocketStream, EventSource, WebTransport, FontFace and
 //   fonts, indexedDB, caches, nested workers, BroadcastChannel, importScripts, postMessage,
