@@ -27,19 +27,63 @@ function bodyText(body) {
 }
 
 /**
- * The sandbox worker. A page with an opaque origin (a docs embed in an iframe sandboxed without
- * allow-same-origin) may not start a worker from a URL of a real origin (SecurityError), nor, in
- * Chromium, from its own blob: URLs; there the worker is a one-line data: module (opaque too)
- * that imports the real one, by CORS, as the page's own modules are fetched.
+ * The Content-Security-Policy the sandbox worker runs under: scripts from the worker's own
+ * origin only (the worker, acorn and the SDK bundle live there; `'unsafe-eval'` compiles the
+ * user's code), no connections, fonts, images or anything else. It stops what removing
+ * globals cannot: a dynamic `import()` of another origin. `worker-src` is the worker's own
+ * script: the blob:/data: module, and its static import of the real one, which a module
+ * worker fetches as a worker, not as a script.
  */
-function startWorker(url) {
+export function sandboxPolicy(origin) {
+  return `default-src 'none'; script-src ${origin} 'unsafe-eval'; worker-src ${origin} blob: data:; connect-src 'none'`;
+}
+
+/**
+ * The sandbox worker, started from a frame of its own that carries the policy above.
+ *
+ * A worker loaded from a URL takes its policy from its response's headers, which a static host
+ * may not send; a worker loaded from a blob: or data: URL inherits the policy of the document
+ * that creates it (Chromium does, as HTML's policy containers say), and a `<meta>` policy added
+ * to a document's head is that document's policy. So the page adds an invisible, empty frame
+ * (its about:blank document shares the page's origin), gives it that `<meta>`, and calls the
+ * frame's own `Worker` constructor, so the frame's document is the creator: the worker is a
+ * blob: module (same origin, no CORS) that imports the real one. Removing the frame ends the
+ * worker with it.
+ *
+ * A page whose origin is opaque (a docs embed in an iframe sandboxed without
+ * allow-same-origin) cannot reach into a frame of its own (the frame's origin is another
+ * opaque one), and Chromium starts no blob: worker there. That page takes the policy itself,
+ * loosened to what it still needs after its start (its own origin's scripts and files, wasm),
+ * once, and starts a data: worker (opaque too: its import is a CORS request, as the page's
+ * own modules are there). The code's reach is the same: no other origin.
+ */
+function startWorker(url, doc = document) {
+  const origin = new URL(url).origin;
+  const source = `import ${JSON.stringify(url)};`;
   const options = { type: 'module', name: 'tablescope-code' };
-  try {
-    return new Worker(url, options);
-  } catch (e) {
-    if (e?.name !== 'SecurityError') throw e;
-    return new Worker(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(url)};`)}`, options);
+  if (globalThis.origin === 'null') {
+    if (!doc.querySelector('meta[data-tablescope-sandbox]')) {
+      const meta = doc.createElement('meta');
+      meta.httpEquiv = 'Content-Security-Policy';
+      meta.content = `script-src ${origin} 'unsafe-eval'; worker-src ${origin} blob: data:; connect-src ${origin}`;
+      meta.dataset.tablescopeSandbox = '';
+      doc.head.append(meta);
+    }
+    return { worker: new Worker(`data:text/javascript,${encodeURIComponent(source)}`, options), frame: null };
   }
+  const frame = doc.createElement('iframe');
+  frame.hidden = true;
+  frame.setAttribute('aria-hidden', 'true');
+  frame.tabIndex = -1;
+  frame.className = 'tablescope-sandbox';
+  (doc.body ?? doc.documentElement).append(frame);
+  const win = frame.contentWindow;
+  const meta = win.document.createElement('meta');
+  meta.httpEquiv = 'Content-Security-Policy';
+  meta.content = sandboxPolicy(origin);
+  win.document.head.append(meta);
+  const script = win.URL.createObjectURL(new win.Blob([source], { type: 'text/javascript' }));
+  return { worker: new win.Worker(script, options), frame };
 }
 
 /** The default runaway limit, in milliseconds. */
@@ -48,11 +92,24 @@ export const DEFAULT_LIMIT_MS = 5000;
 /** How long a sandbox may take to load the SDK and start the code. */
 const START_MS = 30_000;
 
+/** Console lines a run shows; the rest are counted and summarised in one line. */
+export const MAX_LOG_LINES = 1000;
+
+/** The summary of lines not shown (`12,345 more lines not shown`). */
+function omittedLine(n) {
+  return { level: 'info', omitted: n, values: [{ text: `${n.toLocaleString('en-US')} more lines not shown` }] };
+}
+
 /**
  * Runs `code` in a fresh sandbox worker. `wire` answers its HTTP requests (default: the
- * page's `window.tablescope.wire`). `onLog({level, values})` hears console output;
- * `onExchange({request, response, stats, ms})` every request with its answer (bodies as text).
- * `limitMs` after the code starts, the worker is terminated, whatever it is doing.
+ * page's `window.tablescope.wire`). `onLog({level, values})` hears console output, at most
+ * MAX_LOG_LINES lines and then, once the run settles, one line `{level: 'info', omitted: n,
+ * values}` saying how many more there were; `onExchange({request, response, stats, ms})`
+ * every request with its answer (bodies as text).
+ *
+ * The limit: `limitMs` after the code starts, the worker is terminated, whatever it is doing.
+ * The page arms it once, on the worker's first `started`; the code can post messages too, so
+ * nothing it posts re-arms or extends it.
  *
  * Returns `{ settled, stop() }`; `settled` resolves once with `{status, error?, ms}`:
  * `done`, `error` (`error`: `{name, message, line?, column?, status?, code?}`), `timeout`,
@@ -67,15 +124,28 @@ export function runCode({
   sdk = sdkUrl(),
   workerUrl = WORKER_URL,
 }) {
-  const started = performance.now();
-  const worker = startWorker(workerUrl);
+  const t0 = performance.now();
+  const { worker, frame } = startWorker(workerUrl);
   let finish;
   let timer;
+  let armed = false;
+  let shown = 0;
+  let omitted = 0;
+  const log = (level, values) => {
+    if (shown >= MAX_LOG_LINES) {
+      omitted += 1;
+      return;
+    }
+    shown += 1;
+    onLog({ level: String(level), values });
+  };
   const settled = new Promise((resolve) => {
     finish = (outcome) => {
       clearTimeout(timer);
       worker.terminate();
-      resolve({ ...outcome, ms: performance.now() - started });
+      frame?.remove();
+      if (omitted > 0) onLog(omittedLine(omitted));
+      resolve({ ...outcome, ms: performance.now() - t0 });
       finish = () => {};
     };
   });
@@ -96,11 +166,18 @@ export function runCode({
         answer(m);
         break;
       case 'started':
+        if (armed) break;
+        armed = true;
         clearTimeout(timer);
         timer = setTimeout(() => finish({ status: 'timeout', limitMs }), limitMs);
         break;
       case 'log':
-        if (Array.isArray(m.values)) onLog({ level: String(m.level), values: m.values });
+        if (Array.isArray(m.values)) log(m.level, m.values);
+        break;
+      case 'logs':
+        // A batch: `lines` of `{level, values}`, and `omitted` lines the worker only counted.
+        if (Array.isArray(m.lines)) for (const l of m.lines) if (Array.isArray(l?.values)) log(l.level, l.values);
+        if (Number.isSafeInteger(m.omitted) && m.omitted > 0) omitted += m.omitted;
         break;
       case 'done':
         finish({ status: 'done' });

@@ -7,23 +7,27 @@
 //   worker -> page  { type: 'wire', id, request }                  an HTTP request of the SDK
 //   page -> worker  { type: 'wire', id, response } | { ..., error } its answer
 //   worker -> page  { type: 'started' }                            the code starts (limit runs)
-//   worker -> page  { type: 'log', level, values }                 console.log & co.
+//   worker -> page  { type: 'logs', lines: [{ level, values }], omitted }  console.log & co.
 //   worker -> page  { type: 'done' } | { type: 'error', error }     the code settled
 //
 // Invariants:
-// - Before user code runs, every way out of the worker but the transport is gone from its
-//   global scope: fetch, XMLHttpRequest, WebSocket, EventSource, WebTransport, indexedDB,
-//   caches, nested Worker/SharedWorker, BroadcastChannel, importScripts, navigator.locks,
-//   navigator.storage and navigator.serviceWorker. A worker has no DOM, window or
-//   localStorage to begin with. (A dynamic `import()` cannot be taken away from JavaScript;
-//   only a Content-Security-Policy could stop one.)
+// - The worker runs under the Content-Security-Policy of the frame that starts it
+//   (runner.js, `sandboxPolicy`; in an opaque-origin page, the page's own): scripts from its
+//   own origin only, so not even a dynamic `import()` reaches another origin.
+// - Before user code runs, every global but those of ALLOWED is gone from its scope (fetch,
+//   XMLHttpRequest, WebSocket, WebSocketStream, EventSource, WebTransport, FontFace and
+//   fonts, indexedDB, caches, nested workers, BroadcastChannel, importScripts, postMessage,
+//   and whatever a newer browser adds), and `navigator` keeps only who is asking
+//   (NAVIGATOR_ALLOWED). A worker has no DOM, window or localStorage to begin with.
 // - Syntax errors: V8 reports no position for code compiled with the Function constructor,
 //   so when it refuses the code, acorn parses it again for the line and column. acorn is a
 //   file of its own (ACORN_FILE), imported only then: a run of code that parses (a docs
 //   embed's code cell, whose download has a budget) never downloads it. Runtime errors take
 //   their line from the stack, where the code is named CODE_FILE.
 // - Stopping runaway code is the page's job: it terminates this worker once the code has run
-//   for its limit (counted from 'started', so loading the SDK does not count).
+//   for its limit (counted from the first 'started', so loading the SDK does not count, and a
+//   'started' the code forges changes nothing). Console output is capped here and again by the
+//   page, which trusts no message of this worker.
 
 /** acorn's bundle, next to this file (scripts/bundle-code.mjs names it). */
 const ACORN_FILE = __TABLESCOPE_CODE_ACORN__;
@@ -34,6 +38,7 @@ const CODE_FILE = 'tablescope-code.js';
 const HEADER_LINES = 2;
 
 const post = self.postMessage.bind(self);
+const later = self.queueMicrotask.bind(self);
 const pending = new Map();
 let nextId = 1;
 let started = false;
@@ -53,7 +58,7 @@ self.addEventListener('message', (event) => {
 });
 self.addEventListener('unhandledrejection', (event) => {
   event.preventDefault();
-  post({ type: 'log', level: 'error', values: [text('Uncaught (in promise)'), describe(event.reason)] });
+  logLine('error', ['Uncaught (in promise)', event.reason]);
 });
 
 /** The transport's `wire`: one request to the page, answered by its engine. */
@@ -65,13 +70,51 @@ function askPage(request) {
   });
 }
 
-const GLOBALS = [
-  'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'WebTransport', 'indexedDB', 'caches',
-  'Worker', 'SharedWorker', 'BroadcastChannel', 'importScripts',
-];
-const NAVIGATOR = ['locks', 'storage', 'serviceWorker'];
+/**
+ * The globals user code keeps; every other name of the worker's global scope is removed before
+ * the code runs, so a global a newer browser adds (the way WebSocketStream and FontFace were)
+ * is gone by default rather than a new way out. ECMAScript's own, then the web's that compute
+ * without reaching anything (the SDK's needs among them: timers, URL, text coding, crypto,
+ * streams, abort, Headers/Request/Response as plain values). tests/e2e/code-sandbox.test.mjs
+ * enumerates what is left.
+ */
+const ALLOWED = new Set([
+  // ECMAScript
+  'AggregateError', 'Array', 'ArrayBuffer', 'AsyncDisposableStack', 'Atomics', 'BigInt', 'BigInt64Array',
+  'BigUint64Array', 'Boolean', 'DataView', 'Date', 'DisposableStack', 'Error', 'EvalError',
+  'FinalizationRegistry', 'Float16Array', 'Float32Array', 'Float64Array', 'Function', 'Infinity',
+  'Int16Array', 'Int32Array', 'Int8Array', 'Intl', 'Iterator', 'JSON', 'Map', 'Math', 'NaN', 'Number',
+  'Object', 'Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'String',
+  'SuppressedError', 'Symbol', 'SyntaxError', 'Temporal', 'TypeError', 'URIError', 'Uint16Array',
+  'Uint32Array', 'Uint8Array', 'Uint8ClampedArray', 'WeakMap', 'WeakRef', 'WeakSet', 'WebAssembly',
+  'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis',
+  'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'undefined', 'unescape',
+  // The web, computing only
+  'AbortController', 'AbortSignal', 'Blob', 'ByteLengthQueuingStrategy', 'CompressionStream',
+  'CountQueuingStrategy', 'Crypto', 'CryptoKey', 'CustomEvent', 'DOMException', 'DecompressionStream',
+  'ErrorEvent', 'Event', 'EventTarget', 'File', 'FormData', 'Headers', 'MessageEvent', 'Performance',
+  'PerformanceEntry', 'PerformanceMark', 'PerformanceMeasure', 'PromiseRejectionEvent', 'ReadableByteStreamController',
+  'ReadableStream', 'ReadableStreamBYOBReader', 'ReadableStreamBYOBRequest', 'ReadableStreamDefaultController',
+  'ReadableStreamDefaultReader', 'Request', 'Response', 'SubtleCrypto', 'TextDecoder', 'TextDecoderStream',
+  'TextEncoder', 'TextEncoderStream', 'TransformStream', 'TransformStreamDefaultController', 'URL',
+  'URLSearchParams', 'WritableStream', 'WritableStreamDefaultController', 'WritableStreamDefaultWriter',
+  'atob', 'btoa', 'clearInterval', 'clearTimeout', 'console', 'crypto', 'performance', 'queueMicrotask',
+  'reportError', 'setInterval', 'setTimeout', 'structuredClone',
+  // The scope itself and what describes it
+  'self', 'name', 'location', 'origin', 'navigator', 'isSecureContext', 'crossOriginIsolated', 'onerror',
+  'onmessage', 'onmessageerror', 'onunhandledrejection', 'onrejectionhandled', 'DedicatedWorkerGlobalScope',
+  'WorkerGlobalScope', 'WorkerLocation', 'WorkerNavigator', 'constructor',
+]);
+/** What `navigator` keeps: who is asking, no devices, storage, locks or permissions. */
+const NAVIGATOR_ALLOWED = new Set([
+  'appCodeName', 'appName', 'appVersion', 'constructor', 'hardwareConcurrency', 'language', 'languages',
+  'onLine', 'platform', 'product', 'userAgent', 'userAgentData',
+]);
 
-/** Removes `name` from `target` and every prototype it inherits from, then pins it undefined. */
+/**
+ * Removes `name` from `target` and every prototype it inherits from, then pins it undefined on
+ * `target` (so `fetch()` is a TypeError, as a missing function is, and nothing can put it back).
+ */
 function remove(target, name) {
   for (let o = target; o; o = Object.getPrototypeOf(o)) {
     if (Object.getOwnPropertyDescriptor(o, name)) {
@@ -89,9 +132,22 @@ function remove(target, name) {
   }
 }
 
+/** Every name `target` has, own or inherited, up to (not including) `stop`. */
+function namesOf(target, stop) {
+  const names = new Set();
+  for (let o = target; o && o !== stop; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) names.add(name);
+  }
+  return names;
+}
+
 function lockDown() {
-  for (const name of GLOBALS) remove(self, name);
-  for (const name of NAVIGATOR) remove(self.navigator, name);
+  // EventTarget's and Object's prototypes are shared with every event target and object: the
+  // scope keeps addEventListener and toString.
+  for (const name of namesOf(self, EventTarget.prototype)) if (!ALLOWED.has(name)) remove(self, name);
+  for (const name of namesOf(self.navigator, Object.prototype)) {
+    if (!NAVIGATOR_ALLOWED.has(name)) remove(self.navigator, name);
+  }
 }
 
 /** A credential the SDK takes (named key, SAS, token): not an options bag. */
@@ -174,13 +230,42 @@ function scopeOf(sdk, consoleLike) {
   };
 }
 
+/** Console lines sent to the page; the rest are only counted (runner.js shows as many). */
+const MAX_LOG_LINES = 1000;
+/** Counted lines that make the count worth sending before the code yields. */
+const COUNT_EVERY = 10_000;
+
+/**
+ * console.log & co. The first MAX_LOG_LINES lines go to the page as they are logged (a message
+ * from a worker arrives even while the code spins in a loop, so a line logged before an
+ * endless loop is shown); after them a line is only counted, and the count goes to the page
+ * every COUNT_EVERY lines, when the code yields and when it settles. 200,000 lines cost the
+ * page a thousand messages and a few counts, not 200,000 renders.
+ */
+const output = { sent: 0, omitted: 0, queued: false };
+function flushLog() {
+  output.queued = false;
+  if (output.omitted === 0) return;
+  post({ type: 'logs', lines: [], omitted: output.omitted });
+  output.omitted = 0;
+}
+function logLine(level, values) {
+  if (output.sent < MAX_LOG_LINES) {
+    output.sent += 1;
+    post({ type: 'logs', lines: [{ level, values: values.map(describe) }], omitted: 0 });
+    return;
+  }
+  output.omitted += 1;
+  if (output.omitted >= COUNT_EVERY) {
+    flushLog();
+  } else if (!output.queued) {
+    output.queued = true;
+    later(flushLog);
+  }
+}
+
 const consoleLike = Object.freeze(
-  Object.fromEntries(
-    ['log', 'info', 'warn', 'error', 'debug'].map((level) => [
-      level,
-      (...values) => post({ type: 'log', level, values: values.map(describe) }),
-    ]),
-  ),
+  Object.fromEntries(['log', 'info', 'warn', 'error', 'debug'].map((level) => [level, (...values) => logLine(level, values)])),
 );
 
 async function run(code, sdkUrl) {
@@ -207,8 +292,10 @@ async function run(code, sdkUrl) {
   post({ type: 'started' });
   try {
     await body(...Object.values(scope));
+    flushLog();
     post({ type: 'done' });
   } catch (e) {
+    flushLog();
     post({ type: 'error', error: runtimeError(e) });
   }
 }

@@ -22,8 +22,16 @@ pub struct LogLine {
 }
 
 impl LogLine {
-    /// `{level, values: [{text} | {json}]}` as www/code/worker.js posts it.
+    /// `{level, values: [{text} | {json}]}` as www/code/worker.js posts it; the runner's
+    /// summary of lines past its cap (`{omitted: n, …}`) is said in the page's language.
     pub fn from_json(id: usize, v: &Value) -> LogLine {
+        if let Some(n) = v["omitted"].as_u64() {
+            return LogLine {
+                id,
+                level: "info".to_string(),
+                values: vec![Logged::Text(msg::code_lines_omitted(n))],
+            };
+        }
         let values = v["values"]
             .as_array()
             .map(|values| {
