@@ -70,6 +70,9 @@ pub enum ErrorCode {
     /// A settings document (service properties, a table's ACL) that is malformed or breaks
     /// one of the service's rules for it.
     InvalidXmlDocument,
+    /// A request the endpoint cannot read as HTTP says it is (`tablescope serve`: a transfer
+    /// coding other than chunked; 501).
+    NotImplemented,
 }
 
 impl ErrorCode {
@@ -91,6 +94,7 @@ impl ErrorCode {
             CorsPreflightFailure => 403,
             UnsupportedHttpVerb => 405,
             AtomFormatNotSupported | MediaTypeNotSupported => 415,
+            NotImplemented => 501,
             _ => 400,
         }
     }
@@ -142,6 +146,7 @@ impl ErrorCode {
             CorsPreflightFailure => "CORS not enabled or no matching rule found for this request.",
             AtomFormatNotSupported => "Atom format is not supported.",
             MediaTypeNotSupported => "None of the provided media types are supported",
+            NotImplemented => "The requested operation is not implemented on the specified resource.",
         }
     }
 
@@ -184,6 +189,7 @@ impl ErrorCode {
             CorsPreflightFailure => "CorsPreflightFailure",
             AtomFormatNotSupported => "AtomFormatNotSupported",
             MediaTypeNotSupported => "MediaTypeNotSupported",
+            NotImplemented => "NotImplemented",
         }
     }
 }

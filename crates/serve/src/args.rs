@@ -32,6 +32,9 @@ OPTIONS:
     --snapshot-bytes N     with --location: write a snapshot when the change log passes
                            N bytes or the last snapshot's size, whichever is larger
                            [default: 67108864]
+    --repair               with --location: start even though DIR is damaged, keeping every
+                           change record that reads whole and saying what was dropped
+                           (without it, damage stops the start and changes nothing)
     --silent               do not log requests (one line each on stdout by default)
     -h, --help             print this help
 
@@ -62,6 +65,8 @@ pub struct Options {
     pub snapshot_bytes: u64,
     pub silent: bool,
     pub cors: CorsStart,
+    /// `--repair`: open a damaged data directory, dropping what cannot be read.
+    pub repair: bool,
 }
 
 impl Default for Options {
@@ -77,6 +82,7 @@ impl Default for Options {
             snapshot_bytes: DEFAULT_SNAPSHOT_BYTES,
             silent: false,
             cors: CorsStart::Default,
+            repair: false,
         }
     }
 }
@@ -132,6 +138,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--silent" => options.silent = true,
             "--cors-origin" => origins.push(value()?),
             "--no-cors" => no_cors = true,
+            "--repair" => options.repair = true,
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -149,6 +156,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     options.storage = match (location, in_memory) {
         (Some(_), true) => return Err("--location and --in-memory exclude each other".into()),
         (Some(dir), false) => Storage::Location(dir),
+        (None, _) if options.repair => return Err("--repair needs --location DIR".into()),
         (None, _) => Storage::Memory,
     };
     Ok(Command::Serve(options))
@@ -174,7 +182,7 @@ mod tests {
     fn every_flag() {
         let got = parse_str(
             "--host 0.0.0.0 --port=0 --account me --key a2V5 --location /tmp/d \
-             --load w.json --allow-anonymous --snapshot-bytes 4096 --silent",
+             --load w.json --allow-anonymous --snapshot-bytes 4096 --silent --repair",
         );
         assert_eq!(
             got,
@@ -189,6 +197,7 @@ mod tests {
                 snapshot_bytes: 4096,
                 silent: true,
                 cors: CorsStart::Default,
+                repair: true,
             }))
         );
         assert_eq!(
@@ -227,6 +236,10 @@ mod tests {
         assert_eq!(
             parse_str("--location d --in-memory"),
             Err("--location and --in-memory exclude each other".to_string())
+        );
+        assert_eq!(
+            parse_str("--repair"),
+            Err("--repair needs --location DIR".to_string())
         );
         assert_eq!(
             parse_str("export"),

@@ -4,6 +4,7 @@
 //! - [`args`]: the command line;
 //! - `server`: HTTP on hyper, handing each request to `tablescope_wire`;
 //! - `cors`: preflights and exposed headers for pages;
+//! - `request`: transfer codings the server refuses, and the SAS signature its log hides;
 //! - [`store`]: the data directory (`--location`): snapshots plus an append-only change log,
 //!   every write durable before it is acknowledged (its module docs give the on-disk format);
 //! - `record`, `log`, `export`: what a log record holds, its framing, and the snapshot format
@@ -20,6 +21,7 @@ mod export;
 mod log;
 mod record;
 mod reply;
+mod request;
 mod server;
 mod state;
 pub mod store;

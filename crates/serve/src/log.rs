@@ -6,13 +6,16 @@
 //! ```
 //!
 //! A record is acknowledged only after it is written whole and `sync_data` returned, so the
-//! valid records form a prefix of the file. Whatever follows the first record that is short,
-//! has length 0 or fails its checksum is a torn tail from a crash mid-append: never
-//! acknowledged, discarded on recovery. The checksum covers the length too, so a tail of
+//! acknowledged records form a prefix of the file, and a crash mid-append leaves at most a
+//! torn tail: bytes after the last whole record with no whole record among them. That tail
+//! was never acknowledged and is cut on recovery. A record that is short, has length 0 or
+//! fails its checksum *with a whole record after it* is not a torn tail but damage (a bit
+//! flipped on disk, an edit): recovery refuses to start rather than drop the acknowledged
+//! records after it, unless told to repair. The checksum covers the length too, so a tail of
 //! zeros (a file extended but not yet written) never passes as a record.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TSLOG\0v1";
@@ -103,79 +106,147 @@ pub struct Scan {
     /// The generation in the header; `None` when the header itself is torn (the log was
     /// being created: it holds no acknowledged record).
     pub generation: Option<u64>,
-    /// The length of the header and the whole records that follow it.
+    /// The length of the header and the whole records that follow it, up to a torn tail.
     pub valid_len: u64,
     /// The file's length; more than `valid_len` when the tail is torn.
     pub file_len: u64,
     pub records: u64,
+    /// With `Damage::Skip`: the byte ranges that were not records, between whole ones
+    /// (a header rebuilt from the file's name counts as `0..HEADER_LEN`).
+    pub skipped: Vec<std::ops::Range<u64>>,
 }
 
-/// Reads a log, handing each whole record's payload to `each` in order, and stops at the
-/// first torn one. An error from `each` stops the scan and is returned.
-pub fn scan(path: &Path, mut each: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<Scan> {
-    let file = File::open(path)?;
-    let file_len = file.metadata()?.len();
-    let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut head = [0u8; HEADER_LEN as usize];
-    let torn_header = Scan {
-        generation: None,
-        valid_len: 0,
-        file_len,
-        records: 0,
-    };
-    if read_full(&mut reader, &mut head)? < head.len() || head != header(generation_of(&head)) {
-        return Ok(torn_header);
-    }
+/// What [`scan`] does with damage, that is bytes that are not a record with whole records
+/// after them (or a header that is neither whole nor torn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Damage {
+    /// Stop with an error naming the offset: only `--repair` may drop acknowledged bytes.
+    Refuse,
+    /// Skip to the next whole record and go on, listing what was skipped.
+    Skip,
+}
+
+/// Reads the log of `generation` (the number in its file name), handing each whole record's
+/// payload and offset to `each` in order. An error from `each` stops the scan and is returned.
+///
+/// A torn tail (bytes after the last whole record that hold no whole record, as a crash
+/// mid-append leaves) is not read. A record that is not whole *with a whole record after
+/// it* cannot come from a crash, since appends are sequential and each waits for the one
+/// before to be durable: it is damage, refused or skipped as `damage` says. So is a header
+/// that fails its check unless the file is no longer than a header and holds nothing but
+/// the header's own bytes or zeros (a log being created).
+pub fn scan(
+    path: &Path,
+    generation: u64,
+    damage: Damage,
+    mut each: impl FnMut(u64, &[u8]) -> io::Result<()>,
+) -> io::Result<Scan> {
+    let bytes = std::fs::read(path)?;
+    let file_len = bytes.len() as u64;
+    let expected = header(generation);
     let mut scan = Scan {
-        generation: Some(generation_of(&head)),
+        generation: Some(generation),
         valid_len: HEADER_LEN,
         file_len,
         records: 0,
+        skipped: Vec::new(),
     };
-    let mut payload = Vec::new();
-    loop {
-        let mut frame = [0u8; FRAME_LEN as usize];
-        if read_full(&mut reader, &mut frame)? < frame.len() {
-            return Ok(scan);
+    match bytes.get(..HEADER_LEN as usize) {
+        Some(head) if head == expected => {}
+        Some(head) if head[..8] == MAGIC[..] && head == header(generation_of(head)) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "its header says it is generation {}; nothing was changed",
+                    generation_of(head)
+                ),
+            ));
         }
-        let (length, crc) = frame.split_at(4);
-        let length: [u8; 4] = length.try_into().unwrap_or_default();
-        let crc = u32::from_le_bytes(crc.try_into().unwrap_or_default());
-        let size = u64::from(u32::from_le_bytes(length));
-        let remaining = file_len.saturating_sub(scan.valid_len + FRAME_LEN);
-        if size == 0 || size > remaining {
-            return Ok(scan);
-        }
-        payload.resize(size as usize, 0);
-        if read_full(&mut reader, &mut payload)? < payload.len()
-            || checksum(length, &payload) != crc
+        _ if file_len <= HEADER_LEN
+            && bytes.iter().zip(expected).all(|(b, e)| *b == e || *b == 0) =>
         {
+            scan.generation = None;
+            scan.valid_len = 0;
             return Ok(scan);
         }
-        each(&payload)?;
-        scan.valid_len += FRAME_LEN + size;
-        scan.records += 1;
+        _ if damage == Damage::Refuse => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "its header (bytes 0 to 19) is damaged; nothing was changed. \
+                 Start with --repair to rebuild it from the file's name and keep every \
+                 record that reads whole"
+                    .to_string(),
+            ));
+        }
+        _ => scan.skipped.push(0..HEADER_LEN.min(file_len)),
     }
+    let mut at = HEADER_LEN;
+    while at < file_len {
+        if let Some(payload) = record_at(&bytes, at) {
+            each(at, payload)?;
+            at += FRAME_LEN + payload.len() as u64;
+            scan.records += 1;
+            scan.valid_len = at;
+            continue;
+        }
+        let next = (at + 1..file_len).find(|p| record_at(&bytes, *p).is_some());
+        let complete = declared_end(&bytes, at).is_some_and(|end| end <= file_len);
+        if next.is_none() && !complete {
+            // Incomplete, with nothing whole after it: a torn tail.
+            break;
+        }
+        let next = next.unwrap_or(file_len);
+        if damage == Damage::Refuse {
+            let after = if next < file_len {
+                format!("and whole records follow it, from byte {next}")
+            } else {
+                "although it is complete".to_string()
+            };
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the record at byte {at} fails its checksum {after}: that is damage, not \
+                     a torn write; nothing was changed. Start with --repair to keep every \
+                     record that reads whole and drop bytes {at} to {next}"
+                ),
+            ));
+        }
+        scan.skipped.push(at..next);
+        scan.valid_len = next;
+        at = next;
+    }
+    Ok(scan)
 }
 
-fn generation_of(head: &[u8; HEADER_LEN as usize]) -> u64 {
+/// Where the record whose frame starts at `at` says it ends (`None` without a whole frame,
+/// or with length 0).
+fn declared_end(bytes: &[u8], at: u64) -> Option<u64> {
+    let start = usize::try_from(at).ok()?;
+    let length: [u8; 4] = bytes.get(start..start.checked_add(4)?)?.try_into().ok()?;
+    let size = u64::from(u32::from_le_bytes(length));
+    let have_frame = bytes.len() as u64 >= at + FRAME_LEN;
+    (size > 0 && have_frame).then_some(at + FRAME_LEN + size)
+}
+
+/// The payload of the whole record that starts at `at`, if one does.
+fn record_at(bytes: &[u8], at: u64) -> Option<&[u8]> {
+    let start = usize::try_from(at).ok()?;
+    let frame = bytes.get(start..start.checked_add(FRAME_LEN as usize)?)?;
+    let length: [u8; 4] = frame.get(..4)?.try_into().ok()?;
+    let crc = u32::from_le_bytes(frame.get(4..8)?.try_into().ok()?);
+    let size = u32::from_le_bytes(length) as usize;
+    if size == 0 {
+        return None;
+    }
+    let body = start + FRAME_LEN as usize;
+    let payload = bytes.get(body..body.checked_add(size)?)?;
+    (checksum(length, payload) == crc).then_some(payload)
+}
+
+fn generation_of(head: &[u8]) -> u64 {
     let mut g = [0u8; 8];
     g.copy_from_slice(&head[8..16]);
     u64::from_le_bytes(g)
-}
-
-/// Reads until `buf` is full or the file ends; returns the bytes read.
-fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 #[cfg(test)]
@@ -190,14 +261,21 @@ mod tests {
         dir.join("log")
     }
 
-    fn records(path: &Path) -> (Scan, Vec<Vec<u8>>) {
+    fn scan_as(path: &Path, g: u64, damage: Damage) -> io::Result<(Scan, Vec<Vec<u8>>)> {
         let mut out = Vec::new();
-        let scan = scan(path, |p| {
+        let scan = scan(path, g, damage, |_, p| {
             out.push(p.to_vec());
             Ok(())
-        })
-        .unwrap();
-        (scan, out)
+        })?;
+        Ok((scan, out))
+    }
+
+    fn spans(scan: &Scan) -> Vec<(u64, u64)> {
+        scan.skipped.iter().map(|r| (r.start, r.end)).collect()
+    }
+
+    fn records(path: &Path, g: u64) -> (Scan, Vec<Vec<u8>>) {
+        scan_as(path, g, Damage::Refuse).unwrap()
     }
 
     #[test]
@@ -207,7 +285,7 @@ mod tests {
         log.append(&[b"one".to_vec(), b"two".to_vec()]).unwrap();
         log.append(&[b"three".to_vec()]).unwrap();
         assert_eq!(log.len(), 20 + 11 + 11 + 13);
-        let (scan, got) = records(&path);
+        let (scan, got) = records(&path, 7);
         assert_eq!(
             got,
             vec![b"one".to_vec(), b"two".to_vec(), b"three".to_vec()]
@@ -218,13 +296,14 @@ mod tests {
                 generation: Some(7),
                 valid_len: 55,
                 file_len: 55,
-                records: 3
+                records: 3,
+                skipped: vec![]
             }
         );
         // Reopened after the scan, appends continue the same file.
         let mut log = LogWriter::open(&path, scan.valid_len).unwrap();
         log.append(&[b"four".to_vec()]).unwrap();
-        assert_eq!(records(&path).1.len(), 4);
+        assert_eq!(records(&path, 7).1.len(), 4);
     }
 
     #[test]
@@ -238,7 +317,7 @@ mod tests {
         // Every prefix of the file: the records that are whole, nothing else.
         for cut in 0..whole.len() {
             std::fs::write(&path, &whole[..cut]).unwrap();
-            let (scan, got) = records(&path);
+            let (scan, got) = records(&path, 1);
             let expected: Vec<Vec<u8>> = if cut < first_end {
                 vec![]
             } else {
@@ -259,40 +338,90 @@ mod tests {
     }
 
     #[test]
-    fn zeros_and_flipped_bits_are_not_records() {
-        let path = temp("garbage");
+    fn a_tail_of_zeros_is_torn() {
+        let path = temp("zeros");
         let mut log = LogWriter::create(&path, 3).unwrap();
         log.append(&[b"kept".to_vec()]).unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         let kept = bytes.len() as u64;
         bytes.extend_from_slice(&[0u8; 64]);
         std::fs::write(&path, &bytes).unwrap();
-        let (scan, got) = records(&path);
+        let (scan, got) = records(&path, 3);
         assert_eq!(
             (got.len(), scan.valid_len, scan.file_len),
             (1, kept, kept + 64)
         );
+    }
 
-        let mut log = LogWriter::open(&path, kept).unwrap();
-        std::fs::write(&path, &bytes[..kept as usize]).unwrap();
-        log.append(&[b"flipped".to_vec()]).unwrap();
+    /// Three records; `flip` one byte at `at`, then scan refusing and skipping damage.
+    fn flipped(name: &str, at: impl Fn(&[u8]) -> usize) -> (io::Error, Scan, Vec<Vec<u8>>) {
+        let path = temp(name);
+        let mut log = LogWriter::create(&path, 4).unwrap();
+        log.append(&[b"one".to_vec(), b"two".to_vec(), b"three".to_vec()])
+            .unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 1;
+        let i = at(&bytes);
+        bytes[i] ^= 0x20;
         std::fs::write(&path, &bytes).unwrap();
-        let (scan, got) = records(&path);
-        assert_eq!((got, scan.valid_len), (vec![b"kept".to_vec()], kept));
+        let refused = scan_as(&path, 4, Damage::Refuse).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::InvalidData);
+        let (scan, got) = scan_as(&path, 4, Damage::Skip).unwrap();
+        (refused, scan, got)
     }
 
     #[test]
-    fn a_damaged_header_reads_as_no_log() {
-        let path = temp("header");
+    fn a_flipped_bit_before_whole_records_is_damage() {
+        // "two" starts at 20 + 11 = 31; its payload at 39.
+        let (refused, scan, got) = flipped("middle", |_| 39);
+        assert_eq!(
+            refused.to_string(),
+            "the record at byte 31 fails its checksum and whole records follow it, from byte 42: \
+             that is damage, not a torn write; nothing was changed. Start with --repair to keep \
+             every record that reads whole and drop bytes 31 to 42"
+        );
+        assert_eq!(got, vec![b"one".to_vec(), b"three".to_vec()]);
+        assert_eq!((spans(&scan), scan.records), (vec![(31, 42)], 2));
+    }
+
+    #[test]
+    fn a_flipped_bit_in_a_complete_last_record_is_damage() {
+        let (refused, scan, got) = flipped("last", |b| b.len() - 1);
+        assert!(refused.to_string().starts_with(
+            "the record at byte 42 fails its checksum although it is complete: that is damage"
+        ));
+        assert_eq!(got, vec![b"one".to_vec(), b"two".to_vec()]);
+        assert_eq!(spans(&scan), vec![(42, 55)]);
+    }
+
+    #[test]
+    fn a_flipped_bit_in_the_header_is_damage() {
+        let (refused, scan, got) = flipped("header", |_| 9);
+        assert!(refused
+            .to_string()
+            .starts_with("its header (bytes 0 to 19) is damaged"));
+        assert_eq!(got.len(), 3, "every record kept, the header rebuilt");
+        assert_eq!(spans(&scan), vec![(0, 20)]);
+    }
+
+    #[test]
+    fn a_header_being_written_reads_as_no_log() {
+        let path = temp("header-torn");
         LogWriter::create(&path, 9).unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes[9] ^= 0x40;
-        std::fs::write(&path, &bytes).unwrap();
-        let (scan, got) = records(&path);
-        assert_eq!((scan.generation, scan.valid_len, got.len()), (None, 0, 0));
+        let whole = std::fs::read(&path).unwrap();
+        for cut in 0..whole.len() {
+            std::fs::write(&path, &whole[..cut]).unwrap();
+            let (scan, got) = records(&path, 9);
+            assert_eq!((scan.generation, scan.valid_len, got.len()), (None, 0, 0));
+        }
+        // A file extended before its bytes were written.
+        std::fs::write(&path, [0u8; 20]).unwrap();
+        assert_eq!(records(&path, 9).0.generation, None);
+        // Another generation's whole header is not a torn one.
+        std::fs::write(&path, header(8)).unwrap();
+        assert_eq!(
+            scan_as(&path, 9, Damage::Skip).unwrap_err().to_string(),
+            "its header says it is generation 8; nothing was changed"
+        );
     }
 
     #[test]

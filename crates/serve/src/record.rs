@@ -153,6 +153,44 @@ impl Tables {
         Ok(())
     }
 
+    /// Whether every op of one record would apply, so that a repair drops a record whole
+    /// rather than apply part of a batch.
+    pub fn check(&self, ops: &[Op]) -> Result<(), String> {
+        let mut exists: BTreeMap<String, bool> = BTreeMap::new();
+        for op in ops {
+            let (table, key) = match op {
+                Op::CreateTable { table } => {
+                    exists.insert(table.to_ascii_lowercase(), true);
+                    continue;
+                }
+                Op::DeleteTable { table } => {
+                    exists.insert(table.to_ascii_lowercase(), false);
+                    continue;
+                }
+                Op::SetServiceProperties { .. } => continue,
+                Op::Put { table, entity } => {
+                    if entity.timestamp.is_none() {
+                        return Err(format!("an entity of table '{table}' has no Timestamp"));
+                    }
+                    (table, table.to_ascii_lowercase())
+                }
+                Op::Delete { table, .. } | Op::SetAcl { table, .. } => {
+                    (table, table.to_ascii_lowercase())
+                }
+            };
+            let there = exists
+                .get(&key)
+                .copied()
+                .unwrap_or_else(|| self.tables.contains_key(&key));
+            if !there {
+                return Err(format!(
+                    "a change names table '{table}', which does not exist"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Adds an empty table (a snapshot's table, before its entities).
     pub fn add_table(&mut self, name: &str) -> Result<(), String> {
         let key = name.to_ascii_lowercase();

@@ -5,7 +5,7 @@ use super::args::{Options, Storage};
 use super::body::Body;
 use super::state::{Served, State};
 use super::store::Store;
-use super::{reply, time};
+use super::{reply, request, time};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
@@ -16,7 +16,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use tablescope_engine::Account;
+use tablescope_engine::{Account, ErrorCode};
 use tablescope_wire::cors;
 use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
@@ -55,9 +55,17 @@ fn open(options: &Options) -> Result<State, String> {
             None
         }
         Storage::Location(dir) => {
-            let (store, r) = Store::open(dir, options.snapshot_bytes, &mut account)
+            let open = if options.repair {
+                Store::repair
+            } else {
+                Store::open
+            };
+            let (store, r) = open(dir, options.snapshot_bytes, &mut account)
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
             new = r.generation == 0 && r.records == 0;
+            for repair in &r.repairs {
+                eprintln!("tablescope-serve: --repair: {repair}");
+            }
             eprintln!(
                 "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
                 dir.display(),
@@ -182,20 +190,30 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
         now: time::now(),
         request_id: time::request_id(),
     };
+    let codings = parts.headers.get_all(hyper::header::TRANSFER_ENCODING);
+    let unsupported = request::unsupported_coding(codings.iter().map(|v| v.as_bytes()));
     // Preflights too are answered by the wire layer, by the account's CORS rules.
-    let served = match read_body(body, &parts.headers).await {
+    let body = match unsupported {
+        Some(coding) => Err((
+            format!("transfer coding {coding} is not supported (501)"),
+            ErrorCode::NotImplemented,
+        )),
+        None => read_body(body, &parts.headers).await.map_err(|e| {
+            (
+                format!("the request body could not be read: {e}"),
+                ErrorCode::InvalidInput,
+            )
+        }),
+    };
+    let served = match body {
         Ok(body) => {
             request.body = body;
             let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
             state.serve(&request, &context)
         }
-        Err(e) => {
-            eprintln!("tablescope-serve: the request body could not be read: {e}");
-            let mut response = reply::error(
-                &request,
-                &context,
-                tablescope_engine::ErrorCode::InvalidInput,
-            );
+        Err((why, code)) => {
+            eprintln!("tablescope-serve: {why}");
+            let mut response = reply::error(&request, &context, code);
             let state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
             cors::decorate(state.account.service_properties(), &request, &mut response);
             Served {
@@ -237,7 +255,8 @@ fn log(
     response: &HttpResponse,
     stats: Option<&tablescope_engine::QueryStats>,
 ) {
-    let mut line = format!("{} {} {}", request.method, request.url, response.status);
+    let url = request::redacted(&request.url);
+    let mut line = format!("{} {url} {}", request.method, response.status);
     if let Some(s) = stats {
         line.push_str(&format!(" scanned={} returned={}", s.scanned, s.returned));
     }

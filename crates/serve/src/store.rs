@@ -4,43 +4,58 @@
 //! # On disk
 //!
 //! ```text
-//! DIR/LOCK                 held (flock) by the server that owns DIR
-//! DIR/snapshot-<g>.json    the account at the start of generation g, in the playground's
-//!                          export format (loadable in the browser as it is)
-//! DIR/changes-<g>.log      what changed since snapshot-<g>: see `log` for the framing, and
-//!                          `record` for what a record holds (one per change set)
-//! DIR/*.tmp                a snapshot being written; never read
+//! DIR                          locked (flock) by the server that owns it, while it runs
+//! DIR/snapshot-<g>.<crc>.json  the account at the start of generation g, in the playground's
+//!                              export format (loadable in the browser as it is); <crc> is
+//!                              the CRC-32 of its bytes, 8 hex digits
+//! DIR/changes-<g>.log          what changed since snapshot g: see `log` for the framing, and
+//!                              `record` for what a record holds (one per change set)
+//! DIR/*.tmp                    a snapshot being written; never read
+//! DIR/*.damaged                copies `--repair` set aside; never read
 //! ```
 //!
-//! The account is `snapshot-<g>` (or empty when g = 0 and there is none) with the whole
-//! records of `changes-<g>` replayed in order, for the largest g with a snapshot. Older files
-//! are leftovers of a finished switch and are removed on start.
+//! The account is snapshot g (or empty when g = 0 and there is none) with the whole records
+//! of `changes-<g>` replayed in order, for the largest g with a snapshot. Older files are
+//! leftovers of a finished switch and are removed on start.
 //!
 //! # Why a crash at any point is safe
 //!
 //! A write: the request runs in memory, its change set is appended as one record and
 //! `sync_data` returns, then (and only then) the response is sent. A crash before the sync
-//! leaves at most a torn record, never acknowledged: recovery cuts it off. A batch is one
+//! leaves at most a torn tail, never acknowledged: recovery cuts it off. A batch is one
 //! record, so it is all there or not at all.
 //!
 //! A snapshot (when the log outgrows `max(--snapshot-bytes, last snapshot)`, so that the
 //! cost per write stays constant), from generation g to g+1:
 //! 1. write `snapshot-<g+1>.json.tmp`, `sync_all`; a crash leaves a `.tmp`, ignored;
-//! 2. rename it to `snapshot-<g+1>.json`, sync the directory; from here recovery picks g+1,
-//!    and `snapshot-<g+1>` holds everything `snapshot-<g>` + `changes-<g>` held (it was
-//!    written from memory, which held exactly those, under the same lock);
+//! 2. rename it to `snapshot-<g+1>.<crc>.json`, sync the directory; from here recovery picks
+//!    g+1, and snapshot g+1 holds everything snapshot g + `changes-<g>` held (it was written
+//!    from memory, which held exactly those, under the same lock);
 //! 3. create `changes-<g+1>.log` with its header, `sync_all`, sync the directory; a crash
 //!    before the header is whole leaves a log that reads as empty, which is right;
-//! 4. remove `snapshot-<g>` and `changes-<g>`; a crash leaves them, removed on start.
+//! 4. remove snapshot g and `changes-<g>`; a crash leaves them, removed on start.
 //!
-//! A `changes-<g>` newer than every snapshot cannot come from this sequence (step 3 follows
-//! the durable rename of step 2), so recovery refuses to start rather than guess.
+//! # What is damage, and refused
+//!
+//! Recovery starts only from files that say what was acknowledged; anything else stops it
+//! with a message naming the file (and the offset) and `--repair`, and changes nothing:
+//! - a log record that fails its checksum with whole records after it, or that is complete
+//!   but fails it (only an incomplete last record is a torn tail; `log`);
+//! - a log header that is neither whole nor the start of one being created;
+//! - a snapshot whose bytes do not match the checksum in its name;
+//! - a log that is missing or empty although its snapshot is the newest and no switch was
+//!   under way (the previous generation's files are gone);
+//! - a `changes-<g>` newer than every snapshot, which the sequence above cannot leave (step
+//!   3 follows the durable rename of step 2); `--repair` refuses it too.
+//!
+//! `--repair` keeps every record that reads whole and applies, copies the damaged files
+//! aside, says what it dropped, and writes what it kept as the next snapshot.
 
 use super::export;
-use super::log::{self, LogWriter};
+use super::log::{self, Damage, LogWriter};
 use super::record::{self, Op, Tables};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use tablescope_engine::{Account, ChangeSet};
 
@@ -67,10 +82,21 @@ pub struct Recovered {
     /// Bytes of a torn tail that were cut off.
     pub torn_bytes: u64,
     pub entities: usize,
+    /// With `--repair`: what was dropped or rebuilt, one line each (empty when nothing was).
+    pub repairs: Vec<String>,
 }
 
-fn snapshot_path(dir: &Path, g: u64) -> PathBuf {
-    dir.join(format!("snapshot-{g}.json"))
+/// A snapshot file: `snapshot-<g>.<crc32 of its bytes, 8 hex digits>.json`.
+#[derive(Debug, Clone)]
+struct SnapshotFile {
+    generation: u64,
+    /// `None` for a name without one (`snapshot-<g>.json`, as older servers wrote).
+    crc: Option<u32>,
+    path: PathBuf,
+}
+
+fn snapshot_name(g: u64, crc: u32) -> String {
+    format!("snapshot-{g}.{crc:08x}.json")
 }
 
 fn log_path(dir: &Path, g: u64) -> PathBuf {
@@ -84,9 +110,15 @@ fn other(message: String) -> io::Error {
 /// The generations of the snapshots and logs in `dir`, and its `.tmp` files.
 #[derive(Debug, Default)]
 struct Listing {
-    snapshots: Vec<u64>,
+    snapshots: Vec<SnapshotFile>,
     logs: Vec<u64>,
     temporary: Vec<PathBuf>,
+}
+
+impl Listing {
+    fn snapshot(&self, g: u64) -> Option<&SnapshotFile> {
+        self.snapshots.iter().find(|s| s.generation == g)
+    }
 }
 
 fn list(dir: &Path) -> io::Result<Listing> {
@@ -95,84 +127,217 @@ fn list(dir: &Path) -> io::Result<Listing> {
         let entry = entry?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let number = |prefix: &str, suffix: &str| {
-            name.strip_prefix(prefix)?
-                .strip_suffix(suffix)?
-                .parse::<u64>()
-                .ok()
-        };
         if name.ends_with(".tmp") {
             listing.temporary.push(entry.path());
-        } else if let Some(g) = number("snapshot-", ".json") {
-            listing.snapshots.push(g);
-        } else if let Some(g) = number("changes-", ".log") {
+        } else if let Some(stem) = name
+            .strip_prefix("snapshot-")
+            .and_then(|n| n.strip_suffix(".json"))
+        {
+            let (g, crc) = match stem.split_once('.') {
+                Some((g, crc)) if crc.len() == 8 => (g, u32::from_str_radix(crc, 16).ok()),
+                Some(_) => continue,
+                None => (stem, None),
+            };
+            let Ok(generation) = g.parse::<u64>() else {
+                continue;
+            };
+            if listing.snapshot(generation).is_some() {
+                return Err(other(format!(
+                    "{} holds two snapshots of generation {generation}; nothing was changed",
+                    dir.display()
+                )));
+            }
+            listing.snapshots.push(SnapshotFile {
+                generation,
+                crc,
+                path: entry.path(),
+            });
+        } else if let Some(g) = name
+            .strip_prefix("changes-")
+            .and_then(|n| n.strip_suffix(".log"))
+            .and_then(|n| n.parse::<u64>().ok())
+        {
             listing.logs.push(g);
         }
     }
     Ok(listing)
 }
 
-/// Loads the account that `dir` holds. With `repair`, also makes the directory clean for
-/// appending: the torn tail cut off, leftovers removed. Without it, reads only (an export
-/// while a server may be running).
-fn recover(dir: &Path, repair: bool) -> io::Result<(Tables, Recovered, Listing)> {
+/// How [`recover`] treats the directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Read only (an export, while a server may be running).
+    Read,
+    /// To append: a torn tail is cut off. Damage is refused.
+    Open,
+    /// `--repair`: damage is dropped, and listed in `Recovered::repairs`.
+    Repair,
+}
+
+/// The CRC-32 of a whole file, read in pieces.
+fn file_crc(path: &Path) -> io::Result<u32> {
+    let mut file = File::open(path)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return Ok(hasher.finalize()),
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Loads a snapshot after checking its bytes against the checksum in its name.
+fn load_snapshot(
+    snapshot: &SnapshotFile,
+    mode: Mode,
+    repairs: &mut Vec<String>,
+) -> io::Result<Tables> {
+    let path = &snapshot.path;
+    let actual = file_crc(path)?;
+    let problem = match snapshot.crc {
+        Some(crc) if crc == actual => None,
+        Some(crc) => Some(format!(
+            "its bytes do not match the checksum in its name ({actual:08x}, not {crc:08x}): \
+             it was changed after it was written"
+        )),
+        None => Some(
+            "its name carries no checksum (an older server wrote it, or it was renamed)"
+                .to_string(),
+        ),
+    };
+    if let Some(problem) = problem {
+        if mode != Mode::Repair {
+            return Err(other(format!(
+                "{}: {problem}; nothing was changed. Start with --repair to load it as it reads \
+                 and write a checked snapshot of it",
+                path.display()
+            )));
+        }
+        repairs.push(format!("{}: {problem}; loaded as it reads", path.display()));
+    }
+    let file = io::BufReader::new(File::open(path)?);
+    export::read(file).map_err(|e| other(format!("{}: {e}", path.display())))
+}
+
+/// Loads the account that `dir` holds; in [`Mode::Open`] and [`Mode::Repair`] also cuts a
+/// torn tail off the log, so that appends continue after the last whole record.
+fn recover(dir: &Path, mode: Mode) -> io::Result<(Tables, Recovered, Listing)> {
     let listing = list(dir)?;
-    let generation = listing.snapshots.iter().copied().max().unwrap_or(0);
+    let generation = listing
+        .snapshots
+        .iter()
+        .map(|s| s.generation)
+        .max()
+        .unwrap_or(0);
     if let Some(g) = listing.logs.iter().find(|g| **g > generation) {
         return Err(other(format!(
-            "{} has no snapshot-{g}.json: the directory was not written by this server alone; \
-             nothing was changed",
+            "{} has no snapshot of generation {g}: the directory was not written by this \
+             server alone; nothing was changed",
             log_path(dir, *g).display()
         )));
     }
-    let mut tables = if listing.snapshots.is_empty() {
-        Tables::default()
-    } else {
-        let path = snapshot_path(dir, generation);
-        let file = io::BufReader::new(File::open(&path)?);
-        export::read(file).map_err(|e| other(format!("{}: {e}", path.display())))?
-    };
-    let path = log_path(dir, generation);
     let mut recovered = Recovered {
         generation,
         records: 0,
         torn_bytes: 0,
         entities: 0,
+        repairs: Vec::new(),
     };
-    if listing.logs.contains(&generation) {
-        let mut failure = None;
-        let scan = log::scan(&path, |payload| {
-            let ops: Vec<Op> = serde_json::from_slice(payload)
-                .map_err(|e| other(format!("a checked record does not parse: {e}")))?;
-            for op in ops {
-                if let Err(e) = tables.apply(op) {
-                    failure = Some(e.clone());
-                    return Err(other(e));
-                }
-            }
-            Ok(())
-        })
-        .map_err(|e| other(format!("{}: {e}", path.display())))?;
-        if let Some(e) = failure {
-            return Err(other(format!("{}: {e}", path.display())));
+    let mut tables = match listing.snapshot(generation) {
+        None => Tables::default(),
+        Some(snapshot) => load_snapshot(snapshot, mode, &mut recovered.repairs)?,
+    };
+    // A log that is missing or holds no header is right at generation 0 with no snapshot (a
+    // new directory), or while the previous generation's files are still there (a crash
+    // between writing a snapshot and creating its log). Otherwise its records are lost.
+    let switching = listing.snapshots.iter().any(|s| s.generation < generation)
+        || listing.logs.iter().any(|g| *g < generation);
+    let may_be_empty = listing.snapshots.is_empty() || switching;
+    let path = log_path(dir, generation);
+    let lost = |what: &str, repairs: &mut Vec<String>| {
+        if may_be_empty {
+            return Ok(());
         }
-        if scan.generation.is_some_and(|g| g != generation) {
+        let snapshot = listing
+            .snapshot(generation)
+            .map_or_else(String::new, |s| s.path.display().to_string());
+        if mode != Mode::Repair {
             return Err(other(format!(
-                "{} says it is generation {:?}",
-                path.display(),
-                scan.generation
+                "{} is {what}, but {snapshot} says its changes follow in it: writes acknowledged \
+                 since that snapshot would be lost; nothing was changed. Start with --repair to \
+                 start from the snapshot alone",
+                path.display()
             )));
         }
-        recovered.records = scan.records;
-        recovered.torn_bytes = scan.file_len - scan.valid_len;
-        if repair && scan.generation.is_none() {
-            // Created but its header never made it whole: it holds nothing; start it again.
-            fs::remove_file(&path)?;
-        } else if repair && scan.valid_len < scan.file_len {
-            let file = OpenOptions::new().write(true).open(&path)?;
-            file.set_len(scan.valid_len)?;
-            file.sync_all()?;
+        repairs.push(format!(
+            "{} is {what}: started from {snapshot} alone",
+            path.display()
+        ));
+        Ok(())
+    };
+    if !listing.logs.contains(&generation) {
+        lost("missing", &mut recovered.repairs)?;
+        recovered.entities = tables.entity_count();
+        return Ok((tables, recovered, listing));
+    }
+    let damage = if mode == Mode::Repair {
+        Damage::Skip
+    } else {
+        Damage::Refuse
+    };
+    let mut failure = None;
+    let mut dropped = Vec::new();
+    let scan = log::scan(&path, generation, damage, |offset, payload| {
+        let ops = serde_json::from_slice::<Vec<Op>>(payload)
+            .map_err(|e| format!("a checked record does not parse: {e}"))
+            .and_then(|ops| tables.check(&ops).map(|()| ops));
+        match ops {
+            Ok(ops) => {
+                for op in ops {
+                    tables.apply(op).map_err(other)?;
+                }
+                Ok(())
+            }
+            Err(e) if mode == Mode::Repair => {
+                dropped.push(format!("the record at byte {offset}: {e}"));
+                Ok(())
+            }
+            Err(e) => {
+                failure = Some(format!("the record at byte {offset}: {e}"));
+                Err(other(String::new()))
+            }
         }
+    })
+    .map_err(|e| match failure.take() {
+        Some(f) => other(format!("{}: {f}", path.display())),
+        None => other(format!("{}: {e}", path.display())),
+    })?;
+    if scan.generation.is_none() {
+        lost("empty (it has no whole header)", &mut recovered.repairs)?;
+    }
+    for range in &scan.skipped {
+        recovered.repairs.push(format!(
+            "{}: dropped bytes {} to {} (not a whole record)",
+            path.display(),
+            range.start,
+            range.end
+        ));
+    }
+    let dropped_records = dropped.len() as u64;
+    for d in dropped {
+        recovered
+            .repairs
+            .push(format!("{}: dropped {d}", path.display()));
+    }
+    recovered.records = scan.records - dropped_records;
+    recovered.torn_bytes = scan.file_len - scan.valid_len;
+    if mode != Mode::Read && scan.generation.is_some() && scan.valid_len < scan.file_len {
+        let file = OpenOptions::new().write(true).open(&path)?;
+        file.set_len(scan.valid_len)?;
+        file.sync_all()?;
     }
     recovered.entities = tables.entity_count();
     Ok((tables, recovered, listing))
@@ -183,47 +348,124 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Takes the directory's lock: an OS lock (`flock`) on the directory itself, held while the
+/// returned file is open, so no file can be deleted to defeat it. (Where a directory cannot
+/// be opened as a file, on Windows, it is a `LOCK` file opened without delete sharing.)
+fn lock(dir: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    let file = File::open(dir)?;
+    #[cfg(not(unix))]
+    let file = {
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(windows)]
+        std::os::windows::fs::OpenOptionsExt::share_mode(&mut options, 0x1 | 0x2);
+        options.open(dir.join("LOCK"))?
+    };
+    file.try_lock().map_err(|_| {
+        other(format!(
+            "{} is in use by another tablescope-serve",
+            dir.display()
+        ))
+    })?;
+    Ok(file)
+}
+
+/// A file name beside `path` for a copy of it set aside by a repair: `<name>.damaged`, or
+/// `<name>.damaged-<n>` when that is taken.
+fn aside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut n = 0;
+    loop {
+        let candidate = path.with_file_name(if n == 0 {
+            format!("{name}.damaged")
+        } else {
+            format!("{name}.damaged-{n}")
+        });
+        if !candidate.exists() {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
 impl Store {
     /// Opens (creating if needed) the data directory, loads what it holds into `account`
-    /// (which must be empty), and takes the directory's lock.
+    /// (which must be empty), and takes the directory's lock. Damage (a record that fails its
+    /// checksum with records after it, a damaged header or snapshot, a missing log) is
+    /// refused with an error that names the file, the offset and `--repair`.
     pub fn open(
         dir: &Path,
         snapshot_bytes: u64,
         account: &mut Account,
     ) -> io::Result<(Store, Recovered)> {
+        Store::open_as(dir, snapshot_bytes, Mode::Open, account)
+    }
+
+    /// [`Store::open`] for `--repair`: keeps every record that reads whole and applies, and
+    /// lists what it dropped in `Recovered::repairs`. When it drops anything, it first copies
+    /// the damaged files aside (`<name>.damaged`), then writes what it kept as a new
+    /// snapshot, so the directory is whole again.
+    pub fn repair(
+        dir: &Path,
+        snapshot_bytes: u64,
+        account: &mut Account,
+    ) -> io::Result<(Store, Recovered)> {
+        Store::open_as(dir, snapshot_bytes, Mode::Repair, account)
+    }
+
+    fn open_as(
+        dir: &Path,
+        snapshot_bytes: u64,
+        mode: Mode,
+        account: &mut Account,
+    ) -> io::Result<(Store, Recovered)> {
         fs::create_dir_all(dir)?;
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(dir.join("LOCK"))?;
-        lock.try_lock().map_err(|_| {
-            other(format!(
-                "{} is in use by another tablescope-serve",
-                dir.display()
-            ))
-        })?;
-        let (tables, recovered, listing) = recover(dir, true)?;
+        let lock = lock(dir)?;
+        let (tables, recovered, listing) = recover(dir, mode)?;
         let g = recovered.generation;
+        let repaired = !recovered.repairs.is_empty();
+        if repaired {
+            let mut damaged: Vec<PathBuf> = listing
+                .snapshot(g)
+                .map(|s| s.path.clone())
+                .into_iter()
+                .collect();
+            if listing.logs.contains(&g) {
+                damaged.push(log_path(dir, g));
+            }
+            for path in damaged {
+                let copy = aside(&path);
+                fs::copy(&path, &copy)?;
+                File::open(&copy)?.sync_all()?;
+            }
+            sync_dir(dir)?;
+        }
         for path in &listing.temporary {
             fs::remove_file(path)?;
         }
-        for old in listing.snapshots.iter().filter(|s| **s < g) {
-            fs::remove_file(snapshot_path(dir, *old))?;
+        for old in listing.snapshots.iter().filter(|s| s.generation < g) {
+            fs::remove_file(&old.path)?;
         }
         for old in listing.logs.iter().filter(|s| **s < g) {
             fs::remove_file(log_path(dir, *old))?;
         }
         let path = log_path(dir, g);
         let log = match fs::metadata(&path) {
-            Ok(meta) => LogWriter::open(&path, meta.len())?,
+            Ok(meta) if meta.len() >= log::HEADER_LEN => LogWriter::open(&path, meta.len())?,
+            Ok(_) => LogWriter::create(&path, g)?,
             Err(e) if e.kind() == io::ErrorKind::NotFound => LogWriter::create(&path, g)?,
             Err(e) => return Err(e),
         };
         sync_dir(dir)?;
-        let snapshot_len = fs::metadata(snapshot_path(dir, g)).map_or(0, |m| m.len());
+        let snapshot_len = listing
+            .snapshot(g)
+            .map_or(0, |s| fs::metadata(&s.path).map_or(0, |m| m.len()));
         tables.restore(account);
-        let store = Store {
+        let mut store = Store {
             dir: dir.to_path_buf(),
             generation: g,
             log,
@@ -231,6 +473,9 @@ impl Store {
             snapshot_bytes,
             _lock: lock,
         };
+        if repaired {
+            store.snapshot(account)?;
+        }
         Ok((store, recovered))
     }
 
@@ -240,7 +485,7 @@ impl Store {
         // files it removes are whole copies of the newer ones, so reading again is enough.
         let mut last = None;
         for _ in 0..5 {
-            match recover(dir, false) {
+            match recover(dir, Mode::Read) {
                 Ok((tables, recovered, _)) => {
                     tables.restore(account);
                     return Ok(recovered);
@@ -276,22 +521,24 @@ impl Store {
     /// Writes the account as the next generation's snapshot and starts its empty log.
     pub fn snapshot(&mut self, account: &Account) -> io::Result<()> {
         let next = self.generation + 1;
-        let target = snapshot_path(&self.dir, next);
         let temporary = self.dir.join(format!("snapshot-{next}.json.tmp"));
         let written = (|| {
-            let mut out = BufWriter::with_capacity(1 << 16, File::create(&temporary)?);
+            let mut out =
+                CrcWriter::new(BufWriter::with_capacity(1 << 16, File::create(&temporary)?));
             export::write(account, &mut out)?;
-            let file = out.into_inner().map_err(|e| e.into_error())?;
+            let crc = out.hasher.clone().finalize();
+            let file = out.inner.into_inner().map_err(|e| e.into_error())?;
             file.sync_all()?;
-            Ok::<u64, io::Error>(file.metadata()?.len())
+            Ok::<(u64, u32), io::Error>((file.metadata()?.len(), crc))
         })();
-        let len = match written {
-            Ok(len) => len,
+        let (len, crc) = match written {
+            Ok(written) => written,
             Err(e) => {
                 let _ = fs::remove_file(&temporary);
                 return Err(e);
             }
         };
+        let target = self.dir.join(snapshot_name(next, crc));
         fs::rename(&temporary, &target)?;
         sync_dir(&self.dir)?;
         self.log = LogWriter::create(&log_path(&self.dir, next), next)?;
@@ -300,7 +547,15 @@ impl Store {
         self.generation = next;
         self.snapshot_len = len;
         // Leftovers only: a failure here loses nothing (they are removed on the next start).
-        let _ = fs::remove_file(snapshot_path(&self.dir, previous));
+        if let Ok(listing) = list(&self.dir) {
+            for old in listing
+                .snapshots
+                .iter()
+                .filter(|s| s.generation <= previous)
+            {
+                let _ = fs::remove_file(&old.path);
+            }
+        }
         let _ = fs::remove_file(log_path(&self.dir, previous));
         let _ = sync_dir(&self.dir);
         Ok(())
@@ -312,6 +567,33 @@ impl Store {
 
     pub fn log_len(&self) -> u64 {
         self.log.len()
+    }
+}
+
+/// A writer that keeps the CRC-32 of what went through it.
+struct CrcWriter<W> {
+    inner: W,
+    hasher: crc32fast::Hasher,
+}
+
+impl<W> CrcWriter<W> {
+    fn new(inner: W) -> CrcWriter<W> {
+        CrcWriter {
+            inner,
+            hasher: crc32fast::Hasher::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for CrcWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -9,6 +9,9 @@
 //! Needs Node with the repository's node_modules and `.venv-sdk` (scripts/setup.sh installs
 //! both; scripts/test.sh ensures them before the native tests).
 
+// A test states what it expects: an unwrap in it (or in its helpers) is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../../codegen/tests/code_cases/mod.rs"]
 mod code_cases;
 mod serve_support;

@@ -1,6 +1,9 @@
 //! `tablescope-serve` end to end over real HTTP: tables, entities, batches, queries, CORS,
 //! restarts, `export` and `--load`. (The official SDKs' tests live with the wire layer's.)
 
+// A test states what it expects: an unwrap in it (or in its helpers) is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod serve_support;
 
 use serve_support::{batch_etags, temp_dir, Server, ACCOUNT};

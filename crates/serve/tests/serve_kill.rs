@@ -2,6 +2,9 @@
 //! acknowledged write is there with its ETag, no batch is half there, and the table's ACL and
 //! the service properties are the last ones acknowledged (or the one set when the kill came).
 
+// A test states what it expects: an unwrap in it (or in its helpers) is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod serve_support;
 
 use serve_support::{batch_etags, temp_dir, Server};

@@ -234,10 +234,20 @@ fn with_keys(mut raw: RawEntity, partition_key: &str, row_key: &str) -> RawEntit
     raw
 }
 
-/// `{"TableName":"…"}`.
+/// `{"TableName":"…"}`. A member given twice is refused, as in an entity, rather than
+/// silently keeping the last (`{"TableName":"A","TableName":"B"}` would create B).
 fn table_name(body: &[u8]) -> Result<String> {
-    let json: Json =
-        serde_json::from_str(text(body)?).map_err(|e| invalid(format!("not JSON: {e}")))?;
+    let text = text(body)?;
+    let json: Json = serde_json::from_str(text).map_err(|e| invalid(format!("not JSON: {e}")))?;
+    if let Ok(raw) = RawEntity::parse(text) {
+        let mut seen = std::collections::HashSet::new();
+        if let Some((name, _)) = raw.0.iter().find(|(name, _)| !seen.insert(name.as_str())) {
+            return Err(Error::with_detail(
+                ErrorCode::DuplicatePropertiesSpecified,
+                tablescope_engine::Detail::DuplicateProperty { name: name.clone() },
+            ));
+        }
+    }
     match json.get("TableName") {
         Some(Json::String(name)) => Ok(name.clone()),
         Some(_) => Err(invalid("TableName must be a string")),

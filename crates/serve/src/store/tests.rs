@@ -66,13 +66,32 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The directory's file names, a snapshot's without its checksum (`snapshot-<g>.json`).
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .map(
+            |n| match n.strip_suffix(".json").and_then(|s| s.split_once('.')) {
+                Some((stem, crc)) if n.starts_with("snapshot-") && crc.len() == 8 => {
+                    format!("{stem}.json")
+                }
+                _ => n,
+            },
+        )
         .collect();
     names.sort();
     names
+}
+
+/// The path of generation `g`'s snapshot, whatever its checksum.
+fn snapshot_of(dir: &Path, g: u64) -> PathBuf {
+    list(dir)
+        .unwrap()
+        .snapshot(g)
+        .expect("snapshot")
+        .path
+        .clone()
 }
 
 #[test]
@@ -86,7 +105,8 @@ fn every_acknowledged_write_is_there_after_a_restart() {
             generation: 0,
             records: 0,
             torn_bytes: 0,
-            entities: 0
+            entities: 0,
+            repairs: vec![]
         }
     );
     run(
@@ -100,7 +120,7 @@ fn every_acknowledged_write_is_there_after_a_restart() {
     run(&mut account, &mut store, batch("b", &["1", "2", "3"]));
     let expected = text(&account);
     drop(store);
-    assert_eq!(names(&dir), vec!["LOCK", "changes-0.log"]);
+    assert_eq!(names(&dir), vec!["changes-0.log"]);
     let (back, recovered) = load(&dir);
     assert_eq!(text(&back), expected);
     assert_eq!(
@@ -109,7 +129,8 @@ fn every_acknowledged_write_is_there_after_a_restart() {
             generation: 0,
             records: 3,
             torn_bytes: 0,
-            entities: 4
+            entities: 4,
+            repairs: vec![]
         }
     );
 }
@@ -208,18 +229,14 @@ fn snapshots_switch_generations_and_remove_the_old_files() {
     assert_eq!(g, snapshots);
     assert_eq!(
         names(&dir),
-        vec![
-            "LOCK".to_string(),
-            format!("changes-{g}.log"),
-            format!("snapshot-{g}.json")
-        ]
+        vec![format!("changes-{g}.log"), format!("snapshot-{g}.json")]
     );
     let expected = text(&account);
     drop(store);
     // The snapshot is the playground's export: it imports as it is.
     let mut imported = fresh();
     imported
-        .import_json(&fs::read_to_string(dir.join(format!("snapshot-{g}.json"))).unwrap())
+        .import_json(&fs::read_to_string(snapshot_of(&dir, g)).unwrap())
         .unwrap();
     let (back, recovered) = load(&dir);
     assert_eq!(text(&back), expected);
@@ -254,7 +271,9 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
     drop(store);
     assert_eq!(names(&before), vec!["changes-1.log", "snapshot-1.json"]);
     assert_eq!(names(&after), vec!["changes-2.log", "snapshot-2.json"]);
-    let snapshot2 = fs::read(after.join("snapshot-2.json")).unwrap();
+    let snapshot2_path = snapshot_of(&after, 2);
+    let snapshot2 = fs::read(&snapshot2_path).unwrap();
+    let snapshot2_name = snapshot2_path.file_name().unwrap().to_str().unwrap();
     let log2 = fs::read(after.join("changes-2.log")).unwrap();
 
     let crash = temp("steps-crash");
@@ -269,25 +288,25 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
             "tmp whole",
             vec![("snapshot-2.json.tmp", snapshot2.clone())],
         ),
-        ("renamed", vec![("snapshot-2.json", snapshot2.clone())]),
+        ("renamed", vec![(snapshot2_name, snapshot2.clone())]),
         (
             "log header torn",
             vec![
-                ("snapshot-2.json", snapshot2.clone()),
+                (snapshot2_name, snapshot2.clone()),
                 ("changes-2.log", log2[..7].to_vec()),
             ],
         ),
         (
             "log empty file",
             vec![
-                ("snapshot-2.json", snapshot2.clone()),
+                (snapshot2_name, snapshot2.clone()),
                 ("changes-2.log", Vec::new()),
             ],
         ),
         (
             "log created",
             vec![
-                ("snapshot-2.json", snapshot2.clone()),
+                (snapshot2_name, snapshot2.clone()),
                 ("changes-2.log", log2.clone()),
             ],
         ),
@@ -304,11 +323,7 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
         let g = recovered.generation;
         assert_eq!(
             names(&crash),
-            vec![
-                "LOCK".to_string(),
-                format!("changes-{g}.log"),
-                format!("snapshot-{g}.json")
-            ],
+            vec![format!("changes-{g}.log"), format!("snapshot-{g}.json")],
             "{step}"
         );
         // Writing on from there survives the next restart too.
@@ -339,12 +354,12 @@ fn a_log_without_its_snapshot_is_refused_and_left_alone() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{} has no snapshot-3.json: the directory was not written by this server alone; \
-             nothing was changed",
+            "{} has no snapshot of generation 3: the directory was not written by this \
+             server alone; nothing was changed",
             dir.join("changes-3.log").display()
         )
     );
-    assert_eq!(names(&dir), vec!["LOCK", "changes-0.log", "changes-3.log"]);
+    assert_eq!(names(&dir), vec!["changes-0.log", "changes-3.log"]);
 }
 
 #[test]
