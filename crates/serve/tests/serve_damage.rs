@@ -124,7 +124,8 @@ fn a_flipped_bit_in_a_middle_record_is_refused_then_repaired() {
     let mut server = Server::durable(&dir, &[]);
     fill(&server, 100);
     server.kill();
-    let path = dir.join("changes-0.log");
+    // A new directory starts at generation 1: the server snapshots its default CORS rules.
+    let path = dir.join("changes-1.log");
     let mut log = fs::read(&path).unwrap();
     let offsets = record_offsets(&log);
     assert_eq!(offsets.len(), 101, "the table and 100 inserts");
@@ -158,8 +159,8 @@ fn a_flipped_bit_in_a_middle_record_is_refused_then_repaired() {
         "{log_text}"
     );
     drop(server);
-    assert!(dir.join("changes-0.log.damaged").exists());
-    assert_eq!(fs::read(dir.join("changes-0.log.damaged")).unwrap(), log);
+    assert!(dir.join("changes-1.log.damaged").exists());
+    assert_eq!(fs::read(dir.join("changes-1.log.damaged")).unwrap(), log);
     // Whole again: a plain start keeps the 99.
     let server = Server::durable(&dir, &[]);
     assert_eq!(count(&server), 99);
@@ -171,7 +172,7 @@ fn a_torn_last_record_is_still_cut_silently() {
     let mut server = Server::durable(&dir, &[]);
     fill(&server, 10);
     server.kill();
-    let path = dir.join("changes-0.log");
+    let path = dir.join("changes-1.log");
     let log = fs::read(&path).unwrap();
     let last = *record_offsets(&log).last().unwrap();
     fs::write(&path, &log[..log.len() - 3]).unwrap();
@@ -193,7 +194,7 @@ fn a_flipped_bit_in_a_complete_last_record_is_damage() {
     let mut server = Server::durable(&dir, &[]);
     fill(&server, 10);
     server.kill();
-    let path = dir.join("changes-0.log");
+    let path = dir.join("changes-1.log");
     let mut log = fs::read(&path).unwrap();
     let last = log.len() - 1;
     log[last] ^= 0x01;
@@ -213,7 +214,7 @@ fn a_flipped_bit_in_the_header_is_refused_then_rebuilt() {
     let mut server = Server::durable(&dir, &[]);
     fill(&server, 100);
     server.kill();
-    let path = dir.join("changes-0.log");
+    let path = dir.join("changes-1.log");
     let mut log = fs::read(&path).unwrap();
     log[9] ^= 0x10;
     fs::write(&path, &log).unwrap();

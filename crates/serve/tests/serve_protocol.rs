@@ -110,13 +110,16 @@ fn the_request_log_hides_a_sas_signature() {
         .spawn()
         .unwrap();
     let mut port = None;
-    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
         let line = line.unwrap();
         if let Some(rest) = line.split("listening on http://127.0.0.1:").nth(1) {
             port = rest.split('/').next().and_then(|p| p.parse::<u16>().ok());
             break;
         }
     }
+    // Keep reading: a closed stderr would fail the server's next start-up line.
+    std::thread::spawn(move || lines.for_each(drop));
     let port = port.expect("listening");
     let path = format!(
         "/{ACCOUNT}/Tables?sv=2019-02-02&ss=t&srt=sco&sp=rl&se=2099-01-01&sig=c2VjcmV0%2Bc2ln%3D"
