@@ -3,6 +3,7 @@
 
 use super::args::{Options, Storage};
 use super::body::Body;
+use super::commit::GroupCommit;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{reply, request, time};
@@ -22,6 +23,8 @@ use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYT
 
 struct Shared {
     state: Mutex<State>,
+    /// The durable store's group commit, waited on without the account's lock.
+    group: Option<GroupCommit>,
     silent: bool,
 }
 
@@ -142,6 +145,7 @@ async fn listen(options: Options, state: State) -> Result<(), String> {
         options.key
     );
     let shared = Arc::new(Shared {
+        group: state.store.as_ref().map(|s| s.group().clone()),
         state: Mutex::new(state),
         silent: options.silent,
     });
@@ -208,8 +212,20 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
     let served = match body {
         Ok(body) => {
             request.body = body;
-            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-            state.serve(&request, &context)
+            let served = {
+                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.serve(&request, &context)
+            };
+            match (&shared.group, served.durable) {
+                (Some(group), seq) if seq > 0 => match group.durable(seq).await {
+                    Ok(()) => served,
+                    Err(why) => {
+                        let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                        state.not_durable(&request, &context, why)
+                    }
+                },
+                _ => served,
+            }
         }
         Err((why, code)) => {
             eprintln!("tablescope-serve: {why}");
@@ -219,6 +235,7 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
             Served {
                 response,
                 stats: None,
+                durable: 0,
             }
         }
     };
