@@ -9,7 +9,8 @@
 //
 //   node scripts/bench/serve-vs-azurite.mjs --serve-bin target/serve/tablescope-serve
 //        [--rounds N] [--seconds S] [--connections 1,16] [--quick]
-//        [--only azurite,serve-memory,serve-durable] [--lines pointGet,partitionQuery,insert,scan]
+//        [--only azurite,serve-memory,serve-durable,serve-memory-1t,serve-durable-1t]
+//        [--lines pointGet,partitionQuery,insert,scan]
 //
 // Run it through scripts/bench/lean.sh, which installs and builds what it needs.
 
@@ -226,6 +227,9 @@ const STARTERS = {
   azurite: (use) => withAzurite(AZURITE_MAIN, use),
   "serve-memory": (use) => withTablescope(opts.serveBin, false, use),
   "serve-durable": (use) => withTablescope(opts.serveBin, true, use),
+  // On one thread (a current-thread runtime), to weigh what the other cores cost and give.
+  "serve-memory-1t": (use) => withTablescope(opts.serveBin, false, use, ["--threads", "1"]),
+  "serve-durable-1t": (use) => withTablescope(opts.serveBin, true, use, ["--threads", "1"]),
 };
 
 /** Starts every server (nested, so all run at once), loads each, then hands them to `use`. */

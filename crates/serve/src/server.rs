@@ -31,7 +31,20 @@ struct Shared {
 /// Loads the account (data directory, `--load`), then serves until the process ends.
 pub fn run(options: Options) -> Result<(), String> {
     let state = open(&options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Every core: connections are read, parsed and answered on all of them; the engine's
+    // part runs under the account's lock, one request at a time, in the order it takes it.
+    // One thread is a current-thread runtime: no hand-offs between threads at all.
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut builder = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(threads);
+        builder
+    };
+    let runtime = builder
         .enable_io()
         .enable_time()
         .build()
