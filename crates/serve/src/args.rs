@@ -36,6 +36,7 @@ OPTIONS:
                            change record that reads whole and saying what was dropped
                            (without it, damage stops the start and changes nothing)
     --silent               do not log requests (one line each on stdout by default)
+    --threads N            threads answering connections [default: one per core]
     -h, --help             print this help
 
 The defaults match Azurite's, so `UseDevelopmentStorage=true` works unchanged, as does:
@@ -64,6 +65,8 @@ pub struct Options {
     pub allow_anonymous: bool,
     pub snapshot_bytes: u64,
     pub silent: bool,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
     pub cors: CorsStart,
     /// `--repair`: open a damaged data directory, dropping what cannot be read.
     pub repair: bool,
@@ -81,6 +84,7 @@ impl Default for Options {
             allow_anonymous: false,
             snapshot_bytes: DEFAULT_SNAPSHOT_BYTES,
             silent: false,
+            threads: None,
             cors: CorsStart::Default,
             repair: false,
         }
@@ -136,6 +140,15 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .map_err(|_| format!("--snapshot-bytes {v}: not a number"))?;
             }
             "--silent" => options.silent = true,
+            "--threads" => {
+                let v = value()?;
+                options.threads = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| format!("--threads {v}: not a number above 0"))?,
+                );
+            }
             "--cors-origin" => origins.push(value()?),
             "--no-cors" => no_cors = true,
             "--repair" => options.repair = true,
@@ -182,7 +195,7 @@ mod tests {
     fn every_flag() {
         let got = parse_str(
             "--host 0.0.0.0 --port=0 --account me --key a2V5 --location /tmp/d \
-             --load w.json --allow-anonymous --snapshot-bytes 4096 --silent --repair",
+             --load w.json --allow-anonymous --snapshot-bytes 4096 --silent --repair --threads 3",
         );
         assert_eq!(
             got,
@@ -196,6 +209,7 @@ mod tests {
                 allow_anonymous: true,
                 snapshot_bytes: 4096,
                 silent: true,
+                threads: Some(3),
                 cors: CorsStart::Default,
                 repair: true,
             }))

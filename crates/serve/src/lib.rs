@@ -16,6 +16,7 @@
 
 pub mod args;
 mod body;
+mod commit;
 mod cors;
 mod export;
 mod log;

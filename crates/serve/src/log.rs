@@ -6,7 +6,8 @@
 //! ```
 //!
 //! A record is acknowledged only after it is written whole and `sync_data` returned, so the
-//! acknowledged records form a prefix of the file, and a crash mid-append leaves at most a
+//! acknowledged records form a prefix of the file. Records are appended in groups (one write,
+//! then `sync_data`, before the next group's write), so a crash mid-append leaves at most a
 //! torn tail: bytes after the last whole record with no whole record among them. That tail
 //! was never acknowledged and is cut on recovery. A record that is short, has length 0 or
 //! fails its checksum *with a whole record after it* is not a torn tail but damage (a bit
@@ -80,23 +81,38 @@ impl LogWriter {
     }
 
     /// Appends one record per payload with one write, and returns once they are durable.
+    #[cfg(test)]
     pub fn append(&mut self, payloads: &[Vec<u8>]) -> io::Result<()> {
-        let total: usize = payloads.iter().map(|p| p.len() + FRAME_LEN as usize).sum();
-        let mut buf = Vec::with_capacity(total);
+        let mut buf = Vec::new();
+        self.frame(payloads, &mut buf)?;
+        self.file.write_all(&buf)?;
+        self.file.sync_data()?;
+        Ok(())
+    }
+
+    /// Frames one record per payload onto `buf`, for one write by whoever appends to the
+    /// file (the group commit), and counts them in [`LogWriter::len`].
+    pub fn frame(&mut self, payloads: &[Vec<u8>], buf: &mut Vec<u8>) -> io::Result<()> {
+        let start = buf.len();
         for payload in payloads {
             let length = u32::try_from(payload.len())
                 .ok()
                 .filter(|n| *n > 0)
                 .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "record size"))?
                 .to_le_bytes();
+            buf.reserve(payload.len() + FRAME_LEN as usize);
             buf.extend_from_slice(&length);
             buf.extend_from_slice(&checksum(length, payload).to_le_bytes());
             buf.extend_from_slice(payload);
         }
-        self.file.write_all(&buf)?;
-        self.file.sync_data()?;
-        self.len += buf.len() as u64;
+        self.len += (buf.len() - start) as u64;
         Ok(())
+    }
+
+    /// Another handle on the log file, positioned at its end, for the group commit to append
+    /// through.
+    pub fn try_clone_file(&self) -> io::Result<File> {
+        self.file.try_clone()
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::args::{Options, Storage};
 use super::body::Body;
+use super::commit::GroupCommit;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{reply, request, time};
@@ -22,13 +23,28 @@ use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYT
 
 struct Shared {
     state: Mutex<State>,
+    /// The durable store's group commit, waited on without the account's lock.
+    group: Option<GroupCommit>,
     silent: bool,
 }
 
 /// Loads the account (data directory, `--load`), then serves until the process ends.
 pub fn run(options: Options) -> Result<(), String> {
     let state = open(&options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // Every core: connections are read, parsed and answered on all of them; the engine's
+    // part runs under the account's lock, one request at a time, in the order it takes it.
+    // One thread is a current-thread runtime: no hand-offs between threads at all.
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut builder = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(threads);
+        builder
+    };
+    let runtime = builder
         .enable_io()
         .enable_time()
         .build()
@@ -142,6 +158,7 @@ async fn listen(options: Options, state: State) -> Result<(), String> {
         options.key
     );
     let shared = Arc::new(Shared {
+        group: state.store.as_ref().map(|s| s.group().clone()),
         state: Mutex::new(state),
         silent: options.silent,
     });
@@ -208,8 +225,20 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
     let served = match body {
         Ok(body) => {
             request.body = body;
-            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-            state.serve(&request, &context)
+            let served = {
+                let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                state.serve(&request, &context)
+            };
+            match (&shared.group, served.durable) {
+                (Some(group), seq) if seq > 0 => match group.durable(seq).await {
+                    Ok(()) => served,
+                    Err(why) => {
+                        let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+                        state.not_durable(&request, &context, why)
+                    }
+                },
+                _ => served,
+            }
         }
         Err((why, code)) => {
             eprintln!("tablescope-serve: {why}");
@@ -219,6 +248,7 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
             Served {
                 response,
                 stats: None,
+                durable: 0,
             }
         }
     };

@@ -1,5 +1,5 @@
 //! The served account and its data directory: one request at a time, each write durable
-//! before its response leaves.
+//! before its response leaves (by the group commit, waited on outside the account's lock).
 
 use super::reply;
 use super::store::Store;
@@ -22,6 +22,9 @@ pub struct State {
 pub struct Served {
     pub response: HttpResponse,
     pub stats: Option<QueryStats>,
+    /// With a store: the group commit's number that must be durable before the response
+    /// leaves (this request's records, or the last staged ones a read may show); 0 for none.
+    pub durable: u64,
 }
 
 impl State {
@@ -37,8 +40,12 @@ impl State {
         }
     }
 
-    /// Answers one request, and makes its changes durable before returning.
+    /// Answers one request, and stages its changes for the group commit: the response may
+    /// leave once [`Served::durable`] is (`Store::group`).
     pub fn serve(&mut self, request: &HttpRequest, context: &Context) -> Served {
+        if self.failure.is_none() {
+            self.failure = self.store.as_ref().and_then(|s| s.group().failure());
+        }
         if let Some(failure) = &self.failure {
             return self.internal_error(request, context, failure.clone());
         }
@@ -47,21 +54,24 @@ impl State {
             return Served {
                 response: outcome.response,
                 stats: outcome.stats,
+                durable: 0,
             };
         };
         let sets = self.account.take_changes();
-        if sets.is_empty() {
-            return Served {
-                response: outcome.response,
-                stats: outcome.stats,
-            };
-        }
-        if let Err(e) = store.commit(&self.account, &sets) {
-            let failure = format!("the data directory could not be written: {e}");
-            self.failure = Some(failure.clone());
-            return self.internal_error(request, context, failure);
-        }
-        // The change is durable: this response stands even if the snapshot fails.
+        let durable = if sets.is_empty() {
+            store.group().staged()
+        } else {
+            match store.stage(&self.account, &sets) {
+                Ok(seq) => seq,
+                Err(e) => {
+                    let failure = format!("the data directory could not be written: {e}");
+                    self.failure = Some(failure.clone());
+                    return self.internal_error(request, context, failure);
+                }
+            }
+        };
+        // The change is staged: this response stands (once durable) even if the snapshot
+        // fails, which first makes it durable.
         if store.wants_snapshot() {
             if let Err(e) = store.snapshot(&self.account) {
                 self.failure = Some(format!("a snapshot could not be written: {e}"));
@@ -70,7 +80,14 @@ impl State {
         Served {
             response: outcome.response,
             stats: outcome.stats,
+            durable,
         }
+    }
+
+    /// The response to a request whose changes could not be made durable.
+    pub fn not_durable(&mut self, request: &HttpRequest, context: &Context, why: String) -> Served {
+        self.failure.get_or_insert(why.clone());
+        self.internal_error(request, context, why)
     }
 
     fn internal_error(&self, request: &HttpRequest, context: &Context, why: String) -> Served {
@@ -84,6 +101,7 @@ impl State {
         Served {
             response,
             stats: None,
+            durable: 0,
         }
     }
 }

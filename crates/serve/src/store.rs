@@ -21,9 +21,12 @@
 //! # Why a crash at any point is safe
 //!
 //! A write: the request runs in memory, its change set is appended as one record and
-//! `sync_data` returns, then (and only then) the response is sent. A crash before the sync
-//! leaves at most a torn tail, never acknowledged: recovery cuts it off. A batch is one
-//! record, so it is all there or not at all.
+//! `sync_data` returns, then (and only then) the response is sent. Records of requests that
+//! arrive while a sync is in flight are appended together by the next write and share the
+//! next sync (the group commit, `commit`); each group is durable before the next is written.
+//! A crash before the sync leaves at most a torn tail, never acknowledged: recovery cuts it
+//! off (whole records in it, never acknowledged either, may be kept). A batch is one record,
+//! so it is all there or not at all.
 //!
 //! A snapshot (when the log outgrows `max(--snapshot-bytes, last snapshot)`, so that the
 //! cost per write stays constant), from generation g to g+1:
@@ -51,6 +54,7 @@
 //! `--repair` keeps every record that reads whole and applies, copies the damaged files
 //! aside, says what it dropped, and writes what it kept as the next snapshot.
 
+use super::commit::{Committer, GroupCommit};
 use super::export;
 use super::log::{self, Damage, LogWriter};
 use super::record::{self, Op, Tables};
@@ -71,6 +75,9 @@ pub struct Store {
     /// The size of the current snapshot; the log may grow to it before the next one.
     snapshot_len: u64,
     snapshot_bytes: u64,
+    /// Appends and syncs the log's records, in groups (declared before the lock, so that it
+    /// stops first when the store is dropped).
+    committer: Committer,
     _lock: File,
 }
 
@@ -465,12 +472,14 @@ impl Store {
             .snapshot(g)
             .map_or(0, |s| fs::metadata(&s.path).map_or(0, |m| m.len()));
         tables.restore(account);
+        let committer = Committer::start(log.try_clone_file()?)?;
         let mut store = Store {
             dir: dir.to_path_buf(),
             generation: g,
             log,
             snapshot_len,
             snapshot_bytes,
+            committer,
             _lock: lock,
         };
         if repaired {
@@ -500,17 +509,36 @@ impl Store {
     /// Makes the change sets of one request durable; returns once they are. A set that
     /// replaced the whole account (an import) is recorded by a snapshot.
     pub fn commit(&mut self, account: &Account, sets: &[ChangeSet]) -> io::Result<()> {
+        self.stage(account, sets)?;
+        self.committer.handle().drain()
+    }
+
+    /// Stages the change sets of one request for the group commit, as one record each, and
+    /// returns the number to wait for ([`GroupCommit::durable`]) before acknowledging them. A
+    /// set that replaced the whole account (an import) is recorded by a snapshot, durable on
+    /// return.
+    pub fn stage(&mut self, account: &Account, sets: &[ChangeSet]) -> io::Result<u64> {
         let mut payloads = Vec::with_capacity(sets.len());
         for set in sets {
             match record::ops(account, set) {
                 Some(ops) => payloads.push(serde_json::to_vec(&ops)?),
-                None => return self.snapshot(account),
+                None => {
+                    self.snapshot(account)?;
+                    return Ok(self.committer.handle().staged());
+                }
             }
         }
-        if !payloads.is_empty() {
-            self.log.append(&payloads)?;
+        if payloads.is_empty() {
+            return Ok(self.committer.handle().staged());
         }
-        Ok(())
+        let mut bytes = Vec::new();
+        self.log.frame(&payloads, &mut bytes)?;
+        Ok(self.committer.handle().stage(&bytes))
+    }
+
+    /// The group commit of this store's log, to wait on outside the account's lock.
+    pub fn group(&self) -> &GroupCommit {
+        self.committer.handle()
     }
 
     /// Whether the log has grown enough that a snapshot pays for itself.
@@ -520,6 +548,9 @@ impl Store {
 
     /// Writes the account as the next generation's snapshot and starts its empty log.
     pub fn snapshot(&mut self, account: &Account) -> io::Result<()> {
+        // The log being replaced is written and synced first: its appends stay in order, and
+        // nothing writes to it once it is removed.
+        self.committer.handle().drain()?;
         let next = self.generation + 1;
         let temporary = self.dir.join(format!("snapshot-{next}.json.tmp"));
         let written = (|| {
@@ -543,6 +574,8 @@ impl Store {
         sync_dir(&self.dir)?;
         self.log = LogWriter::create(&log_path(&self.dir, next), next)?;
         sync_dir(&self.dir)?;
+        // Everything staged is in the snapshot, durable: appends continue in the new log.
+        self.committer.handle().switch(self.log.try_clone_file()?);
         let previous = self.generation;
         self.generation = next;
         self.snapshot_len = len;

@@ -1,6 +1,7 @@
 //! What the engine must be told rather than read: the time, from the system clock, and
 //! fresh request ids.
 
+use std::cell::Cell;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tablescope_engine::DateTime;
 
@@ -23,8 +24,30 @@ pub fn now() -> DateTime {
 }
 
 /// A request id as the service writes `x-ms-request-id`: a random (v4) UUID.
+///
+/// An id only has to be unique, not unguessable: its bits come from a per-thread SplitMix64
+/// seeded once from the OS, not from a `getrandom` system call per request.
 pub fn request_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    thread_local! {
+        static STATE: Cell<u64> = Cell::new({
+            let seed = *uuid::Uuid::new_v4().as_bytes();
+            u64::from_le_bytes(seed[..8].try_into().unwrap_or_default())
+        });
+    }
+    let mut bytes = [0u8; 16];
+    STATE.with(|state| {
+        for half in bytes.chunks_exact_mut(8) {
+            let next = state.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
+            state.set(next);
+            let mut z = next;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            half.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+        }
+    });
+    uuid::Builder::from_random_bytes(bytes)
+        .into_uuid()
+        .to_string()
 }
 
 #[cfg(test)]

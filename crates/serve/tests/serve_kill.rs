@@ -1,6 +1,7 @@
-//! `kill -9` during a write storm, at random moments, repeated: after each restart every
-//! acknowledged write is there with its ETag, no batch is half there, and the table's ACL and
-//! the service properties are the last ones acknowledged (or the one set when the kill came).
+//! `kill -9` during a write storm on many connections at once (so that writes share the group
+//! commit's syncs), at random moments, repeated: after each restart every acknowledged write
+//! is there with its ETag, no batch is half there, and the table's ACL and the service
+//! properties are the last ones acknowledged (or the one set when the kill came).
 
 // A test states what it expects: an unwrap in it (or in its helpers) is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -15,6 +16,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const TABLE: &str = "Storm";
 const BATCH: usize = 5;
+/// Connections writing at once; only the first also sets the ACL and the service properties
+/// (whose check needs a single writer's order).
+const WRITERS: u32 = 8;
 
 /// What the storm sent: acknowledged entities with their ETags, and every batch tried.
 #[derive(Default)]
@@ -56,8 +60,9 @@ fn first(body: &[u8], name: &str) -> Option<String> {
 const ACL_PATH: &str = "/devstoreaccount1/Storm?comp=acl";
 const PROPS_PATH: &str = "/devstoreaccount1/?restype=service&comp=properties";
 
-/// Inserts and batches until the connection fails (the server was killed).
-fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
+/// Inserts and batches until the connection fails (the server was killed); `writer` keeps
+/// each connection's keys its own.
+fn storm(port: u16, round: u32, writer: u32, stop: Arc<AtomicBool>) -> Sent {
     let mut sent = Sent::default();
     let Ok(mut c) = std::panic::catch_unwind(|| serve_support::Client::connect(port)) else {
         return sent;
@@ -65,7 +70,7 @@ fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
     let mut i = 0u32;
     while !stop.load(Ordering::Relaxed) {
         i += 1;
-        if i.is_multiple_of(7) {
+        if writer == 0 && i.is_multiple_of(7) {
             let id = format!("r{round}-{i}");
             sent.acl_tried = Some(id.clone());
             let xml = [("Content-Type", "application/xml")];
@@ -74,7 +79,7 @@ fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
             };
             assert_eq!(reply.status, 204, "{}", reply.text());
             sent.acl_acked = Some(id);
-        } else if i.is_multiple_of(11) {
+        } else if writer == 0 && i.is_multiple_of(11) {
             let days = 1 + (round * 97 + i) % 365;
             sent.days_tried = Some(days);
             let xml = [("Content-Type", "application/xml")];
@@ -85,7 +90,7 @@ fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
             assert_eq!(reply.status, 202, "{}", reply.text());
             sent.days_acked = Some(days);
         } else if i.is_multiple_of(3) {
-            let pk = format!("b{round}-{i}");
+            let pk = format!("b{round}-{writer}-{i}");
             let rks: Vec<String> = (0..BATCH).map(|r| format!("{r}")).collect();
             let entities: Vec<String> = rks
                 .iter()
@@ -103,7 +108,7 @@ fn storm(port: u16, round: u32, stop: Arc<AtomicBool>) -> Sent {
             }
             sent.acked_batches += 1;
         } else {
-            let (pk, rk) = (format!("p{round}"), format!("{i:06}"));
+            let (pk, rk) = (format!("p{round}-{writer}"), format!("{i:06}"));
             let entity = format!(r#"{{"PartitionKey":"{pk}","RowKey":"{rk}","I":{i}}}"#);
             let Ok(reply) = c.insert(TABLE, &entity) else {
                 return sent;
@@ -158,12 +163,27 @@ fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
         let mut server = Server::durable(&dir, &args);
         let port = server.port;
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let client = std::thread::spawn(move || storm(port, round, flag));
+        let clients: Vec<_> = (0..WRITERS)
+            .map(|writer| {
+                let flag = Arc::clone(&stop);
+                std::thread::spawn(move || storm(port, round, writer, flag))
+            })
+            .collect();
         std::thread::sleep(Duration::from_millis(150 + rng.below(850)));
         server.kill();
         stop.store(true, Ordering::Relaxed);
-        let sent = client.join().expect("the storm thread");
+        let mut sent = Sent::default();
+        for client in clients {
+            let one = client.join().expect("a storm thread");
+            sent.acked.extend(one.acked);
+            sent.batches.extend(one.batches);
+            sent.acked_batches += one.acked_batches;
+            // Only writer 0 sets these.
+            sent.acl_acked = sent.acl_acked.or(one.acl_acked);
+            sent.acl_tried = sent.acl_tried.or(one.acl_tried);
+            sent.days_acked = sent.days_acked.or(one.days_acked);
+            sent.days_tried = sent.days_tried.or(one.days_tried);
+        }
         println!(
             "round {round}: {} entities acknowledged, {} of {} batches",
             sent.acked.len(),

@@ -160,8 +160,9 @@ export function withAzurite(azuriteMain, use) {
 /**
  * tablescope serve (devstoreaccount1 with the development key by default): in memory, or
  * durable with its data in a fresh temporary directory; request log off, as Azurite's.
+ * `extra`: more of its flags (`--threads 1`).
  */
-export function withTablescope(bin, durable, use) {
+export function withTablescope(bin, durable, use, extra = []) {
   return withServer(
     durable ? "tablescope serve (durable)" : "tablescope serve (in memory)",
     bin,
@@ -170,6 +171,7 @@ export function withTablescope(bin, durable, use) {
       "--port", String(port),
       ...(durable ? ["--location", dir] : ["--in-memory"]),
       "--silent",
+      ...extra,
     ],
     use,
   );
