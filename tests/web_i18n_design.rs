@@ -1,9 +1,10 @@
 #![cfg(target_arch = "wasm32")]
-//! A design's problems in the reader's language (issue #14): the engine's design checks, key
-//! templates and distributions. Each case breaks the employees gallery design one way and
-//! makes the engine report it, so a template of `ui::sections::design::problem_text` that drifts from
-//! the engine's wording fails here: in English every problem comes back unchanged; in German
-//! and Arabic it is said differently with no English words left, and German keeps the data.
+//! A design's problems in the reader's language: the design crate's checks, key templates and
+//! distributions, each a `design::Issue` said by `ui::sections::design::problem_text`. Each
+//! case breaks the employees gallery design one way and makes the crate report it: in English
+//! every problem reads as the issue's `Display`; in German and Arabic it is said differently
+//! with no English words left, and German keeps the data. Some say exactly what they say in
+//! English and German.
 
 use serde_json::{json, Value};
 use tablescope::design::{gallery, Design};
@@ -197,17 +198,18 @@ async fn every_design_problem_is_said_in_the_language_shown() {
         };
         let mut kept = false;
         for p in &e.problems {
-            let english = &p.message;
+            let english = &p.issue.to_string();
+            let issue = &p.issue;
             i18n::choose(Lang::En).await.unwrap();
             // Limits are prose numbers: "10,000,000" where the engine wrote 10000000.
-            if without_grouping(&problem(english)) != *english {
-                failures.push(format!("{english:?}: English {:?}", problem(english)));
+            if without_grouping(&problem(issue)) != *english {
+                failures.push(format!("{english:?}: English {:?}", problem(issue)));
             }
             i18n::choose(Lang::De).await.unwrap();
-            let de = problem(english);
+            let de = problem(issue);
             kept |= de.contains(keep);
             i18n::choose(Lang::Ar).await.unwrap();
-            let ar = problem(english);
+            let ar = problem(issue);
             for text in [&de, &ar] {
                 if text == english {
                     failures.push(format!("{english:?}: not translated"));
@@ -223,6 +225,101 @@ async fn every_design_problem_is_said_in_the_language_shown() {
             failures.push(format!(
                 "{pointer} = {value}: no German problem keeps {keep:?}"
             ));
+        }
+    }
+    i18n::choose(Lang::En).await.unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A JSON pointer into the employees design, the value put there, the path of the problem it
+/// makes, and that problem exactly in English and in German.
+const EXACT: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "/version",
+        "2",
+        "version",
+        "version 2 is not one this build reads (1)",
+        "Version 2 kann dieser Build nicht lesen (1)",
+    ),
+    (
+        "/tables",
+        r#"["Employees", "employees"]"#,
+        "tables[1]",
+        r#"table "employees" is listed twice"#,
+        r#"Tabelle "employees" ist zweimal aufgeführt"#,
+    ),
+    (
+        "/patterns/0/entityType",
+        r#""Nobody""#,
+        "patterns[0].entityType",
+        r#"no entity type "Nobody""#,
+        r#"kein Entitätstyp "Nobody""#,
+    ),
+    (
+        "/entityTypes/0/partitionKey",
+        r#""{DepartmentId:date}""#,
+        "entityTypes[0].partitionKey",
+        "{DepartmentId}: that format needs a timestamp (or, for ticks, a number)",
+        "{DepartmentId}: dieses Format braucht einen Zeitstempel (oder, für Ticks, eine Zahl)",
+    ),
+    (
+        "/entityTypes/0/partitionKey",
+        r#""{DepartmentId""#,
+        "entityTypes[0].partitionKey",
+        r#"'{' without '}' in "{DepartmentId""#,
+        r#"'{' ohne '}' in "{DepartmentId""#,
+    ),
+    (
+        "/entityTypes/0/partitionKey",
+        r#""{MaxTicks HireDate}""#,
+        "entityTypes[0].partitionKey",
+        "{MaxTicks HireDate}: write the inverted ticks as {MaxTicks - Name}",
+        "{MaxTicks HireDate}: schreiben Sie die umgekehrten Ticks als {MaxTicks - Name}",
+    ),
+    (
+        "/entityTypes/0/partitionKey",
+        r#""a/{DepartmentId}""#,
+        "entityTypes[0].partitionKey",
+        "A key template may not contain '/'",
+        "Eine Schlüsselvorlage darf '/' nicht enthalten",
+    ),
+    (
+        "/patterns/0/conditions",
+        r#"[{"on": "PartitionKey", "op": "eq"}, {"on": "RowKey", "op": "prefix", "length": 9}]"#,
+        "patterns[0].conditions[1]",
+        "a RowKey prefix is modelled within the template's leading text (4 characters)",
+        "ein RowKey-Präfix wird innerhalb des festen Anfangstexts der Vorlage modelliert (4 Zeichen)",
+    ),
+];
+
+#[wasm_bindgen_test]
+async fn design_problems_say_exactly_this_in_english_and_german() {
+    i18n::install(Lang::De, DE).unwrap();
+    let (_, text) = gallery::ENTRIES[0];
+    let base: Value = serde_json::from_str(text).unwrap();
+    let mut failures = Vec::new();
+    for &(pointer, value, path, en, de) in EXACT {
+        let mut doc = base.clone();
+        put(&mut doc, pointer, serde_json::from_str(value).unwrap());
+        let Err(e) = Design::from_json(&doc.to_string()) else {
+            failures.push(format!("{pointer} = {value}: no problem"));
+            continue;
+        };
+        let Some(p) = e.problems.iter().find(|p| p.path == path) else {
+            failures.push(format!("{pointer} = {value}: no problem at {path}: {e}"));
+            continue;
+        };
+        i18n::choose(Lang::En).await.unwrap();
+        let said_en = problem(&p.issue);
+        i18n::choose(Lang::De).await.unwrap();
+        let said_de = problem(&p.issue);
+        if (said_en.as_str(), said_de.as_str()) != (en, de) {
+            failures.push(format!("{path}: {said_en:?} / {said_de:?}"));
         }
     }
     i18n::choose(Lang::En).await.unwrap();

@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
     provide_context(workspace);
     let section = Navigation::new(first_section());
     provide_context(section);
+    crate::ui::state::code_link::CodeLink::provide();
     crate::ui::state::workspace::saved::keep(workspace, section, state);
     crate::ui::state::perf::install(state);
     crate::ui::state::wire_bridge::install(state);

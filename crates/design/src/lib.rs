@@ -25,6 +25,7 @@ mod evaluate;
 mod figures;
 pub mod gallery;
 mod generate;
+mod issue;
 mod model;
 mod permute;
 mod price;
@@ -41,6 +42,7 @@ pub use compare::{compare, Comparison, Side};
 pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation, PatternRun};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
 pub use generate::{Generator, Progress, Sink};
+pub use issue::{Issue, KEY_TEMPLATE};
 pub use model::{
     Condition, ConditionOp, Design, Distribution, EntityType, Pattern, PropertyDef, PropertyType,
     ReadPattern, WriteOp, WritePattern, VERSION,
@@ -64,15 +66,15 @@ pub struct DesignError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     pub path: String,
-    pub message: String,
+    pub issue: Issue,
 }
 
 impl DesignError {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(path: impl Into<String>, issue: impl Into<Issue>) -> Self {
         DesignError {
             problems: vec![Problem {
                 path: path.into(),
-                message: message.into(),
+                issue: issue.into(),
             }],
         }
     }
@@ -85,9 +87,9 @@ impl std::fmt::Display for DesignError {
                 f.write_str("; ")?;
             }
             if p.path.is_empty() {
-                write!(f, "{}", p.message)?;
+                write!(f, "{}", p.issue)?;
             } else {
-                write!(f, "{}: {}", p.path, p.message)?;
+                write!(f, "{}: {}", p.path, p.issue)?;
             }
         }
         Ok(())

@@ -6,6 +6,7 @@ use super::distribution::{Categories, Chain, Timeline};
 use super::model::{Design, Distribution, EntityType, PropertyDef, PropertyType};
 use super::permute::{key, mix, Permutation};
 use super::template::{Raw, Template};
+use super::Issue;
 use tablescope_engine::{DateTime, Entity, Guid, Property, PropertyName, Value};
 
 /// Where a property's value comes from.
@@ -279,8 +280,10 @@ pub fn value_of(def: &PropertyDef, raw: &Raw) -> Value {
     }
 }
 
-pub fn parse_instant(text: &str) -> Result<i64, String> {
+pub fn parse_instant(text: &str) -> Result<i64, Issue> {
     DateTime::parse(text)
         .map(|d| d.ticks())
-        .map_err(|_| format!("{text:?} is not an ISO 8601 instant such as 2026-01-01T00:00:00Z"))
+        .map_err(|_| Issue::Instant {
+            text: text.to_string(),
+        })
 }

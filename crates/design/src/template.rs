@@ -10,6 +10,7 @@
 //! of 15 so buckets sort as numbers.
 
 use super::permute::fnv1a;
+use super::{Issue, KEY_TEMPLATE};
 use tablescope_engine::{validate, DateTime, Value};
 
 /// A parsed template.
@@ -72,7 +73,7 @@ const MAX_TICKS: i64 = 2_650_467_743_999_999_999;
 
 impl Template {
     /// Parses a template; the error says what is wrong and where.
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, Issue> {
         let mut segments = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -83,15 +84,19 @@ impl Template {
                 }
                 Some(at) => {
                     if rest[at..].starts_with('}') {
-                        return Err(format!("'}}' without '{{' in {text:?}"));
+                        return Err(Issue::Unbalanced {
+                            found: '}',
+                            text: text.to_string(),
+                        });
                     }
                     if at > 0 {
                         segments.push(Segment::Literal(literal(&rest[..at])?));
                     }
                     let body = &rest[at + 1..];
-                    let end = body
-                        .find('}')
-                        .ok_or_else(|| format!("'{{' without '}}' in {text:?}"))?;
+                    let end = body.find('}').ok_or_else(|| Issue::Unbalanced {
+                        found: '{',
+                        text: text.to_string(),
+                    })?;
                     segments.push(Segment::Field(field(&body[..end])?));
                     rest = &body[end + 1..];
                 }
@@ -155,33 +160,38 @@ impl Template {
     }
 }
 
-fn literal(text: &str) -> Result<String, String> {
-    validate::key("A key template", text)
-        .map_err(|e| e.detail.map(|d| d.to_string()).unwrap_or_default())?;
+fn literal(text: &str) -> Result<String, Issue> {
+    validate::key(KEY_TEMPLATE, text).map_err(|e| match e.detail {
+        Some(d) => Issue::KeyTemplate(*d),
+        None => Issue::Text(e.message),
+    })?;
     Ok(text.to_string())
 }
 
-fn field(body: &str) -> Result<Field, String> {
+fn field(body: &str) -> Result<Field, Issue> {
     let (expr, format) = match body.rsplit_once(':') {
         Some((e, f)) => (e.trim(), parse_format(f.trim())?),
         None => (body.trim(), Format::Plain),
     };
     let expr = if let Some(name) = expr.strip_prefix("MaxTicks") {
-        let name = name.trim_start().strip_prefix('-').ok_or_else(|| {
-            format!("{{{body}}}: write the inverted ticks as {{MaxTicks - Name}}")
-        })?;
+        let name = name
+            .trim_start()
+            .strip_prefix('-')
+            .ok_or_else(|| Issue::InvertedTicks {
+                body: body.to_string(),
+            })?;
         Expr::Inverted(name_of(name.trim(), body)?)
     } else if let Some(call) = expr.strip_prefix("hash(") {
-        let (name, modulo) = call
-            .split_once(')')
-            .ok_or_else(|| format!("{{{body}}}: hash( without )"))?;
+        let (name, modulo) = call.split_once(')').ok_or_else(|| Issue::HashParen {
+            body: body.to_string(),
+        })?;
         let buckets = modulo
             .trim()
             .strip_prefix('%')
             .and_then(|m| m.trim().parse::<u64>().ok())
             .filter(|b| (1..=1_000_000).contains(b))
-            .ok_or_else(|| {
-                format!("{{{body}}}: write a bucket as hash(Name) % B, B from 1 to 1000000")
+            .ok_or_else(|| Issue::Bucket {
+                body: body.to_string(),
             })?;
         Expr::Hash {
             property: name_of(name.trim(), body)?,
@@ -193,18 +203,21 @@ fn field(body: &str) -> Result<Field, String> {
     Ok(Field { expr, format })
 }
 
-fn name_of(name: &str, body: &str) -> Result<String, String> {
+fn name_of(name: &str, body: &str) -> Result<String, Issue> {
     let ok = !name.is_empty()
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit());
     if ok {
         Ok(name.to_string())
     } else {
-        Err(format!("{{{body}}}: {name:?} is not a property name"))
+        Err(Issue::TemplateProperty {
+            body: body.to_string(),
+            name: name.to_string(),
+        })
     }
 }
 
-fn parse_format(f: &str) -> Result<Format, String> {
+fn parse_format(f: &str) -> Result<Format, Issue> {
     match f {
         "date" => Ok(Format::Date),
         "ticks" => Ok(Format::Ticks),
@@ -213,10 +226,12 @@ fn parse_format(f: &str) -> Result<Format, String> {
             .ok()
             .filter(|w| (1..=20).contains(w))
             .map(Format::Pad)
-            .ok_or_else(|| format!(":{f}: pad to a width from 1 to 20, as :06")),
-        _ => Err(format!(
-            ":{f}: the formats are :0N (zero-pad), :date and :ticks"
-        )),
+            .ok_or_else(|| Issue::Pad {
+                format: f.to_string(),
+            }),
+        _ => Err(Issue::Formats {
+            format: f.to_string(),
+        }),
     }
 }
 
@@ -349,7 +364,7 @@ mod tests {
 
     #[test]
     fn bad_templates_say_why() {
-        let err = |t: &str| Template::parse(t).unwrap_err();
+        let err = |t: &str| Template::parse(t).unwrap_err().to_string();
         assert!(err("a{B").contains("without '}'"), "{}", err("a{B"));
         assert!(err("a}").contains("without '{'"));
         assert!(err("{X:7}").contains("formats"));

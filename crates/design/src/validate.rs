@@ -1,7 +1,7 @@
 //! Strict validation of a design's meaning: every name resolves, every template parses and
 //! names properties of its type with fitting formats, every distribution fits its type, and
 //! every pattern is one the evaluator and projector model. All problems are reported, each
-//! with the path of the element to fix. The English messages of this file live here only.
+//! with the path of the element to fix, as an [`Issue`].
 
 use super::model::{
     ConditionOp, Design, Distribution, EntityType, Pattern, PropertyType, ReadPattern,
@@ -9,7 +9,7 @@ use super::model::{
 };
 use super::sample::{parse_instant, root_of};
 use super::template::{Expr, Format, Template};
-use super::{DesignError, Problem};
+use super::{DesignError, Issue, Problem};
 use std::collections::BTreeSet;
 use tablescope_engine::validate as service;
 
@@ -25,10 +25,10 @@ struct Check {
 }
 
 impl Check {
-    fn fail(&mut self, path: impl Into<String>, message: impl Into<String>) {
+    fn fail(&mut self, path: impl Into<String>, issue: Issue) {
         self.problems.push(Problem {
             path: path.into(),
-            message: message.into(),
+            issue,
         });
     }
 }
@@ -41,28 +41,30 @@ pub fn design(d: &Design) -> Result<(), DesignError> {
     if d.version != VERSION {
         c.fail(
             "version",
-            format!(
-                "version {} is not one this build reads ({VERSION})",
-                d.version
-            ),
+            Issue::Version {
+                version: d.version,
+                supported: VERSION,
+            },
         );
     }
     if d.name.trim().is_empty() {
-        c.fail("name", "a design needs a name");
+        c.fail("name", Issue::NoName);
     }
     let mut tables = BTreeSet::new();
     for (i, t) in d.tables.iter().enumerate() {
         if let Err(e) = service::table_name(t) {
             c.fail(
                 format!("tables[{i}]"),
-                e.detail
-                    .map_or_else(|| format!("{t:?} is not a table name"), |d| d.to_string()),
+                Issue::TableName {
+                    name: t.clone(),
+                    detail: e.detail.map(|d| *d),
+                },
             );
         }
         if !tables.insert(t.to_lowercase()) {
             c.fail(
                 format!("tables[{i}]"),
-                format!("table {t:?} is listed twice"),
+                Issue::TableTwice { name: t.clone() },
             );
         }
     }
@@ -72,16 +74,17 @@ pub fn design(d: &Design) -> Result<(), DesignError> {
         if !names.insert(ty.name.as_str()) || ty.name.trim().is_empty() {
             c.fail(
                 &path,
-                format!(
-                    "entity type names must be unique and non-empty: {:?}",
-                    ty.name
-                ),
+                Issue::TypeNames {
+                    name: ty.name.clone(),
+                },
             );
         }
         if !tables.contains(&ty.table.to_lowercase()) {
             c.fail(
                 format!("{path}.table"),
-                format!("table {:?} is not among the design's tables", ty.table),
+                Issue::TypeTable {
+                    name: ty.table.clone(),
+                },
             );
         }
         entity_type(&mut c, d, ty, &path);
@@ -92,14 +95,13 @@ pub fn design(d: &Design) -> Result<(), DesignError> {
         if !patterns.insert(p.name()) || p.name().trim().is_empty() {
             c.fail(
                 &path,
-                format!("pattern names must be unique and non-empty: {:?}", p.name()),
+                Issue::PatternNames {
+                    name: p.name().to_string(),
+                },
             );
         }
         if !(p.rate().is_finite() && p.rate() >= 0.0) {
-            c.fail(
-                format!("{path}.rate"),
-                "a rate is a number of calls per second, 0 or more",
-            );
+            c.fail(format!("{path}.rate"), Issue::Rate);
         }
         match p {
             Pattern::Read(r) => read(&mut c, d, r, &path),
@@ -117,22 +119,25 @@ pub fn design(d: &Design) -> Result<(), DesignError> {
 
 fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
     if ty.count > MAX_COUNT {
-        c.fail(format!("{path}.count"), format!("the generator writes at most {MAX_COUNT} entities per type; project larger sizes instead"));
+        c.fail(format!("{path}.count"), Issue::Count { max: MAX_COUNT });
     }
     if let Some(src) = &ty.copy_of {
         match d.entity_type(src) {
-            None => c.fail(format!("{path}.copyOf"), format!("no entity type {src:?}")),
+            None => c.fail(
+                format!("{path}.copyOf"),
+                Issue::NoType { name: src.clone() },
+            ),
             Some(_) => {
                 let root = root_of(d, ty);
                 if root.copy_of.is_some() || std::ptr::eq(root, ty) {
-                    c.fail(format!("{path}.copyOf"), "copies form a cycle");
+                    c.fail(format!("{path}.copyOf"), Issue::CopyCycle);
                 } else if root.count != ty.count {
                     c.fail(
                         format!("{path}.count"),
-                        format!(
-                            "a copy has one entity per entity of {:?}: count must be {}",
-                            root.name, root.count
-                        ),
+                        Issue::CopyCount {
+                            name: root.name.clone(),
+                            n: root.count,
+                        },
                     );
                 }
             }
@@ -145,31 +150,34 @@ fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
         if let Err(e) = service::property_name(&p.name) {
             c.fail(
                 &pp,
-                e.detail.map_or_else(
-                    || format!("{:?} is not a property name", p.name),
-                    |d| d.to_string(),
-                ),
+                Issue::PropertyName {
+                    name: p.name.clone(),
+                    detail: e.detail.map(|d| *d),
+                },
             );
         }
         if matches!(p.name.as_str(), "PartitionKey" | "RowKey" | "Timestamp") {
             c.fail(
                 &pp,
-                format!(
-                    "{} is a system property; the keys come from the templates",
-                    p.name
-                ),
+                Issue::SystemProperty {
+                    name: p.name.clone(),
+                },
             );
         }
         if !seen.insert(p.name.as_str()) {
-            c.fail(&pp, format!("property {:?} is declared twice", p.name));
+            c.fail(
+                &pp,
+                Issue::PropertyTwice {
+                    name: p.name.clone(),
+                },
+            );
         }
         if !std::ptr::eq(root, ty) && root.property(&p.name) != Some(p) {
             c.fail(
                 &pp,
-                format!(
-                    "a copy's property must be declared exactly as in {:?}",
-                    root.name
-                ),
+                Issue::CopyProperty {
+                    name: root.name.clone(),
+                },
             );
         }
         distribution(c, &p.distribution, p.edm_type, &pp);
@@ -183,7 +191,9 @@ fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
                     let Some(def) = ty.property(name) else {
                         c.fail(
                             format!("{path}.{which}"),
-                            format!("{{{name}}}: the type has no property {name:?}"),
+                            Issue::TemplateNoProperty {
+                                field: name.to_string(),
+                            },
                         );
                         continue;
                     };
@@ -201,7 +211,12 @@ fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
                         _ => false,
                     };
                     if bad {
-                        c.fail(format!("{path}.{which}"), format!("{{{name}}}: that format needs a timestamp (or, for ticks, a number)"));
+                        c.fail(
+                            format!("{path}.{which}"),
+                            Issue::FormatNeedsTime {
+                                field: name.to_string(),
+                            },
+                        );
                     }
                 }
             }
@@ -219,14 +234,11 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
             if min > max || max.saturating_sub(*min) >= MAX_UNIFORM {
                 c.fail(
                     format!("{path}.distribution"),
-                    format!("uniform needs min <= max and at most {MAX_UNIFORM} values"),
+                    Issue::Uniform { max: MAX_UNIFORM },
                 );
             }
             if ty == T::Int32 && (*min < i64::from(i32::MIN) || *max > i64::from(i32::MAX)) {
-                c.fail(
-                    format!("{path}.distribution"),
-                    "the range does not fit Int32",
-                );
+                c.fail(format!("{path}.distribution"), Issue::Int32Range);
             }
             match ty {
                 T::Boolean => *min >= 0 && *max <= 1,
@@ -237,17 +249,14 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
             if !((1..=MAX_ZIPF).contains(n) && s.is_finite() && *s > 0.0 && *s <= 10.0) {
                 c.fail(
                     format!("{path}.distribution"),
-                    format!("Zipf needs 1 <= n <= {MAX_ZIPF} and 0 < s <= 10"),
+                    Issue::Zipf { max: MAX_ZIPF },
                 );
             }
             matches!(ty, T::String | T::Int32 | T::Int64 | T::Double)
         }
         Distribution::Choice { values } => {
             if values.is_empty() || values.len() > 100_000 {
-                c.fail(
-                    format!("{path}.distribution"),
-                    "a choice lists 1 to 100000 values",
-                );
+                c.fail(format!("{path}.distribution"), Issue::Choice);
             }
             ty == T::String
         }
@@ -255,7 +264,7 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
             match (parse_instant(from), parse_instant(to)) {
                 (Ok(a), Ok(b)) if a < b => {}
                 (Err(e), _) | (_, Err(e)) => c.fail(format!("{path}.distribution"), e),
-                _ => c.fail(format!("{path}.distribution"), "timestamps need from < to"),
+                _ => c.fail(format!("{path}.distribution"), Issue::TimestampsOrder),
             }
             matches!(ty, T::DateTime | T::String | T::Int64)
         }
@@ -264,7 +273,9 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
     if !fits {
         c.fail(
             format!("{path}.type"),
-            format!("a {ty:?} property cannot take this distribution"),
+            Issue::DistributionKind {
+                kind: format!("{ty:?}"),
+            },
         );
     }
 }
@@ -273,7 +284,9 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
     let Some(ty) = d.entity_type(&r.entity_type) else {
         c.fail(
             format!("{path}.entityType"),
-            format!("no entity type {:?}", r.entity_type),
+            Issue::NoType {
+                name: r.entity_type.clone(),
+            },
         );
         return;
     };
@@ -282,21 +295,28 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
     for (j, cond) in r.conditions.iter().enumerate() {
         let cp = format!("{path}.conditions[{j}]");
         match (cond.on.as_str(), cond.op) {
-            ("PartitionKey", ConditionOp::Prefix { .. }) => c.fail(&cp, "a PartitionKey prefix is a table range query; the projector models PartitionKey only as equal"),
+            ("PartitionKey", ConditionOp::Prefix { .. }) => c.fail(&cp, Issue::PkPrefix),
             ("RowKey", op) => {
                 if !pk_eq {
-                    c.fail(&cp, "RowKey conditions are modelled within one partition: add PartitionKey eq");
+                    c.fail(&cp, Issue::RkNeedsPk);
                 }
                 if let ConditionOp::Prefix { length } = op {
-                    let head = Template::parse(&ty.row_key).map(|t| t.literal_head().chars().count()).unwrap_or(0);
+                    let head = Template::parse(&ty.row_key)
+                        .map(|t| t.literal_head().chars().count())
+                        .unwrap_or(0);
                     if length as usize > head || length == 0 {
-                        c.fail(&cp, format!("a RowKey prefix is modelled within the template's leading text ({head} characters)"));
+                        c.fail(&cp, Issue::RkPrefix { n: head });
                     }
                 }
             }
             ("PartitionKey", ConditionOp::Eq) => {}
             (name, op) => match ty.property(name) {
-                None => c.fail(&cp, format!("the type has no property {name:?}")),
+                None => c.fail(
+                    &cp,
+                    Issue::NoProperty {
+                        name: name.to_string(),
+                    },
+                ),
                 Some(def) => {
                     let categories = super::sample::categories(def).map_or(0, |c| c.k());
                     if let ConditionOp::Prefix { length } = op {
@@ -304,7 +324,7 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
                             && (1..=100_000).contains(&categories)
                             && length > 0;
                         if !fits {
-                            c.fail(&cp, "a prefix is modelled on String properties with a uniform, Zipf or choice distribution of at most 100000 values, with length 1 or more");
+                            c.fail(&cp, Issue::Prefix);
                         }
                     }
                 }
@@ -318,24 +338,18 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
         > 1
         || r.conditions.iter().filter(|c| c.on == "RowKey").count() > 1
     {
-        c.fail(
-            format!("{path}.conditions"),
-            "at most one condition on each key",
-        );
+        c.fail(format!("{path}.conditions"), Issue::OneCondition);
     }
     if r.fan_out {
         let hashed = Template::parse(&ty.partition_key)
             .map(|t| t.fields().any(|f| matches!(f.expr, Expr::Hash { .. })))
             .unwrap_or(false);
         if !pk_eq || !hashed {
-            c.fail(format!("{path}.fanOut"), "fan-out queries every bucket of a PartitionKey with a hash(…) field: it needs PartitionKey eq and such a template");
+            c.fail(format!("{path}.fanOut"), Issue::FanOut);
         }
     }
     if r.result_size == Some(0) {
-        c.fail(
-            format!("{path}.resultSize"),
-            "a result size is 1 or more (leave it out for all)",
-        );
+        c.fail(format!("{path}.resultSize"), Issue::ResultSize);
     }
     if let Some(needs) = &r.needs {
         for n in needs {
@@ -344,31 +358,25 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
             {
                 c.fail(
                     format!("{path}.needs"),
-                    format!("the type has no property {n:?}"),
+                    Issue::NoProperty { name: n.clone() },
                 );
             }
         }
     } else if r.select {
-        c.fail(
-            format!("{path}.select"),
-            "$select needs the list of needed properties",
-        );
+        c.fail(format!("{path}.select"), Issue::Select);
     }
 }
 
 fn write(c: &mut Check, d: &Design, w: &WritePattern, path: &str) {
     if w.entity_types.is_empty() || w.entity_types.len() > tablescope_engine::MAX_OPERATIONS {
-        c.fail(
-            format!("{path}.entityTypes"),
-            "a write names 1 to 100 entity types",
-        );
+        c.fail(format!("{path}.entityTypes"), Issue::WriteTypes);
     }
     let mut roots = BTreeSet::new();
     for (j, t) in w.entity_types.iter().enumerate() {
         match d.entity_type(t) {
             None => c.fail(
                 format!("{path}.entityTypes[{j}]"),
-                format!("no entity type {t:?}"),
+                Issue::NoType { name: t.clone() },
             ),
             Some(ty) => {
                 roots.insert(root_of(d, ty).name.as_str());
@@ -376,9 +384,6 @@ fn write(c: &mut Check, d: &Design, w: &WritePattern, path: &str) {
         }
     }
     if roots.len() > 1 {
-        c.fail(
-            format!("{path}.entityTypes"),
-            "the types of one write are copies of one entity (copyOf), so they describe one change",
-        );
+        c.fail(format!("{path}.entityTypes"), Issue::WriteCopies);
     }
 }

@@ -85,7 +85,7 @@ fn one_pattern_at_a_time_gives_the_same_figures_as_all_at_once() {
     }
     let e = design::evaluate_pattern(&d, &account, 4, &options).unwrap_err();
     assert_eq!(e.problems[0].path, "patterns[4]");
-    assert_eq!(e.problems[0].message, "the design has 4 patterns");
+    assert_eq!(e.problems[0].issue.to_string(), "the design has 4 patterns");
     // The index entity and the employee both hold the email: a table scan for it finds two.
     assert_eq!(all.patterns[2].returned.mean, 2.0);
     assert_eq!(all.patterns[2].scanned.mean, 4_000.0);

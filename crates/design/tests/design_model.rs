@@ -14,7 +14,7 @@ fn problems(text: &str) -> Vec<(String, String)> {
         Err(e) => e
             .problems
             .into_iter()
-            .map(|p| (p.path, p.message))
+            .map(|p| (p.path, p.issue.to_string()))
             .collect(),
     }
 }
@@ -234,7 +234,10 @@ fn the_generator_refuses_a_table_with_data_and_reports_key_collisions() {
         .unwrap_err();
     assert_eq!(e.problems[0].path, "tables[0]");
     assert!(
-        e.problems[0].message.contains("already holds 1 entities"),
+        e.problems[0]
+            .issue
+            .to_string()
+            .contains("already holds 1 entities"),
         "{e}"
     );
 
@@ -243,5 +246,11 @@ fn the_generator_refuses_a_table_with_data_and_reports_key_collisions() {
     let mut account = Account::default();
     let e = Generator::new(&d).unwrap().run(&mut account).unwrap_err();
     assert_eq!(e.problems[0].path, "entityTypes[0]");
-    assert!(e.problems[0].message.contains("keys must be unique"), "{e}");
+    assert!(
+        e.problems[0]
+            .issue
+            .to_string()
+            .contains("keys must be unique"),
+        "{e}"
+    );
 }

@@ -127,7 +127,7 @@ fn guids_are_hyphenated_in_any_case_and_answered_in_lower_case() {
 #[test]
 fn binaries_are_padded_standard_base64() {
     assert!(
-        matches!(accepted(r#""AQID""#, Some(EdmType::Binary)), Value::Binary(b) if &*b == [1, 2, 3])
+        matches!(accepted(r#""AQID""#, Some(EdmType::Binary)), Value::Binary(b) if *b == [1, 2, 3])
     );
     assert!(matches!(accepted(r#""""#, Some(EdmType::Binary)), Value::Binary(b) if b.is_empty()));
     for refused in [r#""AQI""#, r#""AQ-_""#, r#""AQID!""#] {

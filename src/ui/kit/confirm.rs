@@ -6,9 +6,9 @@
 use wasm_bindgen::JsCast;
 
 thread_local! {
-    /// The control that opened the confirmation shown now, if any. (Plain calls at open and
-    /// close, no effect: nothing of this runs while the page starts, so it stays out of the
-    /// first download.)
+    /// The control that opened the confirmation shown now, if any. Not reactive state:
+    /// nothing renders from it, it is a DOM handle kept between two plain calls (open and
+    /// close) made from event handlers, which may run outside any reactive owner.
     static OPENER: std::cell::RefCell<Option<web_sys::HtmlElement>> =
         const { std::cell::RefCell::new(None) };
 }

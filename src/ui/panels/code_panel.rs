@@ -167,6 +167,7 @@ pub fn panel() -> AnyView {
 pub fn CodePanel() -> impl IntoView {
     let workspace = Workspace::expect();
     let section = Navigation::expect();
+    let link = code_link::CodeLink::expect();
     let load = RwSignal::new(Load::Loading);
     let bundle = StoredValue::new_local(None::<Bundle>);
     let editor = StoredValue::new_local(None::<Editor>);
@@ -280,7 +281,7 @@ pub fn CodePanel() -> impl IntoView {
             let made = async {
                 let b = Bundle::load().await?;
                 let element = host.get_untracked().ok_or("the page is closing")?;
-                let text = Some(std::mem::take(&mut *code_link::code_to_open().write()))
+                let text = Some(std::mem::take(&mut *link.to_open.write()))
                     .filter(|t| !t.is_empty())
                     .or_else(|| code_link::take_code_in_address().inspect(|t| save_text(t)))
                     .or_else(saved_text)
@@ -312,12 +313,12 @@ pub fn CodePanel() -> impl IntoView {
     // "Open in Code section" from a show-as-code panel: the text replaces the editor's.
     Effect::new(move |_| {
         let ready = load.get() == Load::Ready;
-        let text = code_link::code_to_open().get();
+        let text = link.to_open.get();
         if ready && !text.is_empty() {
             if let Some(ed) = editor.get_value() {
                 ed.set_text(&text);
                 save_text(&text);
-                code_link::code_to_open().set(String::new());
+                link.to_open.set(String::new());
                 ed.focus();
             }
         }
@@ -355,7 +356,7 @@ pub fn CodePanel() -> impl IntoView {
         // The query panel is built the first time its section shows: its fields may only
         // exist once the section has rendered. A panel already built loads the filter into
         // its builder too.
-        let fill = move || match code_link::query_fields() {
+        let fill = move || match link.query_fields() {
             Some(fields) => {
                 fields.load_filter.run(q.filter.clone());
                 fields.select.set(q.select.clone());

@@ -52,11 +52,13 @@ pub fn QueryPanel() -> impl IntoView {
 
     let load_filter = move |text: String| editor.load(text);
 
-    crate::ui::state::code_link::register_query_fields(crate::ui::state::code_link::QueryFields {
-        select,
-        top,
-        load_filter: Callback::new(load_filter),
-    });
+    crate::ui::state::code_link::CodeLink::expect().register_query_fields(
+        crate::ui::state::code_link::QueryFields {
+            select,
+            top,
+            load_filter: Callback::new(load_filter),
+        },
+    );
 
     // The first page's request: "Next page" continues exactly this query, even if the
     // editor has changed since.

@@ -93,13 +93,13 @@ fn add_style() {
 fn hand_code_over() {
     let section = Navigation::new(Section::Design);
     provide_context(section);
+    let link = crate::ui::state::code_link::CodeLink::provide();
     Effect::new(move |_| {
         if section.get() != Section::Code {
             return;
         }
-        let code = crate::ui::state::code_link::code_to_open();
-        let text = code.get_untracked();
-        code.set(String::new());
+        let text = link.to_open.get_untracked();
+        link.to_open.set(String::new());
         section.set(Section::Design);
         if let Ok(bridge) = bridge::Bridge::get() {
             let _ = bridge.open_code(&text);

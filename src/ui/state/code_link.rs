@@ -1,27 +1,47 @@
-//! What the Code section shares with the other panels, kept outside [`Workspace`] so the
-//! start-up code does not grow (every panel copies the workspace into its closures):
+//! What the Code section shares with the other panels, a `Copy` handle in context (the app
+//! provides it; the Design module, with a Leptos runtime of its own, provides its own):
 //!
-//! - the code "Open in Code section" hands to the editor (`show_code` → `code_panel`), made
-//!   on first use;
+//! - the code "Open in Code section" hands to the editor (`show_code` → `code_panel`);
 //! - the query panel's `$select` and `$top` fields and its way of loading a `$filter` (into the
 //!   raw editor and the builder), which the wire log's "Open in Query" uses (the panel
 //!   registers them when it is built).
-//!
-//! [`Workspace`]: super::workspace::Workspace
 
 use leptos::prelude::*;
-use std::cell::Cell;
 
-// Thread-locals, not context. Both are made on first use, so none of their code runs while
-// the page starts and the split build leaves it out of the first download (the page load is
-// within a few hundred bytes of its 300 KB budget; provided by the app, they would be made on
-// the start path). And show-as-code hands code over the same way inside the Design module,
-// whose own wasm and Leptos runtime have no app context.
-thread_local! {
+/// The handle: both parts are signals, so a reader re-runs when they change.
+#[derive(Clone, Copy)]
+pub struct CodeLink {
     /// Code for the Code section's editor; empty: nothing to load. Taken once shown.
-    static TO_OPEN: ArcRwSignal<String> = ArcRwSignal::new(String::new());
+    pub to_open: RwSignal<String>,
     /// The query panel's fields, once it is built.
-    static QUERY_FIELDS: Cell<Option<QueryFields>> = const { Cell::new(None) };
+    query_fields: RwSignal<Option<QueryFields>>,
+}
+
+impl CodeLink {
+    /// Makes the handle and provides it to the components below.
+    pub fn provide() -> Self {
+        let link = CodeLink {
+            to_open: RwSignal::new(String::new()),
+            query_fields: RwSignal::new(None),
+        };
+        provide_context(link);
+        link
+    }
+
+    /// The handle the app (or the Design module) provided.
+    pub fn expect() -> Self {
+        expect_context()
+    }
+
+    /// Called by the query panel when it is built.
+    pub fn register_query_fields(&self, fields: QueryFields) {
+        self.query_fields.set(Some(fields));
+    }
+
+    /// The query panel's fields, if it has been built.
+    pub fn query_fields(&self) -> Option<QueryFields> {
+        self.query_fields.get_untracked()
+    }
 }
 
 /// The address fragment that opens the Code section with its code (a docs embed's code cell
@@ -38,11 +58,6 @@ pub fn take_code_in_address() -> Option<String> {
     Some(code)
 }
 
-/// The code waiting for the Code section's editor (tracked where read reactively).
-pub fn code_to_open() -> ArcRwSignal<String> {
-    TO_OPEN.with(Clone::clone)
-}
-
 /// What another section may set in a built query panel.
 #[derive(Clone, Copy)]
 pub struct QueryFields {
@@ -50,14 +65,4 @@ pub struct QueryFields {
     pub top: RwSignal<String>,
     /// Loads a `$filter` into the raw editor and, when it has the builder's shape, the builder.
     pub load_filter: Callback<String>,
-}
-
-/// Called by the query panel when it is built.
-pub fn register_query_fields(fields: QueryFields) {
-    QUERY_FIELDS.with(|f| f.set(Some(fields)));
-}
-
-/// The query panel's fields, if it has been built.
-pub fn query_fields() -> Option<QueryFields> {
-    QUERY_FIELDS.with(Cell::get)
 }

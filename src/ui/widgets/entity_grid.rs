@@ -65,7 +65,7 @@ pub fn EntityGrid(
     // signal type adds kilobytes of generic code to the first download.)
     let len = move || entities.with(Vec::len);
     let len_untracked = move || entities.with_untracked(Vec::len);
-    let picks = Picks::new(id, entities);
+    let picks = Picks::new(entities);
     let active = RwSignal::new(0_usize);
     let scroll_top = RwSignal::new(0.0_f64);
     let scroller = Scroller(id);

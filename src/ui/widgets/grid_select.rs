@@ -10,21 +10,12 @@ use crate::ui::state::AppState;
 use crate::ui::text::notice_text::{said, Say};
 use leptos::prelude::*;
 
-/// The selected rows (indices into the grid's entities, ascending, each once), the anchor
-/// Shift extends from, and a counter that tells readers of a change.
+/// The selected rows (indices into the grid's entities, ascending, each once) and the anchor
+/// Shift extends from.
 #[derive(Clone, Copy)]
 pub struct Picks {
-    /// The grid's id prefix: its selection is kept in `PICKED` under it.
-    grid: &'static str,
-    changed: RwSignal<u64>,
+    picked: RwSignal<Picked>,
     entities: Signal<Vec<RawEntity>>,
-}
-
-thread_local! {
-    /// Each grid's selection, by the grid's id prefix. (A thread-local, not a stored value:
-    /// no new reactive type in the page's first download; `changed` is the reactive part.)
-    static PICKED: std::cell::RefCell<Vec<(&'static str, Picked)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[derive(Default)]
@@ -34,45 +25,23 @@ struct Picked {
 }
 
 impl Picks {
-    pub fn new(grid: &'static str, entities: Signal<Vec<RawEntity>>) -> Self {
-        PICKED.with(|all| {
-            let mut all = all.borrow_mut();
-            all.retain(|(g, _)| *g != grid);
-            all.push((grid, Picked::default()));
-        });
+    pub fn new(entities: Signal<Vec<RawEntity>>) -> Self {
         Picks {
-            grid,
-            changed: RwSignal::new(0),
+            picked: RwSignal::new(Picked::default()),
             entities,
         }
     }
 
     fn read<T>(&self, f: impl FnOnce(&Picked) -> T) -> T {
-        self.changed.track();
-        self.with_value(f)
+        self.picked.with(f)
     }
 
     fn with_value<T>(&self, f: impl FnOnce(&Picked) -> T) -> T {
-        PICKED.with(|all| {
-            let all = all.borrow();
-            match all.iter().find(|(g, _)| *g == self.grid) {
-                Some((_, p)) => f(p),
-                None => f(&Picked::default()),
-            }
-        })
-    }
-
-    fn update_value(&self, f: impl FnOnce(&mut Picked)) {
-        PICKED.with(|all| {
-            if let Some((_, p)) = all.borrow_mut().iter_mut().find(|(g, _)| *g == self.grid) {
-                f(p);
-            }
-        });
+        self.picked.with_untracked(f)
     }
 
     fn write(&self, f: impl FnOnce(&mut Picked)) {
-        self.update_value(f);
-        self.changed.update(|n| *n += 1);
+        self.picked.update(f);
     }
 
     #[allow(dead_code)]
@@ -87,7 +56,7 @@ impl Picks {
 
     /// Subscribes the caller to changes of the selection.
     pub fn track(&self) {
-        self.changed.track();
+        self.picked.track();
     }
 
     pub fn count_untracked(&self) -> usize {

@@ -70,8 +70,9 @@ const FORMS: fn(&'static str, Callback<(), Result<Request, String>>) -> AnyView 
 /// The playground's forms: the playground's service, and its own Code section.
 fn forms(what: &'static str, request: Callback<(), Result<Request, String>>) -> AnyView {
     let section = Navigation::expect();
+    let link = crate::ui::state::code_link::CodeLink::expect();
     let open_code = Callback::new(move |code: String| {
-        crate::ui::state::code_link::code_to_open().set(code);
+        link.to_open.set(code);
         section.set(Section::Code);
     });
     view! { <CodeForms what=what request=request endpoint=None open_code=open_code /> }.into_any()

@@ -29,6 +29,7 @@ pub fn page_side(
     section: crate::ui::state::navigation::Navigation,
 ) -> JsValue {
     use leptos::prelude::*;
+    let link = crate::ui::state::code_link::CodeLink::expect();
     let bridge = Object::new();
     let tables = Closure::<dyn Fn() -> JsValue>::new(move || {
         let list = Array::new();
@@ -48,7 +49,7 @@ pub fn page_side(
     });
     let open_code = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
         if let Some(text) = text.as_string() {
-            crate::ui::state::code_link::code_to_open().set(text);
+            link.to_open.set(text);
             section.set(crate::ui::state::navigation::Section::Code);
         }
     });

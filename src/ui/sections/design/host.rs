@@ -14,6 +14,7 @@
 
 use crate::i18n::msg;
 use crate::ui::kit::module_host::{Module, ModuleHost};
+use crate::ui::state::code_link::CodeLink;
 use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::AppState;
 use js_sys::{Array, Object, Reflect, Uint8Array};
@@ -38,7 +39,7 @@ pub fn panel() -> AnyView {
         failed: |reason| msg::lang_load_failed(msg::nav_design(), reason),
         retry: msg::learn_retry,
     };
-    let bridge = bridge(AppState::expect(), Navigation::expect());
+    let bridge = bridge(AppState::expect(), Navigation::expect(), CodeLink::expect());
     view! { <ModuleHost module=module bridge=bridge.into() /> }.into_any()
 }
 
@@ -68,9 +69,9 @@ pub mod op {
 
 /// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
 /// new JS glue), and lives as long as the page; `wire` is that function.
-fn bridge(state: AppState, section: Navigation) -> Object {
+fn bridge(state: AppState, section: Navigation, link: CodeLink) -> Object {
     let call = Closure::<dyn Fn(JsValue) -> Result<JsValue, JsValue>>::new(move |args: JsValue| {
-        answer(state, section, &Array::from(&args)).map_err(JsValue::from)
+        answer(state, section, link, &Array::from(&args)).map_err(JsValue::from)
     });
     let out = Object::new();
     let _ = Reflect::set(&out, &"call".into(), call.as_ref());
@@ -83,7 +84,12 @@ fn bridge(state: AppState, section: Navigation) -> Object {
     out
 }
 
-fn answer(state: AppState, section: Navigation, args: &Array) -> Result<JsValue, String> {
+fn answer(
+    state: AppState,
+    section: Navigation,
+    link: CodeLink,
+    args: &Array,
+) -> Result<JsValue, String> {
     let text = |i: u32| args.get(i).as_string().ok_or("bad request");
     let op = args.get(0).as_f64().unwrap_or(-1.0) as u32;
     match op {
@@ -111,7 +117,7 @@ fn answer(state: AppState, section: Navigation, args: &Array) -> Result<JsValue,
         op::SAVE => state.save_now().map(|()| JsValue::UNDEFINED),
         op::QUERY => query(state, args),
         op::OPEN_CODE => {
-            crate::ui::state::code_link::code_to_open().set(text(1)?);
+            link.to_open.set(text(1)?);
             section.set(Section::Code);
             Ok(JsValue::UNDEFINED)
         }

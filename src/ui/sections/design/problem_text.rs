@@ -1,76 +1,103 @@
-//! A design's problems (`design::validate`, key templates, distributions) in the
-//! reader's language. The engine writes each in English; as in [`crate::ui::text::error_text`], a
-//! problem is recognised by its English template (the `en.json` text of the message that
-//! says it) and said again through the catalogue, its data (names as the engine quoted them,
-//! template fields, counts) kept. A template's literal braces are data (`{expr}` takes
-//! "{Id}"), since a catalogue text cannot hold them.
-//!
-//! Invariant: every template is the engine's sentence word for word (`tests/web_i18n_design.rs`
-//! makes the engine produce each one); a problem no template matches is shown as written.
+//! A design's problems (`design::Issue`: the validator's, a key template's, a distribution's)
+//! in the reader's language, variant by variant with no catch-all arm: a new one does not
+//! build until it is said. Names are quoted as the English quotes them; a template's field
+//! keeps its literal braces as data (`{expr}` takes "{Id}"), since a catalogue text cannot
+//! hold them.
 
-use crate::i18n::msg;
-use crate::ui::text::error_text::{self, prose, say_refined, template, Template};
-
-/// A template comes before any template that would also match its sentences: those with an
-/// `{expr}: ` field first, whose shorter forms would take the field into `{name}`.
-const PROBLEMS: &[Template] = &[
-    template!(design_err_version),
-    template!(design_err_no_name),
-    template!(design_err_table_name),
-    template!(design_err_table_twice),
-    template!(design_err_type_names),
-    template!(design_err_type_table),
-    template!(design_err_pattern_names),
-    template!(design_err_rate),
-    template!(design_err_count),
-    template!(design_err_no_type),
-    template!(design_err_copy_cycle),
-    template!(design_err_copy_count),
-    template!(design_err_template_property),
-    template!(design_err_property_name),
-    template!(design_err_system_property),
-    template!(design_err_property_twice),
-    template!(design_err_copy_property),
-    template!(design_err_template_no_property),
-    template!(design_err_no_property),
-    template!(design_err_format_needs_time),
-    template!(design_err_uniform),
-    template!(design_err_int32_range),
-    template!(design_err_zipf),
-    template!(design_err_choice),
-    template!(design_err_instant),
-    template!(design_err_timestamps_order),
-    template!(design_err_distribution_kind),
-    template!(design_err_pk_prefix),
-    template!(design_err_rk_needs_pk),
-    template!(design_err_rk_prefix),
-    template!(design_err_prefix),
-    template!(design_err_one_condition),
-    template!(design_err_fan_out),
-    template!(design_err_result_size),
-    template!(design_err_select),
-    template!(design_err_write_types),
-    template!(design_err_write_copies),
-    template!(design_err_unbalanced),
-    template!(design_err_inverted_ticks),
-    template!(design_err_hash_paren),
-    template!(design_err_bucket),
-    template!(design_err_pad),
-    template!(design_err_formats),
-];
-
-/// What the engine calls a key template when it checks one as a key.
-const KEY_TEMPLATE: &str = "A key template";
+use crate::design::{Issue, KEY_TEMPLATE};
+use crate::engine::Detail;
+use crate::i18n::{self, msg};
+use crate::ui::text::error_text;
 
 /// A design problem's message in the current language.
-pub fn problem(text: &str) -> String {
-    say_refined(PROBLEMS, text, &prose)
-        // A key template checked as a key: the engine's key sentences, the key named.
-        .or_else(|| {
-            error_text::details_refined(text, &|name, value| match value.as_str() {
-                KEY_TEMPLATE => msg::design_key_template(),
-                _ => prose(name, value),
-            })
-        })
-        .unwrap_or_else(|| text.to_string())
+pub fn problem(issue: &Issue) -> String {
+    use Issue::*;
+    let quoted = |name: &str| format!("{name:?}");
+    let braced = |body: &str| format!("{{{body}}}");
+    match issue {
+        Version { version, supported } => msg::design_err_version(supported, version),
+        NoName => msg::design_err_no_name(),
+        TableName {
+            detail: Some(d), ..
+        }
+        | PropertyName {
+            detail: Some(d), ..
+        } => error_text::detail(d),
+        TableName { name, detail: None } => msg::design_err_table_name(quoted(name)),
+        TableTwice { name } => msg::design_err_table_twice(quoted(name)),
+        TypeNames { name } => msg::design_err_type_names(quoted(name)),
+        TypeTable { name } => msg::design_err_type_table(quoted(name)),
+        PatternNames { name } => msg::design_err_pattern_names(quoted(name)),
+        Rate => msg::design_err_rate(),
+        Count { max } => msg::design_err_count(i18n::number(*max)),
+        NoType { name } => msg::design_err_no_type(quoted(name)),
+        CopyCycle => msg::design_err_copy_cycle(),
+        CopyCount { name, n } => msg::design_err_copy_count(i18n::number(*n), quoted(name)),
+        PropertyName { name, detail: None } => msg::design_err_property_name(quoted(name)),
+        SystemProperty { name } => msg::design_err_system_property(name),
+        PropertyTwice { name } => msg::design_err_property_twice(quoted(name)),
+        CopyProperty { name } => msg::design_err_copy_property(quoted(name)),
+        TemplateNoProperty { field } => {
+            msg::design_err_template_no_property(braced(field), quoted(field))
+        }
+        FormatNeedsTime { field } => msg::design_err_format_needs_time(braced(field)),
+        Uniform { max } => msg::design_err_uniform(i18n::number(*max)),
+        Int32Range => msg::design_err_int32_range(),
+        Zipf { max } => msg::design_err_zipf(i18n::number(*max)),
+        Choice => msg::design_err_choice(),
+        Instant { text } => msg::design_err_instant(quoted(text)),
+        TimestampsOrder => msg::design_err_timestamps_order(),
+        DistributionKind { kind } => msg::design_err_distribution_kind(kind),
+        PkPrefix => msg::design_err_pk_prefix(),
+        RkNeedsPk => msg::design_err_rk_needs_pk(),
+        RkPrefix { n } => msg::design_err_rk_prefix(i18n::number(*n)),
+        Prefix => msg::design_err_prefix(),
+        NoProperty { name } => msg::design_err_no_property(quoted(name)),
+        OneCondition => msg::design_err_one_condition(),
+        FanOut => msg::design_err_fan_out(),
+        ResultSize => msg::design_err_result_size(),
+        Select => msg::design_err_select(),
+        WriteTypes => msg::design_err_write_types(),
+        WriteCopies => msg::design_err_write_copies(),
+        Unbalanced { found, text } => {
+            let missing = if *found == '{' { '}' } else { '{' };
+            msg::design_err_unbalanced(format!("'{found}'"), format!("'{missing}'"), quoted(text))
+        }
+        InvertedTicks { body } => msg::design_err_inverted_ticks(braced(body), "{MaxTicks - Name}"),
+        HashParen { body } => msg::design_err_hash_paren(braced(body)),
+        Bucket { body } => msg::design_err_bucket(braced(body)),
+        TemplateProperty { body, name } => {
+            msg::design_err_template_property(braced(body), quoted(name))
+        }
+        Pad { format } => msg::design_err_pad(format!(":{format}")),
+        Formats { format } => msg::design_err_formats(format!(":{format}")),
+        KeyTemplate(d) => error_text::detail(&key_template(d)),
+        // Written as text by the generator, the evaluator or the projector: English only.
+        Text(text) => text.clone(),
+    }
+}
+
+/// The engine's explanation of a key template's text, the key it names said in the current
+/// language.
+fn key_template(detail: &Detail) -> Detail {
+    let said = |key: &str| match key {
+        KEY_TEMPLATE => msg::design_key_template(),
+        _ => key.to_string(),
+    };
+    match detail {
+        Detail::KeyControl { key, char } => Detail::KeyControl {
+            key: said(key),
+            char: *char,
+        },
+        Detail::KeyChar { key, char } => Detail::KeyChar {
+            key: said(key),
+            char: *char,
+        },
+        Detail::KeyTooLarge { key, units, limit } => Detail::KeyTooLarge {
+            key: said(key),
+            units: *units,
+            limit: *limit,
+        },
+        other => other.clone(),
+    }
 }

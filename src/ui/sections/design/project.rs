@@ -21,7 +21,7 @@ pub fn Problems() -> impl IntoView {
     view! {
         <ul class="form-problems design-problems" role="alert" hidden=move || problems().is_empty()>
             {move || problems().into_iter().map(|p| view! {
-                <li><bdi dir="ltr">{p.path}</bdi>" "{super::problem_text::problem(&p.message)}</li>
+                <li><bdi dir="ltr">{p.path}</bdi>" "{super::problem_text::problem(&p.issue)}</li>
             }).collect_view()}
         </ul>
     }

@@ -8,43 +8,31 @@ use leptos::prelude::*;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ColumnLayout(pub Vec<(String, bool)>);
 
-/// Every table's arrangement, by table name. Reactive through `changed` (a stored list and a
-/// counter: signal types the page already has, so no new generic signal code ships in the
-/// first download).
+/// Every table's arrangement, by table name.
 #[derive(Clone, Copy)]
 pub struct ColumnLayouts {
-    changed: RwSignal<u64>,
-}
-
-thread_local! {
-    /// The arrangements themselves (a thread-local: no new reactive type in the first
-    /// download; [`ColumnLayouts`] is the reactive handle).
-    static LAYOUTS: std::cell::RefCell<Vec<(String, ColumnLayout)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    all: RwSignal<Vec<(String, ColumnLayout)>>,
 }
 
 impl ColumnLayouts {
     #[expect(
         clippy::new_without_default,
-        reason = "new() empties the page's arrangements: no value to have by default"
+        reason = "a reactive value, made in the owner that holds the workspace"
     )]
     pub fn new() -> Self {
-        LAYOUTS.with(|all| all.borrow_mut().clear());
         ColumnLayouts {
-            changed: RwSignal::new(0),
+            all: RwSignal::new(Vec::new()),
         }
     }
 
     /// Reads every arrangement; the caller re-runs when one changes.
     pub fn with<T>(&self, f: impl FnOnce(&[(String, ColumnLayout)]) -> T) -> T {
-        self.changed.track();
-        LAYOUTS.with(|all| f(&all.borrow()))
+        self.all.with(|all| f(all))
     }
 
     /// Changes the arrangements and tells the readers.
     pub fn update(&self, f: impl FnOnce(&mut Vec<(String, ColumnLayout)>)) {
-        LAYOUTS.with(|all| f(&mut all.borrow_mut()));
-        self.changed.update(|n| *n += 1);
+        self.all.update(f);
     }
 }
 
