@@ -32,8 +32,9 @@ impl Reply<'_> {
         body: Vec<u8>,
     ) -> HttpResponse {
         let mut headers = vec![("Cache-Control".to_string(), "no-cache".to_string())];
-        if status == 204 {
-            // Production says a bodiless 204 is empty, in so many words.
+        if status == 204 || (status == 202 && body.is_empty()) {
+            // Production says a bodiless answer is empty, in so many words (a 202 without a
+            // body is Set Table Service Properties'; HTTP frames it the same way).
             headers.push(("Content-Length".into(), "0".into()));
         }
         if let Some(ct) = content_type {

@@ -99,7 +99,7 @@ fn run(
         Request::GetTableAcl { .. } => {
             xml_response(reply, acl_document(&response.acl.unwrap_or_default()))
         }
-        // Set Table Service Properties: 202, no body, no Content-Type.
+        // Set Table Service Properties: 202 with Content-Length: 0, no body, no Content-Type.
         Request::SetServiceProperties { .. } => {
             reply.response(202, None, Vec::new(), Vec::new(), Vec::new())
         }

@@ -113,6 +113,7 @@ fn set_service_properties_answers_202_and_get_returns_them_in_productions_order(
         format!(
             "202 Accepted\n\
              Cache-Control: no-cache\n\
+             Content-Length: 0\n\
              x-ms-request-id: {RID}\n\
              x-ms-version: 2019-02-02\n\
              X-Content-Type-Options: nosniff\n\
