@@ -56,9 +56,10 @@ ensure_wasm_bindgen() {
   fi
 }
 
-# True when node_modules holds exactly the versions package-lock.json names.
+# True when DIR/node_modules (DIR defaults to the repo root) holds exactly the versions
+# DIR/package-lock.json names.
 npm_packages_current() {
-  node -e '
+  (cd "${1:-.}" && node -e '
     const lock = require("./package-lock.json");
     for (const [path, meta] of Object.entries(lock.packages)) {
       if (!path || meta.link) continue;
@@ -66,7 +67,7 @@ npm_packages_current() {
       // Optional packages for other platforms (esbuild'"'"'s @esbuild/*) are never installed here.
       try { installed = require("./" + path + "/package.json").version; } catch { if (meta.optional) continue; process.exit(1); }
       if (installed !== meta.version) process.exit(1);
-    }' 2>/dev/null
+    }' 2>/dev/null)
 }
 
 ensure_node_packages() {

@@ -16,24 +16,9 @@ set -euo pipefail
 # cwd = repo root; gives step and apt_install.
 source "$(dirname "${BASH_SOURCE[0]}")/../setup.sh"
 
-# True when DIR/node_modules holds exactly the versions DIR/package-lock.json names.
-npm_current() {
-  (cd "$1" && node -e '
-    const lock = require("./package-lock.json");
-    for (const [path, meta] of Object.entries(lock.packages)) {
-      if (!path || meta.link) continue;
-      let installed;
-      try { installed = require("./" + path + "/package.json").version; } catch {
-        if (meta.optional) continue;
-        process.exit(1);
-      }
-      if (installed !== meta.version) process.exit(1);
-    }' 2>/dev/null)
-}
-
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
 for dir in . scripts/bench scripts/bench/lean; do
-  if ! npm_current "$dir"; then
+  if ! npm_packages_current "$dir"; then
     step "npm ci --prefix $dir"
     npm ci --prefix "$dir" --no-audit --no-fund
   fi

@@ -15,28 +15,12 @@ set -euo pipefail
 # cwd = repo root; gives step and apt_install.
 source "$(dirname "${BASH_SOURCE[0]}")/../setup.sh"
 
-# True when DIR/node_modules holds exactly the versions DIR/package-lock.json names; optional
-# packages (esbuild's binaries for other platforms) may be absent.
-npm_current() {
-  (cd "$1" && node -e '
-    const lock = require("./package-lock.json");
-    for (const [path, meta] of Object.entries(lock.packages)) {
-      if (!path || meta.link) continue;
-      let installed;
-      try { installed = require("./" + path + "/package.json").version; } catch {
-        if (meta.optional) continue;
-        process.exit(1);
-      }
-      if (installed !== meta.version) process.exit(1);
-    }' 2>/dev/null)
-}
-
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
-if ! npm_current .; then
+if ! npm_packages_current .; then
   step "npm ci (the repo's packages: @azure/data-tables)"
   npm ci --no-audit --no-fund
 fi
-if ! npm_current scripts/bench; then
+if ! npm_packages_current scripts/bench; then
   step "npm ci --prefix scripts/bench (Azurite)"
   npm ci --prefix scripts/bench --no-audit --no-fund
 fi
