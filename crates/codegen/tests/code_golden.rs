@@ -9,6 +9,7 @@
 //! page's engine serves it on the wire (`Timestamp` and `odata.etag` left out).
 
 mod code_cases;
+mod golden_files;
 
 use code_cases::{cases, expected_output, with_etag, Case, TABLE};
 use std::path::PathBuf;
@@ -22,31 +23,17 @@ fn golden_dir() -> PathBuf {
 
 #[test]
 fn every_form_matches_its_golden_file() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut differ = Vec::new();
+    let mut files = Vec::new();
     for case in cases() {
         let check = serde_json::to_string_pretty(&browser_check(&case)).unwrap() + "\n";
-        let mut files = vec![(format!("{}.check.json", case.name), check)];
+        files.push((format!("{}.check.json", case.name), check));
         for form in Form::ALL {
             let text = code::show(&case.request, form)
                 .unwrap_or_else(|e| panic!("{}: {form:?}: {e}", case.name));
             files.push((format!("{}.{}", case.name, form.extension()), text));
         }
-        for (name, text) in files {
-            let path = golden_dir().join(name);
-            if update {
-                std::fs::create_dir_all(golden_dir()).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            } else {
-                let golden = std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                if golden != text {
-                    differ.push(format!("{}\n--- generated:\n{text}", path.display()));
-                }
-            }
-        }
     }
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    golden_files::check(&golden_dir(), files);
 }
 
 /// The browser test's data for a case (see the header).

@@ -6,6 +6,7 @@
 //! crates/serve/tests/code_sdk_settings.rs runs the JavaScript and Python forms of the same
 //! cases with the real SDKs against `tablescope-serve`.
 
+mod golden_files;
 mod settings_cases;
 
 use settings_cases::{cases, TABLE};
@@ -19,26 +20,15 @@ fn golden_dir() -> PathBuf {
 
 #[test]
 fn every_settings_form_matches_its_golden_file() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut differ = Vec::new();
+    let mut files = Vec::new();
     for (name, request) in cases() {
         for form in Form::ALL {
             let text =
                 code::show(&request, form).unwrap_or_else(|e| panic!("{name}: {form:?}: {e}"));
-            let path = golden_dir().join(format!("{name}.{}", form.extension()));
-            if update {
-                std::fs::create_dir_all(golden_dir()).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            } else {
-                let golden = std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                if golden != text {
-                    differ.push(format!("{}\n--- generated:\n{text}", path.display()));
-                }
-            }
+            files.push((format!("{name}.{}", form.extension()), text));
         }
     }
-    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+    golden_files::check(&golden_dir(), files);
 }
 
 #[test]
