@@ -17,6 +17,7 @@
 
 pub(crate) mod binary;
 pub(crate) mod codec;
+mod describe;
 mod error;
 mod issue;
 pub mod layout;
@@ -352,7 +353,7 @@ impl Persist {
             .borrow()
             .iter()
             .flatten()
-            .flat_map(describe)
+            .flat_map(describe::change)
             .collect()
     }
 
@@ -454,41 +455,6 @@ fn open_error(e: idb::Error) -> PersistError {
         PersistError::Other(detail) if !newer => PersistError::Unavailable(detail),
         other => other,
     }
-}
-
-/// One change in words, for telling the user what is not on disk.
-fn describe(change: &crate::engine::Change) -> Vec<String> {
-    use crate::engine::Change;
-    let wrote = |table: &str, partition_key: &str, row_key: &str| {
-        format!("wrote ('{partition_key}', '{row_key}') in {table}")
-    };
-    vec![match change {
-        Change::TableCreated { table } => format!("created table {table}"),
-        Change::TableDeleted { table } => format!("deleted table {table}"),
-        Change::EntityWritten {
-            table,
-            partition_key,
-            row_key,
-        } => wrote(table, partition_key, row_key),
-        Change::EntityDeleted {
-            table,
-            partition_key,
-            row_key,
-        } => format!("deleted ('{partition_key}', '{row_key}') in {table}"),
-        Change::RowsInserted {
-            table,
-            partition_key,
-            row_keys,
-        } => {
-            return row_keys
-                .iter()
-                .map(|row_key| wrote(table, partition_key, row_key.as_str()))
-                .collect()
-        }
-        Change::AccountReplaced => "replaced every table (import or reset)".into(),
-        Change::ServicePropertiesSet => "set the service properties".into(),
-        Change::AclSet { table } => format!("set the stored access policies of {table}"),
-    }]
 }
 
 /// A chunk record's value as format 1's JSON text (see [`Persist::records`]).
