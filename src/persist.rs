@@ -29,7 +29,10 @@ mod storage;
 
 pub use error::{PersistError, NOT_ON_DISK};
 pub use layout::{db_name, MAX_CHUNK};
-pub use session::{attach, attach_recovering, detach, is_attached, record, saves_in_flight};
+pub use session::{
+    attach, attach_recovering, busy, detach, hold, is_attached, on_busy, record, release,
+    saves_in_flight,
+};
 pub use storage::{estimate, request_persistent};
 
 use crate::engine::{Account, ChangeSet, DateTime};
