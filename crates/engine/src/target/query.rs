@@ -1,0 +1,190 @@
+//! One page of a query on a Cosmos DB for Table table: results in the container's order
+//! ([`Rule::InsertionOrder`]), a filter on a property answered from the index
+//! ([`Rule::AutomaticIndex`]): only the entities the index names are read, every one checked
+//! against the whole filter. Continuations in Cosmos's form ([`super::CosmosToken`]);
+//! `$top` not capped ([`Rule::TopUncapped`]).
+//!
+//! [`Rule::InsertionOrder`]: super::Rule::InsertionOrder
+//! [`Rule::AutomaticIndex`]: super::Rule::AutomaticIndex
+//! [`Rule::TopUncapped`]: super::Rule::TopUncapped
+
+use super::items::{IndexRead, Items, Pos};
+use super::ru::RuEstimate;
+use super::token::CosmosToken;
+use crate::datetime::DateTime;
+use crate::error::{Error, ErrorCode, Result};
+use crate::filter::{self, Properties, RowOf};
+use crate::found::Found;
+use crate::key::Key;
+use crate::query::{Continuation, Plan, QueryOptions, QueryPage, QueryStats, MAX_PAGE};
+use crate::table::Table;
+use std::sync::Arc;
+
+/// Runs one page of `plan` over a Cosmos table whose bookkeeping is `items`.
+pub(crate) fn execute_page(
+    table: &Table,
+    items: &Items,
+    plan: Plan,
+    options: &QueryOptions,
+    trace: bool,
+) -> Result<QueryPage> {
+    if options.page_budget == Some(0) {
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            crate::Detail::ScanBudget,
+        ));
+    }
+    let start = options
+        .continuation
+        .as_ref()
+        .map(CosmosToken::from_continuation)
+        .transpose()?
+        .map(|t| t.next);
+    let mut read = IndexRead::default();
+    let candidates = items.candidates(&plan.filter, &mut read);
+    let mut page = Page {
+        limit: u64::from(options.top.unwrap_or(MAX_PAGE)),
+        budget: options.page_budget.unwrap_or(u64::MAX),
+        select: options.projection().map(Arc::from),
+        entities: Vec::new(),
+        stats: QueryStats {
+            scanned: 0,
+            returned: 0,
+            partitions: 0,
+            kind: plan.kind,
+        },
+        scanned_keys: trace.then(Vec::new),
+        last_partition: None,
+        read_bytes: Vec::new(),
+        seen: std::collections::BTreeSet::new(),
+    };
+    let continuation = if plan.partition_keys.is_empty() {
+        None
+    } else {
+        match (&candidates, plan.partition_keys.single()) {
+            (Some(set), _) => {
+                let from = start.clone().unwrap_or_else(first_pos);
+                let positions = set.range(from..).filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions.cloned())
+            }
+            (None, Some(pk)) => {
+                let from = start.as_ref().map_or((DateTime::MIN, Key::new("")), |s| {
+                    (s.timestamp, s.row_key.clone())
+                });
+                let rows = items.partition(pk).into_iter().flat_map(|rows| {
+                    rows.range(from.clone()..)
+                        .filter(|(_, rk)| plan.row_keys.contains(rk))
+                        .map(|(timestamp, rk)| Pos {
+                            timestamp: *timestamp,
+                            partition_key: pk.clone(),
+                            row_key: rk.clone(),
+                        })
+                });
+                // A token from another partition starts nowhere in this one.
+                let same = start.as_ref().is_none_or(|s| &s.partition_key == pk);
+                if same {
+                    page.run(table, &plan, rows)
+                } else {
+                    None
+                }
+            }
+            (None, None) => {
+                let from = start.clone().unwrap_or_else(first_pos);
+                let positions = items.order().range(from..).filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions.cloned())
+            }
+        }
+    };
+    Ok(QueryPage {
+        entities: page.entities,
+        continuation,
+        stats: page.stats,
+        plan,
+        scanned_keys: page.scanned_keys,
+        index: Some(read),
+        ru: Some(RuEstimate::query(page.read_bytes)),
+    })
+}
+
+fn first_pos() -> Pos {
+    Pos {
+        timestamp: DateTime::MIN,
+        partition_key: Key::new(""),
+        row_key: Key::new(""),
+    }
+}
+
+/// Whether the plan's key bounds admit the entity at `p` (known from the position alone).
+fn in_bounds(plan: &Plan, p: &Pos) -> bool {
+    plan.partition_keys.contains(&p.partition_key)
+        && (plan.partition_keys.single().is_none() || plan.row_keys.contains(&p.row_key))
+}
+
+struct Page {
+    limit: u64,
+    budget: u64,
+    select: Option<Arc<[String]>>,
+    entities: Vec<Found>,
+    stats: QueryStats,
+    scanned_keys: Option<Vec<(String, String)>>,
+    last_partition: Option<Key>,
+    /// The modelled size of every entity read ([`super::ru::item_bytes`]).
+    read_bytes: Vec<usize>,
+    /// Partitions read from so far (the figure counts each once, as storage's does).
+    seen: std::collections::BTreeSet<Key>,
+}
+
+impl Page {
+    /// Reads the entities at `positions` in order until the page is full or its budget spent;
+    /// returns the continuation at the first position not read, if any.
+    fn run(
+        &mut self,
+        table: &Table,
+        plan: &Plan,
+        mut positions: impl Iterator<Item = Pos>,
+    ) -> Option<Continuation> {
+        let partitions = table.partitions();
+        while let Some(p) = positions.next() {
+            if self.stats.returned >= self.limit || self.stats.scanned >= self.budget {
+                return Some(CosmosToken { next: p }.to_continuation());
+            }
+            let Some(stored) = partitions
+                .get(&p.partition_key)
+                .and_then(|part| part.rows.get(&p.row_key))
+            else {
+                continue;
+            };
+            self.stats.scanned += 1;
+            self.read_bytes.push(super::ru::item_bytes(
+                p.partition_key.as_str(),
+                p.row_key.as_str(),
+                &stored.properties,
+            ));
+            if self.last_partition.as_ref() != Some(&p.partition_key) {
+                if self.seen.insert(p.partition_key.clone()) {
+                    self.stats.partitions += 1;
+                }
+                self.last_partition = Some(p.partition_key.clone());
+            }
+            if let Some(keys) = &mut self.scanned_keys {
+                keys.push((p.partition_key.as_str().into(), p.row_key.as_str().into()));
+            }
+            let row = RowOf {
+                partition_key: p.partition_key.as_str(),
+                row_key: p.row_key.as_str(),
+                timestamp: stored.timestamp,
+                properties: Properties::Record(&stored.properties),
+            };
+            if filter::eval_row(&plan.filter, &row) {
+                self.stats.returned += 1;
+                self.entities.push(Found::new(
+                    &p.partition_key,
+                    &p.row_key,
+                    stored,
+                    self.select.as_ref(),
+                ));
+            }
+        }
+        None
+    }
+}
