@@ -40,20 +40,26 @@ fn reads(c: &mut Criterion, target: Target) {
             )
         })
         .collect();
-    c.bench_function(&named(target, "point get, stored entity (1M entities)"), |b| {
-        let mut k = 0usize;
-        b.iter(|| {
-            k = (k + 1) % keys.len();
-            black_box(table.get(&keys[k].0, &keys[k].1).expect("get"))
-        })
-    });
-    c.bench_function(&named(target, "point get, owned Entity (1M entities)"), |b| {
-        let mut k = 0usize;
-        b.iter(|| {
-            k = (k + 1) % keys.len();
-            black_box(account.get("Bench", &keys[k].0, &keys[k].1).expect("get"))
-        })
-    });
+    c.bench_function(
+        &named(target, "point get, stored entity (1M entities)"),
+        |b| {
+            let mut k = 0usize;
+            b.iter(|| {
+                k = (k + 1) % keys.len();
+                black_box(table.get(&keys[k].0, &keys[k].1).expect("get"))
+            })
+        },
+    );
+    c.bench_function(
+        &named(target, "point get, owned Entity (1M entities)"),
+        |b| {
+            let mut k = 0usize;
+            b.iter(|| {
+                k = (k + 1) % keys.len();
+                black_box(account.get("Bench", &keys[k].0, &keys[k].1).expect("get"))
+            })
+        },
+    );
 
     let mut g = c.benchmark_group(named(target, "query"));
     g.sample_size(20);

@@ -26,7 +26,11 @@ fn snapshots_keep_the_target_only_when_it_is_not_storage() {
         table: "Orders".into(),
     });
     for rk in ["b", "a", "c"] {
-        insert(&mut c, "Orders", &format!(r#"{{"PartitionKey":"p","RowKey":"{rk}"}}"#));
+        insert(
+            &mut c,
+            "Orders",
+            &format!(r#"{{"PartitionKey":"p","RowKey":"{rk}"}}"#),
+        );
     }
     let text = serde_json::to_string(&c.export()).unwrap();
     assert!(text.contains(r#""target":"cosmosTable""#), "{text}");
@@ -51,10 +55,22 @@ fn snapshots_keep_the_target_only_when_it_is_not_storage() {
 #[test]
 fn switching_to_cosmos_keeps_the_data_and_names_what_it_cannot_keep() {
     let mut a = account_with("Orders");
-    insert(&mut a, "Orders", r#"{"PartitionKey":"p","RowKey":"kept","N":1}"#);
+    insert(
+        &mut a,
+        "Orders",
+        r#"{"PartitionKey":"p","RowKey":"kept","N":1}"#,
+    );
     let long = "k".repeat(256);
-    insert(&mut a, "Orders", &format!(r#"{{"PartitionKey":"p","RowKey":"{long}"}}"#));
-    insert(&mut a, "Orders", r#"{"PartitionKey":"p","RowKey":"named","Id":5}"#);
+    insert(
+        &mut a,
+        "Orders",
+        &format!(r#"{{"PartitionKey":"p","RowKey":"{long}"}}"#),
+    );
+    insert(
+        &mut a,
+        "Orders",
+        r#"{"PartitionKey":"p","RowKey":"named","Id":5}"#,
+    );
     let acl = vec![SignedIdentifier {
         id: "policy".into(),
         access_policy: Some(AccessPolicy {
@@ -113,7 +129,8 @@ fn copying_to_storage_keeps_the_first_of_names_equal_but_for_case() {
     let mut c = cosmos();
     for name in ["Orders", "orders"] {
         assert_eq!(
-            c.execute(&Request::CreateTable { table: name.into() }).status,
+            c.execute(&Request::CreateTable { table: name.into() })
+                .status,
             201
         );
         insert(&mut c, name, r#"{"PartitionKey":"p","RowKey":"r"}"#);
@@ -132,7 +149,10 @@ fn copying_to_storage_keeps_the_first_of_names_equal_but_for_case() {
             kept: first.clone()
         }]
     );
-    assert_eq!(copy.tables().map(|t| t.name.clone()).collect::<Vec<_>>(), [first]);
+    assert_eq!(
+        copy.tables().map(|t| t.name.clone()).collect::<Vec<_>>(),
+        [first]
+    );
 }
 
 /// The benchmark check: a property filter on the Cosmos target at 100,000 entities reads no

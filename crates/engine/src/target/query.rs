@@ -141,10 +141,10 @@ impl Page {
         &mut self,
         table: &Table,
         plan: &Plan,
-        mut positions: impl Iterator<Item = Pos>,
+        positions: impl Iterator<Item = Pos>,
     ) -> Option<Continuation> {
         let partitions = table.partitions();
-        while let Some(p) = positions.next() {
+        for p in positions {
             if self.stats.returned >= self.limit || self.stats.scanned >= self.budget {
                 return Some(CosmosToken { next: p }.to_continuation());
             }
