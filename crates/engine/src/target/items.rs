@@ -246,11 +246,16 @@ impl Items {
         self.order.remove(&pos);
     }
 
-    /// The positions that may match `filter` (checked later against the whole filter), from
-    /// the index of every property compared by a conjunct; `None` when no conjunct is looked
-    /// up ([`super::ModelChoice::ConjunctsOnly`]). Adds what it read to `read`.
-    pub(crate) fn candidates(&self, filter: &Expr, read: &mut IndexRead) -> Option<BTreeSet<Pos>> {
-        let mut result: Option<BTreeSet<Pos>> = None;
+    /// The index sets that may hold matches of `filter` (every entity read is checked
+    /// against the whole filter): for each conjunct the index answers, the sets of positions
+    /// its ranges cover; `None` when no conjunct is looked up
+    /// ([`super::ModelChoice::ConjunctsOnly`]). Names the properties looked up in `read`.
+    pub(crate) fn lookup(
+        &self,
+        filter: &Expr,
+        read: &mut IndexRead,
+    ) -> Option<Vec<Vec<&BTreeSet<Pos>>>> {
+        let mut found = Vec::new();
         for term in filter.conjuncts() {
             let Expr::Compare {
                 target: On::Property(name),
@@ -263,23 +268,17 @@ impl Items {
             let Some(ranges) = ranges(*op, literal) else {
                 continue;
             };
-            let mut found = BTreeSet::new();
+            let mut sets = Vec::new();
             if let Some(values) = self.properties.get(&**name) {
                 for range in ranges {
-                    for (_, positions) in values.range(range) {
-                        read.entries += positions.len() as u64;
-                        found.extend(positions.iter().cloned());
-                    }
+                    sets.extend(values.range(range).map(|(_, positions)| positions));
                 }
             }
             if !read.properties.iter().any(|p| p == &**name) {
                 read.properties.push(name.to_string());
             }
-            result = Some(match result {
-                None => found,
-                Some(r) => r.intersection(&found).cloned().collect(),
-            });
+            found.push(sets);
         }
-        result
+        (!found.is_empty()).then_some(found)
     }
 }

@@ -18,6 +18,7 @@ use crate::found::Found;
 use crate::key::Key;
 use crate::query::{Continuation, Plan, QueryOptions, QueryPage, QueryStats, MAX_PAGE};
 use crate::table::Table;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Runs one page of `plan` over a Cosmos table whose bookkeeping is `items`.
@@ -41,7 +42,7 @@ pub(crate) fn execute_page(
         .transpose()?
         .map(|t| t.next);
     let mut read = IndexRead::default();
-    let candidates = items.candidates(&plan.filter, &mut read);
+    let lookup = items.lookup(&plan.filter, &mut read);
     let mut page = Page {
         limit: u64::from(options.top.unwrap_or(MAX_PAGE)),
         budget: options.page_budget.unwrap_or(u64::MAX),
@@ -55,17 +56,24 @@ pub(crate) fn execute_page(
         },
         scanned_keys: trace.then(Vec::new),
         last_partition: None,
-        read_bytes: Vec::new(),
+        read_ru: 0.0,
         seen: std::collections::BTreeSet::new(),
     };
     let continuation = if plan.partition_keys.is_empty() {
         None
     } else {
-        match (&candidates, plan.partition_keys.single()) {
-            (Some(set), _) => {
-                let from = start.clone().unwrap_or_else(first_pos);
-                let positions = set.range(from..).filter(|p| in_bounds(&plan, p));
+        let from = start.clone().unwrap_or_else(first_pos);
+        match (&lookup, plan.partition_keys.single()) {
+            // One comparison, one set (an `eq`): walked in place from the start.
+            (Some(sets), _) if sets.len() == 1 && sets[0].len() == 1 => {
+                let positions = sets[0][0].range(from..).inspect(|_| read.entries += 1);
+                let positions = positions.filter(|p| in_bounds(&plan, p));
                 page.run(table, &plan, positions.cloned())
+            }
+            (Some(sets), _) => {
+                let candidates = candidates(sets, &from, &mut read);
+                let positions = candidates.into_iter().filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions)
             }
             (None, Some(pk)) => {
                 let from = start.as_ref().map_or((DateTime::MIN, Key::new("")), |s| {
@@ -89,7 +97,6 @@ pub(crate) fn execute_page(
                 }
             }
             (None, None) => {
-                let from = start.clone().unwrap_or_else(first_pos);
                 let positions = items.order().range(from..).filter(|p| in_bounds(&plan, p));
                 page.run(table, &plan, positions.cloned())
             }
@@ -102,8 +109,27 @@ pub(crate) fn execute_page(
         plan,
         scanned_keys: page.scanned_keys,
         index: Some(read),
-        ru: Some(RuEstimate::query(page.read_bytes)),
+        ru: Some(RuEstimate::query_of(page.read_ru)),
     })
+}
+
+/// The positions from `from` on that every conjunct's sets hold (their union per conjunct,
+/// intersected), in order; counts the entries visited in `read`.
+fn candidates(sets: &[Vec<&BTreeSet<Pos>>], from: &Pos, read: &mut IndexRead) -> BTreeSet<Pos> {
+    let mut result: Option<BTreeSet<Pos>> = None;
+    for conjunct in sets {
+        let mut union = BTreeSet::new();
+        for set in conjunct {
+            for p in set.range(from.clone()..) {
+                read.entries += 1;
+                if result.as_ref().is_none_or(|r| r.contains(p)) {
+                    union.insert(p.clone());
+                }
+            }
+        }
+        result = Some(union);
+    }
+    result.unwrap_or_default()
 }
 
 fn first_pos() -> Pos {
@@ -128,8 +154,8 @@ struct Page {
     stats: QueryStats,
     scanned_keys: Option<Vec<(String, String)>>,
     last_partition: Option<Key>,
-    /// The modelled size of every entity read ([`super::ru::item_bytes`]).
-    read_bytes: Vec<usize>,
+    /// The read estimate of every entity read, summed ([`super::ru::read_ru`]).
+    read_ru: f64,
     /// Partitions read from so far (the figure counts each once, as storage's does).
     seen: std::collections::BTreeSet<Key>,
 }
@@ -144,18 +170,20 @@ impl Page {
         positions: impl Iterator<Item = Pos>,
     ) -> Option<Continuation> {
         let partitions = table.partitions();
+        // The partition of the last entity read: the next is often in it too.
+        let mut partition: Option<(&Key, &crate::table::Partition)> = None;
         for p in positions {
             if self.stats.returned >= self.limit || self.stats.scanned >= self.budget {
                 return Some(CosmosToken { next: p }.to_continuation());
             }
-            let Some(stored) = partitions
-                .get(&p.partition_key)
-                .and_then(|part| part.rows.get(&p.row_key))
-            else {
+            if partition.is_none_or(|(k, _)| *k != p.partition_key) {
+                partition = partitions.get_key_value(&p.partition_key);
+            }
+            let Some(stored) = partition.and_then(|(_, part)| part.rows.get(&p.row_key)) else {
                 continue;
             };
             self.stats.scanned += 1;
-            self.read_bytes.push(super::ru::item_bytes(
+            self.read_ru += super::ru::read_ru(super::ru::item_bytes(
                 p.partition_key.as_str(),
                 p.row_key.as_str(),
                 &stored.properties,

@@ -85,6 +85,11 @@ impl RuEstimate {
         RuEstimate::of(sizes.into_iter().map(read_ru).sum(), RuBasis::QueryReads)
     }
 
+    /// A query whose entities read sum to `read_ru` ([`read_ru`] of each).
+    pub fn query_of(read_ru: f64) -> RuEstimate {
+        RuEstimate::of(read_ru, RuBasis::QueryReads)
+    }
+
     /// A batch: the sum of its operations' estimates.
     pub fn batch<'a>(parts: impl IntoIterator<Item = &'a RuEstimate>) -> RuEstimate {
         RuEstimate::of(
