@@ -166,8 +166,41 @@ pub struct IndexRead {
 pub struct Items {
     order: BTreeSet<Pos>,
     partitions: BTreeMap<Key, BTreeSet<(DateTime, Key)>>,
-    properties: BTreeMap<PropertyName, BTreeMap<IndexKey, BTreeSet<Pos>>>,
+    properties: BTreeMap<PropertyName, BTreeMap<IndexKey, Positions>>,
     entries: u64,
+}
+
+/// The positions of the entities holding one value of one property: most values (a name, an
+/// amount) are held by one entity, which then costs no set of its own.
+#[derive(Debug, Clone)]
+pub(crate) enum Positions {
+    One(Pos),
+    /// At least two positions.
+    Many(BTreeSet<Pos>),
+}
+
+impl Positions {
+    /// Adds `p`; false if it was there.
+    fn insert(&mut self, p: Pos) -> bool {
+        match self {
+            Positions::One(q) if *q == p => false,
+            Positions::One(q) => {
+                let q = q.clone();
+                *self = Positions::Many(BTreeSet::from([q, p]));
+                true
+            }
+            Positions::Many(set) => set.insert(p),
+        }
+    }
+
+    /// The positions from `from` on, in order.
+    pub(crate) fn from<'a>(&'a self, from: &Pos) -> impl Iterator<Item = &'a Pos> {
+        let (one, many) = match self {
+            Positions::One(q) => (Some(q).filter(|q| *q >= from), None),
+            Positions::Many(set) => (None, Some(set.range(from.clone()..))),
+        };
+        one.into_iter().chain(many.into_iter().flatten())
+    }
 }
 
 impl Items {
@@ -198,13 +231,16 @@ impl Items {
                 Some(v) => v,
                 None => self.properties.entry(name.clone()).or_default(),
             };
-            if values
-                .entry(IndexKey::of(value))
-                .or_default()
-                .insert(pos.clone())
-            {
-                self.entries += 1;
-            }
+            let inserted = match values.entry(IndexKey::of(value)) {
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(Positions::One(pos.clone()));
+                    true
+                }
+                std::collections::btree_map::Entry::Occupied(mut slot) => {
+                    slot.get_mut().insert(pos.clone())
+                }
+            };
+            self.entries += u64::from(inserted);
         }
         self.partitions
             .entry(pk.clone())
@@ -225,13 +261,30 @@ impl Items {
                 continue;
             };
             let key = IndexKey::of(value);
-            if let Some(set) = values.get_mut(&key) {
-                if set.remove(&pos) {
-                    self.entries -= 1;
-                }
-                if set.is_empty() {
-                    values.remove(&key);
-                }
+            let (removed, emptied) = match values.get_mut(&key) {
+                Some(slot) => match slot {
+                    Positions::One(q) => (*q == pos, *q == pos),
+                    Positions::Many(set) => {
+                        let removed = set.remove(&pos);
+                        // A set left with one position becomes `One` again.
+                        let last = if set.len() == 1 {
+                            set.pop_first()
+                        } else {
+                            None
+                        };
+                        if let Some(last) = last {
+                            *slot = Positions::One(last);
+                        }
+                        (removed, false)
+                    }
+                },
+                None => (false, false),
+            };
+            if removed {
+                self.entries -= 1;
+            }
+            if emptied {
+                values.remove(&key);
             }
             if values.is_empty() {
                 self.properties.remove(name);
@@ -254,7 +307,7 @@ impl Items {
         &self,
         filter: &Expr,
         read: &mut IndexRead,
-    ) -> Option<Vec<Vec<&BTreeSet<Pos>>>> {
+    ) -> Option<Vec<Vec<&Positions>>> {
         let mut found = Vec::new();
         for term in filter.conjuncts() {
             let Expr::Compare {

@@ -8,7 +8,7 @@
 //! [`Rule::AutomaticIndex`]: super::Rule::AutomaticIndex
 //! [`Rule::TopUncapped`]: super::Rule::TopUncapped
 
-use super::items::{IndexRead, Items, Pos};
+use super::items::{IndexRead, Items, Pos, Positions};
 use super::ru::RuEstimate;
 use super::token::CosmosToken;
 use crate::datetime::DateTime;
@@ -66,7 +66,7 @@ pub(crate) fn execute_page(
         match (&lookup, plan.partition_keys.single()) {
             // One comparison, one set (an `eq`): walked in place from the start.
             (Some(sets), _) if sets.len() == 1 && sets[0].len() == 1 => {
-                let positions = sets[0][0].range(from..).inspect(|_| read.entries += 1);
+                let positions = sets[0][0].from(&from).inspect(|_| read.entries += 1);
                 let positions = positions.filter(|p| in_bounds(&plan, p));
                 page.run(table, &plan, positions.cloned())
             }
@@ -115,12 +115,12 @@ pub(crate) fn execute_page(
 
 /// The positions from `from` on that every conjunct's sets hold (their union per conjunct,
 /// intersected), in order; counts the entries visited in `read`.
-fn candidates(sets: &[Vec<&BTreeSet<Pos>>], from: &Pos, read: &mut IndexRead) -> BTreeSet<Pos> {
+fn candidates(sets: &[Vec<&Positions>], from: &Pos, read: &mut IndexRead) -> BTreeSet<Pos> {
     let mut result: Option<BTreeSet<Pos>> = None;
     for conjunct in sets {
         let mut union = BTreeSet::new();
         for set in conjunct {
-            for p in set.range(from.clone()..) {
+            for p in set.from(from) {
                 read.entries += 1;
                 if result.as_ref().is_none_or(|r| r.contains(p)) {
                     union.insert(p.clone());
