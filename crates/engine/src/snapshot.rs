@@ -16,6 +16,7 @@ use super::json::{self, RawEntity};
 use super::settings::{PropertiesUpdate, ServiceProperties, SignedIdentifier};
 use super::table::Table;
 use super::validate;
+use crate::target::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::HashSet;
@@ -28,6 +29,10 @@ pub const VERSION: u32 = 1;
 pub struct Snapshot {
     pub format: String,
     pub version: u32,
+    /// The account's target, when it is not Table storage (so storage exports are as they
+    /// were, and files without it load as storage accounts).
+    #[serde(default, skip_serializing_if = "is_table_storage")]
+    pub target: Target,
     /// The service properties, when they are not a new account's.
     #[serde(
         default,
@@ -46,6 +51,10 @@ pub struct TableSnapshot {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acl: Vec<SignedIdentifier>,
     pub entities: Vec<RawEntity>,
+}
+
+fn is_table_storage(t: &Target) -> bool {
+    *t == Target::TableStorage
 }
 
 fn bad(detail: Detail) -> Error {
@@ -79,6 +88,7 @@ impl Account {
         Snapshot {
             format: FORMAT.into(),
             version: VERSION,
+            target: self.target(),
             service_properties: (*properties != ServiceProperties::default())
                 .then(|| properties.clone()),
             tables,
@@ -96,6 +106,7 @@ impl Account {
         for name in names {
             let _ = self.delete_table(name.as_str());
         }
+        self.target = snapshot.target;
         for t in tables {
             self.restore_table(t);
         }
@@ -201,7 +212,7 @@ fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, D
                 },
             )
         })?;
-        if !seen.insert(ts.name.to_ascii_lowercase()) {
+        if !seen.insert(crate::account::map_key(snapshot.target, &ts.name)) {
             return Err(bad(Detail::TableTwice {
                 table: ts.name.clone(),
             }));
