@@ -13,6 +13,7 @@ use super::datetime::DateTime;
 use super::detail::{Detail, Place};
 use super::error::{Error, ErrorCode, Result};
 use super::json::{self, RawEntity};
+use super::json_problem::JsonProblem;
 use super::settings::{PropertiesUpdate, ServiceProperties, SignedIdentifier};
 use super::table::Table;
 use super::validate;
@@ -129,12 +130,8 @@ impl Account {
     /// members named twice, and a property, key or `"tables"` given twice must be refused.
     pub fn import_json(&mut self, text: &str) -> Result<()> {
         let header: Header = serde_json::from_str(text).map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => bad(Detail::Malformed {
-                json: e.to_string(),
-            }),
-            _ => bad(Detail::NotJson {
-                json: e.to_string(),
-            }),
+            serde_json::error::Category::Data => bad(Detail::Malformed(JsonProblem::from(&e))),
+            _ => bad(Detail::NotJson(JsonProblem::from(&e))),
         })?;
         if header.format.as_ref().and_then(Json::as_str) != Some(FORMAT) {
             return Err(bad(Detail::NotExport));
@@ -149,11 +146,8 @@ impl Account {
                 None => Detail::NoVersion,
             }));
         }
-        let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| {
-            bad(Detail::Malformed {
-                json: e.to_string(),
-            })
-        })?;
+        let snapshot: Snapshot = serde_json::from_str(text)
+            .map_err(|e| bad(Detail::Malformed(JsonProblem::from(&e))))?;
         self.import(&snapshot)
     }
 }
