@@ -138,9 +138,10 @@ const ANONYMOUS = {
     (e) => `${e} vraagt om referenties, en deze verbinding stuurt er geen (ze heeft geen SAS). Is het tablescope-serve, start het dan opnieuw zodat het ook verzoeken zonder referenties beantwoordt:`,
     'Of maak verbinding met een SAS-URL voor dit eindpunt (…?sv=…&sig=…), zoals Azurite en Azure Storage die nodig hebben.',
   ],
+  // Arabic isolates each inserted text (FSI … PDI), so Latin text keeps its own direction.
   ar: [
-    'أجابت الخدمة 401 NoAuthenticationInformation: Server failed to authenticate the request. Please refer to the information in the www-authenticate header.',
-    (e) => `تطلب ${e} بيانات اعتماد، وهذا الاتصال لا يرسل أيًّا منها (ليس فيه SAS). إن كان tablescope-serve فأعد تشغيله ليجيب أيضًا عن الطلبات التي لا تحمل بيانات اعتماد:`,
+    'أجابت الخدمة 401 \u2068NoAuthenticationInformation\u2069: \u2068Server failed to authenticate the request. Please refer to the information in the www-authenticate header.',
+    (e) => `تطلب \u2068${e}\u2069 بيانات اعتماد، وهذا الاتصال لا يرسل أيًّا منها (ليس فيه SAS). إن كان tablescope-serve فأعد تشغيله ليجيب أيضًا عن الطلبات التي لا تحمل بيانات اعتماد:`,
     'أو اتصل بعنوان SAS لنقطة النهاية هذه (…?sv=…&sig=…)، كما يحتاج Azurite وتخزين Azure.',
   ],
 };
@@ -153,7 +154,11 @@ for (const [lang, [service, anonymous, sas]] of Object.entries(ANONYMOUS)) {
     await error.waitFor();
     assert.equal(await error.getAttribute('data-code'), 'NoAuthenticationInformation');
     const port = new URL(serve.endpoint).port;
-    assert.deepEqual(await error.locator('p').allTextContents(), [service, anonymous(serve.endpoint), sas]);
+    const [said, ...explained] = await error.locator('p').allTextContents();
+    // The service's message ends with its RequestId and Time lines, as Azure's do.
+    assert.ok(said.startsWith(`${service}\nRequestId:`), said);
+    assert.match(said.slice(service.length), /^\nRequestId:[0-9a-f-]{36}\nTime:\d{4}-\d\d-\d\dT[\d:.]+Z\u2069?$/);
+    assert.deepEqual(explained, [anonymous(serve.endpoint), sas]);
     assert.equal(
       await error.locator('pre.connect-anonymous-command').textContent(),
       `cargo run -p tablescope-serve --profile serve -- --location ./tablescope-data --allow-anonymous --port ${port}`,

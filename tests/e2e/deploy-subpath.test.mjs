@@ -8,23 +8,27 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, DESKTOP, DIST, REPO, screenshot } from './lib.mjs';
+import { CHROMIUM, DESKTOP, DIST, screenshot } from './lib.mjs';
 import { serve } from './serve.mjs';
 
 const PREFIX = '/tablescope/';
 
 let site; // dist/ at PREFIX
 let host; // the docs page's origin
+let hostDir;
 let browser;
 let broken; // a copy of dist/ with files missing, at PREFIX
 let brokenDir;
 before(async () => {
   site = await serve(DIST, 0, { prefix: PREFIX });
-  host = await serve(join(REPO, 'tests/e2e'), 0);
+  // The docs pages are files a server on another port serves (a page Playwright fulfils is a
+  // public page to Chromium, whose frames may not then reach 127.0.0.1).
+  hostDir = await mkdtemp(join(tmpdir(), 'tablescope-docs-'));
+  host = await serve(hostDir, 0);
   brokenDir = await mkdtemp(join(tmpdir(), 'tablescope-broken-'));
   await cp(DIST, brokenDir, { recursive: true });
   const primary = (await readdir(brokenDir)).find((f) => /^tablescope-[0-9a-f]+_bg\.wasm$/.test(f));
@@ -42,6 +46,7 @@ after(async () => {
   await host?.close();
   await broken?.close();
   if (brokenDir) await rm(brokenDir, { recursive: true, force: true });
+  if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
 /** A fresh page recording every failed request and every answer of 400 or more. */
@@ -56,17 +61,15 @@ async function page(url) {
 }
 
 /** A page on the host's origin embedding `src` in a sandboxed iframe, as the README shows. */
+let docs = 0;
 async function hosted(src) {
-  const p = await page();
-  await p.route(`${host.url}docs.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!DOCTYPE html><title>docs</title><iframe title="Tablescope" style="width:100%;height:700px"
-        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src="${src}"></iframe>`,
-    }),
+  const file = `docs-${++docs}.html`;
+  await writeFile(
+    join(hostDir, file),
+    `<!DOCTYPE html><title>docs</title><iframe title="Tablescope" style="width:100%;height:700px"
+      sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" src="${src.replaceAll('&', '&amp;')}"></iframe>`,
   );
-  await p.goto(`${host.url}docs.html`);
-  return p;
+  return page(`${host.url}${file}`);
 }
 
 test('the playground at /tablescope/ loads every file from there, and works offline from there', async () => {
