@@ -302,23 +302,13 @@ fn generate(catalogues: &[Map<String, Value>]) -> String {
         en.len()
     );
     src.push_str(
-        "/// The English text of each message without plural forms, by key (shared by its\n",
+        "/// The English text of each message without plural forms, by key (its function's in\n",
     );
-    src.push_str("/// function in [`msg`] and by code that recognises English text, such as the\n");
-    src.push_str("/// engine's, to say it again in the reader's language).\n");
+    src.push_str("/// [`msg`]).\n");
     src.push_str("#[allow(non_upper_case_globals, dead_code)]\npub mod en {\n");
     for (key, value) in en {
         if let Value::String(text) = value {
             let _ = writeln!(src, "    pub const {key}: &str = {text:?};");
-        }
-    }
-    src.push_str(
-        "}\n\n/// The position of each message without plural forms, by key (for [`say_text`]).\n",
-    );
-    src.push_str("#[allow(non_upper_case_globals, dead_code)]\npub mod index {\n");
-    for (index, (key, value)) in en.iter().enumerate() {
-        if value.is_string() {
-            let _ = writeln!(src, "    pub const {key}: u32 = {index};");
         }
     }
     src.push_str("}\n\n/// One function per message: its placeholders are its parameters.\n");

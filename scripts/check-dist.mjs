@@ -8,6 +8,8 @@
 //   not to the list would be neither minified, precached nor counted;
 // - every module file the start script names (`'learn.js'`, `'cell_bg.wasm'`) is a file of
 //   the list (the Rust code names them through constants build.rs makes from the list);
+// - every file index.html names is relative to the page (Trunk.toml's `public_url`): an
+//   absolute path (`/x.js`) would miss when the site is served under a sub-path;
 // - each language's catalogues are there (scripts/locales.mjs): the page's, and each docs
 //   embed module's (`embed` in the list).
 //
@@ -27,6 +29,10 @@ if (pattern) problems.push(`www/start.js contains ${pattern[0]}, which Trunk's p
 const html = await readFile(join(dist, 'index.html'), 'utf8');
 if (/\{(?:start|base|js|wasm)\}/.test(html)) problems.push('index.html has an unsubstituted Trunk pattern: was www/start.js readable from the directory Trunk ran in?');
 if (!/id="?tablescope-start/.test(html) || !html.includes('tablescope-ready')) problems.push('index.html lacks the start script (www/start.js)');
+
+for (const [, attr, value] of html.matchAll(/\s([a-z-]+)=["']?(\/[^"' >]*)/g)) {
+  problems.push(`index.html names ${value} (${attr}) by an absolute path: the site would work only at a host's root (public_url in Trunk.toml, scripts/split.mjs)`);
+}
 
 const manifest = JSON.parse(await readFile(join(repo, 'www', 'modules.json'), 'utf8'));
 const listed = new Set();

@@ -76,7 +76,9 @@ try {
   // Minified once patched: the patches anchor on the glue's exact text (scripts/minify.mjs).
   await minifyFile(join(dist, jsName));
   const html = await readFile(join(dist, 'index.html'), 'utf8');
-  const meta = `<meta name="tablescope-deferred" content="/${deferredName}" />`;
+  // Relative, as every file the page names (public_url in Trunk.toml): the site may live at
+  // any path.
+  const meta = `<meta name="tablescope-deferred" content="${deferredName}" />`;
   if (!html.includes('</head>')) throw new Error('split: index.html has no </head>');
   await writeFile(join(dist, 'index.html'), html.replace('</head>', `${meta}</head>`));
 

@@ -204,14 +204,6 @@ fn isolate(value: String) -> String {
     format!("\u{2068}{value}\u{2069}")
 }
 
-/// Message number `index` (of [`index`]; its English text `en`, of [`en`]) in the current
-/// language, its placeholders filled from `args` by name. For code that recognises an English
-/// sentence by its message's English text and says it again (`ui::text::error_text`): one function
-/// for every such message, rather than one per message.
-pub fn say_text(index: u32, en: &'static str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
-    render(index, Message::Text(en), None, args)
-}
-
 /// Applies the page's language ([`Lang::for_page`]), loading its catalogue first; on failure
 /// the page stays English and says why in the console. Call once, before mounting.
 pub async fn start() {

@@ -28,6 +28,8 @@ mod session;
 mod storage;
 
 pub use error::{PersistError, NOT_ON_DISK};
+/// Lets the browser run a task (paint, input) before long work goes on.
+pub(crate) use load::pause;
 pub use layout::{db_name, MAX_CHUNK};
 pub use session::{
     attach, attach_recovering, busy, detach, hold, is_attached, on_busy, record, release,

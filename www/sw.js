@@ -6,13 +6,18 @@
 // - install: precache the app shell: './' and the .js/.wasm/.css files that index.html names
 //   (Trunk writes new hashes on every build, so they are read from the page itself), the
 //   the modules the app loads on first use (those www/modules.json marks `precache`: the
-//   lessons, show-as-code's generators, the Connect and Design sections); and every
-//   lesson listed in scenarios/index.json, so a lesson never opened before opens offline.
-//   Hashed files are immutable, so they are taken from the HTTP cache when the page already
-//   downloaded them (`force-cache`): a first visit downloads each file once, not once for the
-//   page and again for the worker.
+//   lessons, a docs embed's lesson, show-as-code's generators, the Connect and Design
+//   sections); every lesson listed in scenarios/index.json, whole (the Learn section's) and in
+//   each language (scenarios/<lang>/<file>, a docs embed's), and a docs embed's catalogues
+//   (locales/<module>/<lang>.json): so a lesson never opened before, and a docs embed of this
+//   site, open offline in any language. The page's own catalogue (locales/<lang>.json) is not
+//   precached: a first visit in that language has just downloaded it under another address
+//   (below), and every later visit, which this worker controls, caches it.
 // - fetch (same origin, GET): stale-while-revalidate: answer from the cache at once when it
-//   can, and refresh the cached copy from the network in the background.
+//   can, and refresh the cached copy from the network in the background. A catalogue is asked
+//   for with its build's version (`locales/nl.json?v=<hash>`, src/i18n/catalogue.rs), which
+//   the worker cannot know: it is cached by its path, and answered from the network first (a
+//   new build's page gets its own catalogue at once), from the cache when offline.
 // - activate: drop caches of older versions of this worker.
 // - when a fresh app shell arrives (a navigation refreshed from the network), cache the hashed
 //   files it names and delete those of older builds, so they do not pile up. The files of the
@@ -20,9 +25,13 @@
 //   the SDK bundle a shell names for first use, once cached (it is never precached).
 //   Invariant: the cache holds the hashed files of at most two builds, the newest and the
 //   one last served.
-// Nothing is fetched from any other origin.
+// Nothing is fetched from any other origin, and every address is relative to the worker's
+// scope (the folder the site is served from), so the site works offline at any path.
 
 const CACHE = 'tablescope-v1';
+
+/** The UI's languages (src/i18n/lang.rs; scripts/lessons.mjs writes a lesson copy for each). */
+const LANGS = ['en', 'de', 'nl', 'ar'];
 
 // Trunk names every built file `<name>-<hash>[_bg].<ext>`, the hash a u64 in hex without
 // leading zeros (so 1 to 16 digits).
@@ -45,7 +54,11 @@ function lazyModules() {
       const precache = new Set();
       const skip = new Set();
       for (const m of list.modules ?? []) for (const f of m.files) (m.precache ? precache : skip).add(url(f));
-      return { precache, skip };
+      // Each precached docs embed module's catalogues (scripts/locales.mjs).
+      const languages = new Set();
+      const dirs = (list.modules ?? []).filter((m) => m.embed && m.precache).map((m) => `${m.name}/`);
+      for (const dir of dirs) for (const lang of LANGS.slice(1)) languages.add(url(`locales/${dir}${lang}.json`));
+      return { precache, skip, languages };
     });
   return modules;
 }
@@ -94,7 +107,11 @@ async function adoptShell(cache, html, servedHtml = '') {
   const assets = assetsOf(html, lazy);
   // Only what is missing: the rest is already cached and refreshed as the page requests it.
   await addMissing(cache, assets);
-  await addMissing(cache, await lessonsOf(cache));
+  // The unhashed files of one build (lessons, catalogues) are fetched again when the shell is
+  // another build's: the copies must be the new build's, as the page asks for no other.
+  const files = [...(await lessonsOf(cache)), ...lazy.languages];
+  if (html === servedHtml) await addMissing(cache, files);
+  else await refresh(cache, files);
   const keep = new Set([
     ...assets,
     ...assetsOf(servedHtml, lazy),
@@ -121,14 +138,23 @@ async function addMissing(cache, urls) {
   );
 }
 
-/** Every lesson file scenarios/index.json lists (as cached), as absolute URLs. */
+/** Caches `urls` again, each revalidated (a 304 costs no body). */
+async function refresh(cache, urls) {
+  await Promise.all(
+    [...urls].map((url) => cache.add(new Request(url, { cache: 'no-cache' })).catch(() => undefined)),
+  );
+}
+
+/** Every lesson file scenarios/index.json lists (as cached), whole and in each language, as
+ * absolute URLs. */
 async function lessonsOf(cache) {
   const index = await cache.match(new URL('scenarios/index.json', self.registration.scope).href);
   if (!index) return [];
   try {
     const { scenarios } = await index.json();
     return scenarios
-      .map((s) => new URL(`scenarios/${s.file}`, self.registration.scope))
+      .flatMap((s) => [`scenarios/${s.file}`, ...LANGS.map((lang) => `scenarios/${lang}/${s.file}`)])
+      .map((file) => new URL(file, self.registration.scope))
       .filter((url) => url.origin === self.location.origin)
       .map((url) => url.href);
   } catch {
@@ -162,7 +188,23 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
-  // A page is cached by its path: '/?embed=1&…' is the same app shell as '/'.
+  // A page is cached by its path: '/?embed=1&…' is the same app shell as '/'; so is a
+  // catalogue ('locales/nl.json?v=<hash>'), asked for the network first.
+  const catalogue = /\/locales\/(?:[a-z]+\/)?[a-z]+\.json$/.test(url.pathname);
+  if (catalogue) {
+    event.respondWith(
+      caches.open(CACHE).then((cache) =>
+        fetch(request).then(
+          async (response) => {
+            if (response.ok) await cache.put(url.origin + url.pathname, response.clone());
+            return response;
+          },
+          async () => (await cache.match(url.origin + url.pathname)) ?? Response.error(),
+        ),
+      ),
+    );
+    return;
+  }
   const key = request.mode === 'navigate' ? url.origin + url.pathname : request;
   event.respondWith(
     caches.open(CACHE).then(async (cache) => {

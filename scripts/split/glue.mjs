@@ -113,6 +113,17 @@ function __deferred_load() {
     performance.measure('tablescope-deferred-loaded', { start });
 }
 
+// A page the service worker controls has the deferred wasm in its cache (the worker precaches
+// it with the shell): it is fetched and compiled while the primary loads, and the app starts
+// once both are ready, so no call into it ever needs the synchronous fetch, which a service
+// worker does not answer (offline, that fetch fails). A failure here changes nothing: the
+// placeholders still load it on first use.
+async function __deferred_before_start() {
+    if (!globalThis.navigator?.serviceWorker?.controller) return;
+    __deferred_prefetch();
+    await __deferred_compiling;
+}
+
 // The start path awaits this (src/split.rs) before it decodes saved tables, so nothing it runs
 // needs the synchronous fetch above: a service worker does not answer a synchronous request,
 // so offline that fetch fails. Resolves once the deferred wasm is instantiated. When it cannot
@@ -159,6 +170,11 @@ export function patchGlue(js, bgName, deferredName) {
     js,
     `"./${bgName}": import0,`,
     `"./${bgName}": import0,\n        placeholder: __deferred_placeholders(),`,
+  );
+  out = replaceOnce(
+    out,
+    'const { instance, module } = await __wbg_load(await module_or_path, imports);',
+    'const [{ instance, module }] = await Promise.all([__wbg_load(await module_or_path, imports), __deferred_before_start()]);',
   );
   out = replaceOnce(
     out,

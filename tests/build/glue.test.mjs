@@ -24,9 +24,12 @@ test(`Cargo.lock, Trunk.toml and the wasm-bindgen CLI are all ${PATCHED_FOR}, th
 
 test('a glue without the text a patch anchors on is refused, saying which text is missing', () => {
   assert.throws(() => patchGlue('export { initSync };', 'tablescope_bg.js', 'tablescope-deferred-1.wasm'), /the wasm-bindgen glue has no ""\.\/tablescope_bg\.js": import0,"/);
-  const glue = '"./tablescope_bg.js": import0,\nwasm.__wbindgen_start();\nexport { initSync };';
+  const glue = '"./tablescope_bg.js": import0,\nwasm.__wbindgen_start();\n' +
+    'const { instance, module } = await __wbg_load(await module_or_path, imports);\nexport { initSync };';
   const patched = patchGlue(glue, 'tablescope_bg.js', 'tablescope-deferred-1.wasm');
   assert.match(patched, /placeholder: __deferred_placeholders\(\)/);
   assert.match(patched, /__deferred_prefetch_when_idle\(\);/);
+  // A page the service worker controls compiles the deferred wasm before the app starts.
+  assert.match(patched, /await Promise\.all\(\[__wbg_load\(await module_or_path, imports\), __deferred_before_start\(\)\]\)/);
   assert.match(patched, /new URL\('tablescope-deferred-1\.wasm', import\.meta\.url\)/);
 });

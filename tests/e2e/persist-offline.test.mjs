@@ -187,3 +187,89 @@ test('a start that cannot load its code says why and offers the saved tables as 
   assert.equal(await page.locator('#app-start-problem').count(), 0);
   await page.context().close();
 });
+
+/** The requests the page made with a synchronous-capable API (XMLHttpRequest), by URL. */
+const xhrs = (page) =>
+  page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'xmlhttprequest').map((e) => e.name));
+
+/** Resolves once the worker's cache holds a file whose path ends with each of `ends`. */
+async function cached(page, ends) {
+  await page.waitForFunction(async (ends) => {
+    const paths = (await (await caches.open('tablescope-v1')).keys()).map((r) => new URL(r.url).pathname);
+    return ends.every((end) => paths.some((p) => p.endsWith(end)));
+  }, ends, { timeout: 30_000, polling: 200 });
+}
+
+test('offline, a start without saved tables works, and nothing it runs is fetched synchronously', async () => {
+  // A first visit that opens Query and Learn, then a reload (the worker now controls the page).
+  const page = await openPage(env.browser, env.url);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.locator('#nav-query').click();
+  await page.locator('#nav-learn').click();
+  await page.locator('.scenario-load').first().waitFor({ timeout: 20_000 });
+  await page.reload();
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+  await cached(page, ['.wasm', 'learn_bg.wasm']);
+  await page.waitForFunction(async () => {
+    const keys = await (await caches.open('tablescope-v1')).keys();
+    return keys.some((r) => /\/tablescope-deferred-[0-9a-f]+\.wasm$/.test(r.url));
+  }, null, { timeout: 15_000, polling: 200 });
+
+  await page.context().setOffline(true);
+  page.problems = [];
+  await page.reload();
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 });
+  // Every section of the issue's steps, and a write (deferred code) with the network gone.
+  await page.locator('#nav-learn').click();
+  await page.locator('.scenario-load').first().waitFor({ timeout: 15_000 });
+  await page.locator('#nav-query').click();
+  await page.locator('.run-query').first().waitFor();
+  await page.locator('#nav-data').click();
+  await page.getByLabel('New table').fill('Offline');
+  await page.getByRole('button', { name: 'Create table' }).click();
+  await page.locator('[data-table="Offline"] .table-counts').waitFor();
+  assert.equal(await page.locator('[data-table="Offline"] .table-counts').textContent(), '0 entities · 0 partitions');
+  assert.deepEqual(await xhrs(page), [], 'no synchronous request: the deferred wasm was compiled before the start');
+  assert.equal(await page.locator('#app-start-problem, .start-failed').count(), 0);
+  assert.deepEqual(page.problems.filter((p) => !p.includes('request failed')), []);
+  await page.context().setOffline(false);
+  await page.context().close();
+});
+
+test('offline, a lesson embed seen online opens again, and one in another language it never showed', async () => {
+  const page = await openPage(env.browser, env.url);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 15_000 });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // The worker precaches a docs embed's module, lessons in every language and catalogues.
+  await cached(page, ['/lesson.js', '/lesson_bg.wasm', '/scenarios/en/log-tail.json', '/scenarios/nl/log-tail.json', '/locales/lesson/nl.json']);
+  const embed = await page.context().newPage();
+  embed.problems = [];
+  embed.on('pageerror', (e) => embed.problems.push(String(e)));
+  await embed.goto(`${env.url}?embed=1&scenario=log-tail.json`);
+  await embed.locator('.scenario-player').waitFor({ timeout: 20_000 });
+  assert.equal(await embed.evaluate(() => navigator.serviceWorker.controller !== null), true, 'the worker answers the embed');
+
+  await page.context().setOffline(true);
+  await embed.reload();
+  const player = embed.locator('.scenario-player');
+  await player.waitFor({ timeout: 20_000 });
+  await player.getByRole('button', { name: 'Run all' }).click();
+  await embed.locator('.step').first().waitFor();
+  assert.equal(await embed.locator('.step[data-verdict="failed"]').count(), 0);
+  assert.equal(await embed.getByText('Failed to fetch').count(), 0);
+  assert.equal(await embed.locator('.start-failed').count(), 0);
+
+  // Never shown in Dutch: its Dutch lesson and catalogue come from the precache.
+  await embed.goto(`${env.url}?embed=1&scenario=log-tail.json&lang=nl`);
+  await embed.locator('.scenario-player').waitFor({ timeout: 20_000 });
+  await embed.locator('html[lang="nl"]').waitFor({ state: 'attached' });
+  assert.equal(await embed.getByText('Failed to fetch').count(), 0);
+  assert.equal(await embed.locator('.start-failed').count(), 0);
+  const run = embed.locator('.scenario-player').getByRole('button', { name: 'Alles uitvoeren' });
+  assert.equal(await run.count(), 1, 'the player speaks Dutch');
+  assert.deepEqual(embed.problems, []);
+  await page.context().setOffline(false);
+  await page.context().close();
+});

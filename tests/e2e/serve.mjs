@@ -1,7 +1,8 @@
 // A tiny static file server for dist/ (no dependencies). Serves .wasm as application/wasm so
-// the browser can stream-compile it, and index.html for "/".
+// the browser can stream-compile it, and index.html for "/" (or for `prefix`, when the site is
+// served under a sub-path, as a GitHub Pages project site is: nothing outside it exists).
 //
-//   node tests/e2e/serve.mjs [dir=dist] [port=8081]     # standalone
+//   node tests/e2e/serve.mjs [dir=dist] [port=8081] [prefix=/]     # standalone
 //   import { serve } from './serve.mjs'                   # from a test: await serve('dist', 0)
 
 import { createHash } from 'node:crypto';
@@ -38,7 +39,7 @@ const TYPES = {
  * gzipBytes, at } (`at`: Date.now() when the request arrived) with the body's size as sent and gzip -9'd (0 for a 304), so tests can count
  * what a browser really downloaded, foreground and background, as a gzip host would send it.
  */
-export async function serve(dir = 'dist', port = 0, { cors = true } = {}) {
+export async function serve(dir = 'dist', port = 0, { cors = true, prefix = '/' } = {}) {
   const root = resolve(dir);
   const served = [];
   const gzipped = new Map();
@@ -56,8 +57,8 @@ export async function serve(dir = 'dist', port = 0, { cors = true } = {}) {
       }
     })();
     try {
-      if (path === null) throw new Error('bad path');
-      let file = normalize(join(root, path));
+      if (path === null || !path.startsWith(prefix)) throw new Error('not here');
+      let file = normalize(join(root, path.slice(prefix.length - 1)));
       if (file !== root && !file.startsWith(root + sep)) {
         res.writeHead(403).end('forbidden');
         served.push({ path, status: 403, bytes: 0, gzipBytes: 0, at });
@@ -82,7 +83,9 @@ export async function serve(dir = 'dist', port = 0, { cors = true } = {}) {
       const sent = req.method === 'HEAD' ? 0 : body.length;
       served.push({ path, status: 200, bytes: sent, gzipBytes: sent && gzipSize(file, body), at });
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      // Readable from any origin too (as a static host's error pages are), so a page can tell
+      // a missing file from a refused one.
+      res.writeHead(404, { 'content-type': 'text/plain', ...(cors ? { 'access-control-allow-origin': '*' } : {}) }).end('not found');
       served.push({ path, status: 404, bytes: 0, gzipBytes: 0, at });
     }
   });
@@ -90,7 +93,7 @@ export async function serve(dir = 'dist', port = 0, { cors = true } = {}) {
     server.once('error', fail);
     server.listen(port, '127.0.0.1', ok);
   });
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const url = `http://127.0.0.1:${server.address().port}${prefix}`;
   return {
     url,
     served,
@@ -103,7 +106,7 @@ export async function serve(dir = 'dist', port = 0, { cors = true } = {}) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [dir = 'dist', port = '8081'] = process.argv.slice(2);
-  const { url } = await serve(dir, Number(port));
+  const [dir = 'dist', port = '8081', prefix = '/'] = process.argv.slice(2);
+  const { url } = await serve(dir, Number(port), { prefix });
   console.log(`serving ${resolve(dir)} at ${url}`);
 }

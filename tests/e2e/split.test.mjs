@@ -37,9 +37,9 @@ async function createTable(page, name) {
 test('the page starts on the primary wasm; the deferred wasm is fetched after, and loads on first use', async () => {
   const page = await openPage(env.browser, env.url);
   await page.locator('#entity-pk').waitFor({ timeout: 15_000 });
-  // The deferred wasm is named in the page, for the service worker.
+  // The deferred wasm is named in the page, for the service worker, relative to the page.
   const named = await page.locator('meta[name="tablescope-deferred"]').getAttribute('content');
-  assert.match(named, /^\/tablescope-deferred-[0-9a-f]{1,16}\.wasm$/);
+  assert.match(named, /^tablescope-deferred-[0-9a-f]{1,16}\.wasm$/);
   await page.waitForFunction(
     (url) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(url)),
     named,

@@ -271,10 +271,10 @@ test('the app reloads while offline once the service worker is active', async ()
     return (await cache.keys()).map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('.wasm'));
   });
   // The playground's two hashed wasm files (the primary and the deferred one) of this build
-  // only, and the unhashed modules: the lessons, and those loaded on first use (show as code,
-  // Connect, Design), precached so they work offline unopened.
-  assert.equal(cachedWasm.length, 6, `cached: ${cachedWasm}`);
-  for (const module of ['/codegen_bg.wasm', '/connect_bg.wasm', '/design_bg.wasm']) {
+  // only, and the unhashed modules: the lessons, a docs embed's lesson, and those loaded on
+  // first use (show as code, Connect, Design), precached so they work offline unopened.
+  assert.equal(cachedWasm.length, 7, `cached: ${cachedWasm}`);
+  for (const module of ['/codegen_bg.wasm', '/connect_bg.wasm', '/design_bg.wasm', '/lesson_bg.wasm']) {
     assert.ok(cachedWasm.includes(module), `cached: ${cachedWasm}`);
   }
   assert.equal(cachedWasm.filter((p) => /^\/tablescope-[0-9a-f]{1,16}_bg\.wasm$/.test(p)).length, 1, `cached: ${cachedWasm}`);

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use tablescope_engine::Detail;
+use tablescope_engine::{Detail, JsonProblem};
 
 /// One problem of a design. Names are kept as written (English quotes them, `"Orders"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,8 +128,9 @@ pub enum Issue {
     /// A template's literal text that no key may hold: the engine's explanation, naming the
     /// key [`KEY_TEMPLATE`].
     KeyTemplate(Detail),
-    /// Said as written (the generator's, the evaluator's and the projector's refusals, and
-    /// a file that is not a design, whose parser's message is its data).
+    /// A text that does not read as a design document: the JSON parser's problem.
+    NotDesign(JsonProblem),
+    /// Said as written (the generator's, the evaluator's and the projector's refusals).
     Text(String),
 }
 
@@ -247,6 +248,7 @@ impl fmt::Display for Issue {
                 ":{format}: the formats are :0N (zero-pad), :date and :ticks"
             ),
             KeyTemplate(d) => write!(f, "{d}"),
+            NotDesign(problem) => write!(f, "This is not a design file: {problem}"),
             Text(text) => f.write_str(text),
         }
     }

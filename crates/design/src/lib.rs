@@ -97,8 +97,3 @@ impl std::fmt::Display for DesignError {
 }
 
 impl std::error::Error for DesignError {}
-
-/// The user-facing English of this module's root, in one place for the catalogue.
-mod text {
-    pub const NOT_A_DESIGN: &str = "This is not a design file:";
-}

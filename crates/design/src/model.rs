@@ -2,7 +2,9 @@
 //! and access patterns with their rates. Its JSON form is versioned ([`VERSION`]) and read
 //! strictly: an unknown field is an error, and [`super::validate`] checks the meaning.
 
+use crate::Issue;
 use serde::{Deserialize, Serialize};
+use tablescope_engine::JsonProblem;
 
 /// The JSON format version this build reads and writes.
 pub const VERSION: u32 = 1;
@@ -248,11 +250,15 @@ impl Design {
     /// Reads a design from its JSON text: a syntax error, an unknown field, a newer version or
     /// a meaning error (see [`super::validate`]) each give a message naming where.
     pub fn from_json(text: &str) -> Result<Design, super::DesignError> {
-        let design: Design = serde_json::from_str(text).map_err(|e| {
-            super::DesignError::new("", format!("{} {e}", super::text::NOT_A_DESIGN))
-        })?;
+        let design =
+            Design::parse(text).map_err(|p| super::DesignError::new("", Issue::NotDesign(p)))?;
         super::validate::design(&design)?;
         Ok(design)
+    }
+
+    /// Reads a design's JSON text by its structure only (no check of its meaning).
+    pub fn parse(text: &str) -> Result<Design, JsonProblem> {
+        serde_json::from_str(text).map_err(|e| JsonProblem::from(&e))
     }
 
     /// The design's JSON text (pretty, stable field order).

@@ -7,15 +7,19 @@ use super::entity::{ETag, Entity};
 use super::error::{Error, ErrorCode, Result};
 use super::table::{to_entity, Table};
 use super::validate;
+use crate::target::Target;
 use std::collections::BTreeMap;
 
-/// The tables of one storage account.
+/// The tables of one account, on Table storage or on Cosmos DB for Table ([`Target`]).
 ///
-/// Invariants: `tables` is keyed by the lower-cased name (lookup is case-insensitive, the
-/// table keeps its display name); `last_timestamp` is the latest Timestamp issued, and every
-/// write gets a strictly later one.
+/// Invariants: `tables` is keyed by [`map_key`] of the name for `target` (on storage the
+/// lower-cased name: lookup is case-insensitive, the table keeps its display name; on Cosmos
+/// the listing order's hash and the exact name); every table follows `target`
+/// ([`Table::target`]); `last_timestamp` is the latest Timestamp issued, and every write
+/// gets a strictly later one.
 pub struct Account {
-    tables: BTreeMap<String, Table>,
+    pub(crate) tables: BTreeMap<String, Table>,
+    pub(crate) target: Target,
     clock: Box<dyn Clock>,
     last_timestamp: DateTime,
     feed: Option<Vec<ChangeSet>>,
@@ -78,8 +82,14 @@ pub enum WriteMode {
 
 impl Account {
     pub fn new(clock: Box<dyn Clock>) -> Self {
+        Account::for_target(Target::TableStorage, clock)
+    }
+
+    /// An empty account on `target`.
+    pub fn for_target(target: Target, clock: Box<dyn Clock>) -> Self {
         Account {
             tables: BTreeMap::new(),
+            target,
             clock,
             last_timestamp: DateTime::MIN,
             feed: Some(Vec::new()),
@@ -160,7 +170,18 @@ impl Account {
 
     // ---- tables ----
 
+    /// The service this account models.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
     pub fn table(&self, name: &str) -> Result<&Table> {
+        if self.target.is_cosmos() {
+            return self
+                .tables
+                .get(&map_key(self.target, name))
+                .ok_or_else(|| Error::new(ErrorCode::TableNotFound));
+        }
         let mut buf = [0u8; 64];
         lower(name, &mut buf)
             .and_then(|key| self.tables.get(key))
@@ -168,41 +189,54 @@ impl Account {
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        if self.target.is_cosmos() {
+            return self
+                .tables
+                .get_mut(&map_key(self.target, name))
+                .ok_or_else(|| Error::new(ErrorCode::TableNotFound));
+        }
         let mut buf = [0u8; 64];
         lower(name, &mut buf)
             .and_then(|key| self.tables.get_mut(key))
             .ok_or_else(|| Error::new(ErrorCode::TableNotFound))
     }
 
-    /// All tables in the service's order (by name, case-insensitively).
+    /// All tables in the service's order: on storage by name, case-insensitively; on Cosmos
+    /// by a hash of the name ([`crate::target::ModelChoice::HashOfName`]).
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.tables.values()
     }
 
     pub fn create_table(&mut self, name: &str) -> Result<&Table> {
         validate::table_name(name)?;
-        let key = name.to_ascii_lowercase();
+        let key = map_key(self.target, name);
+        let target = self.target;
         if self.tables.contains_key(&key) {
             return Err(Error::new(ErrorCode::TableAlreadyExists));
         }
         self.record(vec![Change::TableCreated {
             table: name.to_string(),
         }]);
-        Ok(self.tables.entry(key).or_insert_with(|| Table::new(name)))
+        Ok(self
+            .tables
+            .entry(key)
+            .or_insert_with(|| Table::for_target(name, target)))
     }
 
     pub fn delete_table(&mut self, name: &str) -> Result<()> {
         let table = self
             .tables
-            .remove(&name.to_ascii_lowercase())
+            .remove(&map_key(self.target, name))
             .ok_or_else(|| Error::new(ErrorCode::ResourceNotFound))?;
         self.record(vec![Change::TableDeleted { table: table.name }]);
         Ok(())
     }
 
     /// Puts a whole table in place, as loaded from storage or an import (no change recorded).
-    pub fn restore_table(&mut self, table: Table) {
-        self.tables.insert(table.name.to_ascii_lowercase(), table);
+    /// The table is made to follow the account's target ([`Table::target`]).
+    pub fn restore_table(&mut self, mut table: Table) {
+        table.set_target(self.target);
+        self.tables.insert(map_key(self.target, &table.name), table);
     }
 
     // ---- entities ----
@@ -236,6 +270,7 @@ impl Account {
         if_match: Option<&IfMatch>,
     ) -> Result<Entity> {
         let t = self.table(table)?;
+        self.target.check_entity(&entity)?;
         let existing = t.get(&entity.partition_key, &entity.row_key);
         match (mode, existing) {
             (WriteMode::Insert, Some(_)) => Err(Error::new(ErrorCode::EntityAlreadyExists)),
@@ -366,6 +401,21 @@ impl Account {
 /// The refusal of a write that cannot get a Timestamp later than the last one issued.
 pub(crate) fn clock_exhausted() -> Error {
     Error::with_detail(ErrorCode::InternalError, crate::Detail::ClockReached)
+}
+
+/// The key a table is kept under on `target`: the lower-cased name on storage; on Cosmos the
+/// FNV-1a hash of the exact name in hexadecimal, then the name, so that the map's order is
+/// the listing order ([`crate::target::ModelChoice::HashOfName`]).
+pub(crate) fn map_key(target: Target, name: &str) -> String {
+    match target {
+        Target::TableStorage => name.to_ascii_lowercase(),
+        Target::CosmosTable => {
+            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            format!("{hash:016x}{name}")
+        }
+    }
 }
 
 /// The lower-cased table name in `buf`, without allocating (lookups are on every operation).

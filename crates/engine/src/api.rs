@@ -247,6 +247,9 @@ pub struct Explain {
     pub bounded_by: Vec<String>,
     pub checked: Vec<String>,
     pub advice: Vec<Advice>,
+    /// On Cosmos DB for Table only: whether the property index answered the filter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_use: Option<crate::target::IndexUse>,
 }
 
 /// A table with its figures.
@@ -479,6 +482,14 @@ pub struct Response {
     /// What Get Table ACL answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acl: Option<Vec<crate::settings::SignedIdentifier>>,
+    /// On Cosmos DB for Table only: the operation's request units, estimated
+    /// ([`crate::target::ru`]); a batch's answer holds the sum, each result its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ru: Option<crate::target::RuEstimate>,
+    /// On Cosmos DB for Table only: what a query read from the property index (its
+    /// entities read are `stats.scanned`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<crate::target::IndexRead>,
 }
 
 impl Response {

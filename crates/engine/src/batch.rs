@@ -10,6 +10,7 @@ use super::account::{Account, IfMatch, WriteMode};
 use super::entity::Entity;
 use super::error::{Error, ErrorCode, Result};
 use super::json::{self, RawEntity};
+use crate::target::{ru, Rule, Target};
 use serde_json::Value as Json;
 
 mod inserts;
@@ -43,8 +44,14 @@ pub enum BatchResult {
     Written {
         status: u16,
         timestamp: super::datetime::DateTime,
+        /// The entity's modelled size on Cosmos ([`crate::target::ru::item_bytes`]), for
+        /// its request units; 0 on storage.
+        bytes: usize,
     },
-    Deleted,
+    /// `bytes` as in `Written`, of the entity deleted.
+    Deleted {
+        bytes: usize,
+    },
     Read(Entity),
 }
 
@@ -62,6 +69,7 @@ pub fn run(
     operations: &[BatchOperation],
 ) -> Result<Vec<BatchResult>> {
     account.table(table).map_err(|e| e.at_index(0))?;
+    let target = account.target();
     if operations.len() > MAX_OPERATIONS {
         return Err(Error::new(ErrorCode::InvalidInput)
             .at_index(MAX_OPERATIONS - 1)
@@ -70,19 +78,28 @@ pub fn run(
             ));
     }
     // A bound settles almost every batch; only a batch near the limit is counted exactly.
-    if operations.iter().map(payload_bound).sum::<usize>() > MAX_PAYLOAD_BYTES {
+    let max_payload = target.max_batch_bytes();
+    if operations.iter().map(payload_bound).sum::<usize>() > max_payload {
         let payload: usize = operations.iter().map(payload_size).sum();
-        if payload > MAX_PAYLOAD_BYTES {
-            return Err(Error::with_detail(
-                ErrorCode::RequestBodyTooLarge,
-                crate::Detail::BatchTooLarge { size: payload },
-            ));
+        if payload > max_payload {
+            return Err(match target {
+                Target::TableStorage => Error::with_detail(
+                    ErrorCode::RequestBodyTooLarge,
+                    crate::Detail::BatchTooLarge { size: payload },
+                ),
+                Target::CosmosTable => {
+                    crate::target::refusal(ErrorCode::RequestBodyTooLarge, Rule::BatchSizeLimit)
+                }
+            });
         }
     }
-    match inserts::run(account, table, operations) {
-        Some(results) => Ok(results),
-        None => run_each(account, table, operations),
+    // The all-inserts path shares one Timestamp among the inserts: storage's way only.
+    if !target.is_cosmos() {
+        if let Some(results) = inserts::run(account, table, operations) {
+            return Ok(results);
+        }
     }
+    run_each(account, table, operations)
 }
 
 /// The general path, for any batch that passed the checks of [`run`]: every operation is
@@ -92,23 +109,33 @@ fn run_each(
     table: &str,
     operations: &[BatchOperation],
 ) -> Result<Vec<BatchResult>> {
-    let keyed = shape(operations)?;
+    let keyed = shape(operations).map_err(|e| match e.code {
+        // Cosmos refuses the whole request (top-level 400), not one part of it.
+        ErrorCode::InvalidDuplicateRow if account.target().is_cosmos() => Error {
+            rule: Some(Rule::DuplicateRowRefusedAtTop),
+            ..e
+        },
+        _ => e,
+    })?;
     let mut checked = Vec::with_capacity(keyed.len());
     for (i, (op, entity)) in operations.iter().zip(keyed).enumerate() {
         checked.push(check(account, table, op, entity).map_err(|e| e.at_index(i))?);
     }
     let stamps = Stamps::take(account, operations)?;
+    let cosmos = account.target().is_cosmos();
     Ok(account.as_one_change_set(|account| {
         checked
             .into_iter()
             .zip(operations)
-            .filter_map(|(c, op)| apply(account, table, c, op, &stamps).ok())
+            .filter_map(|(c, op)| apply(account, table, c, op, &stamps, cosmos).ok())
             .collect()
     }))
 }
 
 /// A batch commits at one instant: its inserts share one Timestamp (and so one ETag), its
 /// other writes share a second, one tick later, as production answers (docs/service/wire.md#batch).
+/// On Cosmos every write takes its own Timestamp instead ([`Rule::TimestampPerBatchOperation`]):
+/// `insert` and `update` are `None`, and each write takes the next one as it is applied.
 struct Stamps {
     insert: Option<super::datetime::DateTime>,
     update: Option<super::datetime::DateTime>,
@@ -116,7 +143,24 @@ struct Stamps {
 
 impl Stamps {
     /// Both or neither: a batch refused for want of Timestamps leaves the clock unchanged.
+    /// On Cosmos, the clock is checked for room for every write before any is applied.
     fn take(account: &mut Account, operations: &[BatchOperation]) -> Result<Stamps> {
+        if account.target().is_cosmos() {
+            let writes = operations
+                .iter()
+                .filter(|op| matches!(op, BatchOperation::Write { .. }))
+                .count();
+            let mut last = account.last_timestamp();
+            for _ in 0..writes {
+                last = account
+                    .timestamp_after(last)
+                    .ok_or_else(crate::account::clock_exhausted)?;
+            }
+            return Ok(Stamps {
+                insert: None,
+                update: None,
+            });
+        }
         let is_insert = |op: &BatchOperation| {
             matches!(
                 op,
@@ -253,9 +297,11 @@ fn apply(
     checked: Checked,
     op: &BatchOperation,
     stamps: &Stamps,
+    cosmos: bool,
 ) -> Result<BatchResult> {
     match checked {
         Checked::Write(e) => {
+            let bytes = if cosmos { ru::entity_bytes(&e) } else { 0 };
             let (status, stamp) = match op {
                 BatchOperation::Write {
                     mode: WriteMode::Insert,
@@ -267,11 +313,25 @@ fn apply(
                 Some(t) => account.apply_write_at(table, e, t),
                 None => account.apply_write(table, e),
             };
-            written.map(|timestamp| BatchResult::Written { status, timestamp })
+            written.map(|timestamp| BatchResult::Written {
+                status,
+                timestamp,
+                bytes,
+            })
         }
-        Checked::Delete(pk, rk) => account
-            .apply_delete(table, &pk, &rk)
-            .map(|_| BatchResult::Deleted),
+        Checked::Delete(pk, rk) => {
+            let bytes = match cosmos {
+                true => account
+                    .table(table)
+                    .ok()
+                    .and_then(|t| t.get(&pk, &rk))
+                    .map_or(0, |s| ru::item_bytes(&pk, &rk, &s.properties)),
+                false => 0,
+            };
+            account
+                .apply_delete(table, &pk, &rk)
+                .map(|_| BatchResult::Deleted { bytes })
+        }
         Checked::Get(pk, rk) => account.get(table, &pk, &rk).map(BatchResult::Read),
     }
 }

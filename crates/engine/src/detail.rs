@@ -7,6 +7,7 @@
 //! every variant, so a new explanation without a translation does not compile.
 
 use crate::filter::SyntaxError;
+use crate::json_problem::JsonProblem;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -77,12 +78,12 @@ pub enum Detail {
     TimestampText,
     /// Property `name`'s value is not one of its type.
     Value { name: String, problem: ValueProblem },
-    /// The JSON parser's own message (`serde_json`'s, "expected value at line 1 column 1").
-    Json { json: String },
-    /// A workspace file that is not JSON: the parser's message.
-    NotJson { json: String },
-    /// A workspace file whose JSON is not an export's shape: the parser's message.
-    Malformed { json: String },
+    /// JSON text (an entity's) that does not read: what the parser found, and where.
+    Json(JsonProblem),
+    /// A workspace file that is not JSON.
+    NotJson(JsonProblem),
+    /// A workspace file whose JSON is not an export's shape.
+    Malformed(JsonProblem),
     /// A workspace file whose `format` is not [`crate::snapshot::FORMAT`].
     NotExport,
     /// A workspace file of another version: the version as the file wrote it (`2`, `"1"`).
@@ -261,9 +262,9 @@ impl fmt::Display for Detail {
             ),
             TimestampText => f.write_str("Timestamp must be ISO 8601 text"),
             Value { name, problem } => write!(f, "{name}: {problem}"),
-            Json { json } => f.write_str(json),
-            NotJson { json } => write!(f, "not valid JSON: {json}"),
-            Malformed { json } => write!(f, "malformed export: {json}"),
+            Json(problem) => write!(f, "{problem}"),
+            NotJson(problem) => write!(f, "not valid JSON: {problem}"),
+            Malformed(problem) => write!(f, "malformed export: {problem}"),
             NotExport => write!(
                 f,
                 "not a Tablescope export: \"format\" must be \"{FORMAT}\""

@@ -210,6 +210,14 @@ pub struct Error {
     /// when it had none, and most results are not errors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<Detail>>,
+    /// The Cosmos DB for Table rule that caused the refusal, on that target
+    /// ([`crate::target::Rule`]): the wire answers some of them differently
+    /// ([`crate::target::Rule::DuplicateRowRefusedAtTop`] is a top-level 400).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<crate::target::Rule>,
+    /// The operation refused with [`crate::target::Rule::UnsupportedOperations`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsupported: Option<crate::target::Unsupported>,
 }
 
 impl Error {
@@ -218,6 +226,8 @@ impl Error {
             code,
             message: code.default_message().to_string(),
             detail: None,
+            rule: None,
+            unsupported: None,
         }
     }
 

@@ -11,6 +11,7 @@ use super::datetime::DateTime;
 use super::detail::{Detail, ValueProblem};
 use super::entity::{Entity, PropertyName};
 use super::error::{Error, ErrorCode, Result};
+use super::json_problem::{JsonProblem, ENTITY_EXPECTED};
 use super::record::ValueRef;
 use super::value::{EdmType, Guid, Value};
 use base64::Engine as _;
@@ -37,12 +38,7 @@ impl RawEntity {
     /// Parses JSON text, keeping duplicate members.
     pub fn parse(text: &str) -> Result<RawEntity> {
         serde_json::from_str(text).map_err(|e| {
-            Error::with_detail(
-                ErrorCode::InvalidInput,
-                Detail::Json {
-                    json: e.to_string(),
-                },
-            )
+            Error::with_detail(ErrorCode::InvalidInput, Detail::Json(JsonProblem::from(&e)))
         })
     }
 
@@ -78,7 +74,7 @@ impl<'de> Deserialize<'de> for RawEntity {
         impl<'de> Visitor<'de> for V {
             type Value = RawEntity;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an entity as a JSON object")
+                f.write_str(ENTITY_EXPECTED)
             }
             fn visit_map<A: MapAccess<'de>>(
                 self,

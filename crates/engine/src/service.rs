@@ -11,6 +11,7 @@ use super::found::Found;
 use super::json::{self, RawEntity};
 use super::key::Key;
 use super::query::{self, QueryOptions};
+use crate::target::{ru, IndexUse, RuEstimate, Target, Unsupported};
 use std::sync::Arc;
 
 impl Account {
@@ -45,8 +46,11 @@ impl Account {
     fn try_execute(&mut self, request: &Request, rows: &mut Answer) -> Result<Response> {
         use Request as R;
         match request {
-            R::CreateTable { table } => self.create_table(table).map(|_| Response::status(201)),
-            R::DeleteTable { table } => self.delete_table(table).map(|_| Response::status(204)),
+            R::CreateTable { table } => self.create_table_answer(table),
+            R::DeleteTable { table } => self.delete_table(table).map(|_| Response {
+                ru: self.target.is_cosmos().then(RuEstimate::unpublished),
+                ..Response::status(204)
+            }),
             R::ListTables {
                 filter,
                 top,
@@ -78,8 +82,12 @@ impl Account {
                 if_match,
             } => {
                 let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
+                let ru = self.write_ru_of_stored(table, partition_key, row_key);
                 self.delete(table, partition_key, row_key, cond.as_ref())
-                    .map(|_| Response::status(204))
+                    .map(|_| Response {
+                        ru,
+                        ..Response::status(204)
+                    })
             }
             R::Get {
                 table,
@@ -92,6 +100,13 @@ impl Account {
                 let mut response = Response {
                     status: 200,
                     etag: Some(ETag(found.stored.timestamp)),
+                    ru: self.target.is_cosmos().then(|| {
+                        RuEstimate::point_read(ru::item_bytes(
+                            found.partition_key.as_str(),
+                            found.row_key.as_str(),
+                            &found.stored.properties,
+                        ))
+                    }),
                     ..Response::default()
                 };
                 rows.one(&mut response, found);
@@ -121,20 +136,34 @@ impl Account {
                 let ops: Vec<BatchOperation> =
                     operations.iter().map(BatchRequest::to_operation).collect();
                 let results = batch::run(self, table, &ops)?;
-                let results = results
+                let cosmos = self.target.is_cosmos();
+                let results: Vec<Response> = results
                     .iter()
                     .map(|r| match r {
-                        BatchResult::Written { status, timestamp } => Response {
+                        BatchResult::Written {
+                            status,
+                            timestamp,
+                            bytes,
+                        } => Response {
                             status: *status,
                             etag: Some(ETag(*timestamp)),
+                            ru: cosmos.then(|| RuEstimate::write(*bytes)),
                             ..Response::default()
                         },
-                        BatchResult::Deleted => Response::status(204),
-                        BatchResult::Read(e) => Response::with_entity(200, e),
+                        BatchResult::Deleted { bytes } => Response {
+                            ru: cosmos.then(|| RuEstimate::write(*bytes)),
+                            ..Response::status(204)
+                        },
+                        BatchResult::Read(e) => Response {
+                            ru: cosmos.then(|| RuEstimate::point_read(ru::entity_bytes(e))),
+                            ..Response::with_entity(200, e)
+                        },
                     })
                     .collect();
                 Ok(Response {
                     status: 202,
+                    ru: cosmos
+                        .then(|| RuEstimate::batch(results.iter().filter_map(|r| r.ru.as_ref()))),
                     results: Some(results),
                     ..Response::default()
                 })
@@ -144,21 +173,34 @@ impl Account {
                 table_infos: Some(self.describe_tables()),
                 ..Response::default()
             }),
-            R::GetServiceProperties {} => Ok(Response {
-                status: 200,
-                service_properties: Some(self.service_properties().clone()),
-                ..Response::default()
-            }),
+            R::GetServiceProperties {} => self
+                .target
+                .supports(Unsupported::GetServiceProperties)
+                .map(|()| Response {
+                    status: 200,
+                    service_properties: Some(self.service_properties().clone()),
+                    ..Response::default()
+                }),
             R::SetServiceProperties { properties } => self
-                .set_service_properties(properties)
+                .target
+                .supports(Unsupported::SetServiceProperties)
+                .and_then(|()| self.set_service_properties(properties))
                 .map(|_| Response::status(202)),
-            R::GetTableAcl { table } => Ok(Response {
-                status: 200,
-                acl: Some(self.table_acl(table)?.to_vec()),
-                ..Response::default()
-            }),
+            R::GetTableAcl { table } => {
+                self.target
+                    .supports(Unsupported::GetTableAcl)
+                    .and_then(|()| {
+                        Ok(Response {
+                            status: 200,
+                            acl: Some(self.table_acl(table)?.to_vec()),
+                            ..Response::default()
+                        })
+                    })
+            }
             R::SetTableAcl { table, identifiers } => self
-                .set_table_acl(table, identifiers.clone())
+                .target
+                .supports(Unsupported::SetTableAcl)
+                .and_then(|()| self.set_table_acl(table, identifiers.clone()))
                 .map(|_| Response::status(204)),
         }
     }
@@ -176,12 +218,17 @@ impl Account {
         self.table(table)?;
         let cond = if_match.as_deref().map(IfMatch::parse).transpose()?;
         let entity = json::decode(raw)?;
+        let ru = self
+            .target
+            .is_cosmos()
+            .then(|| RuEstimate::write(ru::entity_bytes(&entity)));
         let keys = (mode == WriteMode::Insert)
             .then(|| (entity.partition_key.clone(), entity.row_key.clone()));
         let timestamp = self.write(table, entity, mode, cond.as_ref())?;
         let mut response = Response {
             status: if keys.is_some() { 201 } else { 204 },
             etag: Some(ETag(timestamp)),
+            ru,
             ..Response::default()
         };
         // The echo is the entity as stored: the request's properties, in its order, with
@@ -213,14 +260,19 @@ impl Account {
             ));
         }
         let limit = top.unwrap_or(query::MAX_PAGE) as usize;
-        let from = next.map(str::to_lowercase);
+        let from = next.map(|n| match self.target {
+            Target::TableStorage => n.to_lowercase(),
+            // On Cosmos, the listing's own order (names are case-sensitive).
+            Target::CosmosTable => crate::account::map_key(self.target, n),
+        });
         let mut names = Vec::new();
         let mut next_table_name = None;
         for t in self.tables() {
-            if from
-                .as_deref()
-                .is_some_and(|f| t.name.to_lowercase().as_str() < f)
-            {
+            let before = |f: &str| match self.target {
+                Target::TableStorage => t.name.to_lowercase().as_str() < f,
+                Target::CosmosTable => crate::account::map_key(self.target, &t.name).as_str() < f,
+            };
+            if from.as_deref().is_some_and(before) {
                 continue;
             }
             let props = [(
@@ -246,6 +298,7 @@ impl Account {
             status: 200,
             tables: Some(names),
             next_table_name,
+            ru: self.target.is_cosmos().then(RuEstimate::unpublished),
             ..Response::default()
         })
     }
@@ -305,6 +358,7 @@ impl Account {
             bounded_by: page.plan.bounded_by.clone(),
             checked: page.plan.checked.clone(),
             advice,
+            index_use: page.index.as_ref().map(IndexUse::of),
         };
         let rows = Rows {
             entities: page.entities,
@@ -316,9 +370,40 @@ impl Account {
             stats: Some(page.stats),
             explain: Some(explain),
             scanned_keys: page.scanned_keys,
+            ru: page.ru,
+            index: page.index,
             ..Response::default()
         };
         Ok((response, rows))
+    }
+
+    /// Create Table's answer: 201, and on Cosmos an ETag ([`crate::Rule::CreateTableETag`]) from a
+    /// Timestamp taken only once the table exists (none is spent on a refusal).
+    fn create_table_answer(&mut self, table: &str) -> Result<Response> {
+        if !self.target.is_cosmos() {
+            return self.create_table(table).map(|_| Response::status(201));
+        }
+        self.timestamp_after(self.last_timestamp())
+            .ok_or_else(crate::account::clock_exhausted)?;
+        self.create_table(table)?;
+        Ok(Response {
+            etag: Some(ETag(self.next_timestamp()?)),
+            ru: Some(RuEstimate::unpublished()),
+            ..Response::status(201)
+        })
+    }
+
+    /// The write estimate of a stored entity's size (a delete's), on Cosmos.
+    fn write_ru_of_stored(&self, table: &str, pk: &str, rk: &str) -> Option<RuEstimate> {
+        if !self.target.is_cosmos() {
+            return None;
+        }
+        let stored = self.table(table).ok()?.get(pk, rk)?;
+        Some(RuEstimate::write(ru::item_bytes(
+            pk,
+            rk,
+            &stored.properties,
+        )))
     }
 
     pub fn describe_tables(&self) -> Vec<TableInfo> {

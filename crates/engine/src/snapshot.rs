@@ -13,8 +13,10 @@ use super::datetime::DateTime;
 use super::detail::Detail;
 use super::error::Result;
 use super::json::RawEntity;
+use super::json_problem::JsonProblem;
 use super::settings::{PropertiesUpdate, ServiceProperties, SignedIdentifier};
 use super::table::Table;
+use crate::target::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -29,6 +31,10 @@ pub const VERSION: u32 = 1;
 pub struct Snapshot {
     pub format: String,
     pub version: u32,
+    /// The account's target, when it is not Table storage (so storage exports are as they
+    /// were, and files without it load as storage accounts).
+    #[serde(default, skip_serializing_if = "is_table_storage")]
+    pub target: Target,
     /// The service properties, when they are not a new account's.
     #[serde(
         default,
@@ -50,6 +56,10 @@ pub struct TableSnapshot {
 }
 
 use build::bad;
+
+fn is_table_storage(t: &Target) -> bool {
+    *t == Target::TableStorage
+}
 
 impl Account {
     /// The whole account as a snapshot.
@@ -78,6 +88,7 @@ impl Account {
         Snapshot {
             format: FORMAT.into(),
             version: VERSION,
+            target: self.target(),
             service_properties: (*properties != ServiceProperties::default())
                 .then(|| properties.clone()),
             tables,
@@ -91,7 +102,7 @@ impl Account {
     pub fn import(&mut self, snapshot: &Snapshot) -> Result<()> {
         let (tables, last) = build_tables(self, snapshot)?;
         let properties = checked_properties(snapshot.service_properties.as_ref())?;
-        self.replace_tables(tables, last, properties);
+        self.replace_tables(snapshot.target, tables, last, properties);
         Ok(())
     }
 
@@ -99,6 +110,7 @@ impl Account {
     /// checked ones, recorded as one [`Change::AccountReplaced`].
     pub(crate) fn replace_tables(
         &mut self,
+        target: Target,
         tables: Vec<Table>,
         last: DateTime,
         properties: ServiceProperties,
@@ -107,6 +119,7 @@ impl Account {
         for name in names {
             let _ = self.delete_table(name.as_str());
         }
+        self.target = target;
         for t in tables {
             self.restore_table(t);
         }
@@ -131,12 +144,8 @@ impl Account {
         // A byte order mark is not part of the text (a decoder that kept it left it here).
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let header: Header = serde_json::from_str(text).map_err(|e| match e.classify() {
-            serde_json::error::Category::Data => bad(Detail::Malformed {
-                json: e.to_string(),
-            }),
-            _ => bad(Detail::NotJson {
-                json: e.to_string(),
-            }),
+            serde_json::error::Category::Data => bad(Detail::Malformed(JsonProblem::from(&e))),
+            _ => bad(Detail::NotJson(JsonProblem::from(&e))),
         })?;
         if header.format.as_ref().and_then(Json::as_str) != Some(FORMAT) {
             return Err(bad(Detail::NotExport));
@@ -151,11 +160,8 @@ impl Account {
                 None => Detail::NoVersion,
             }));
         }
-        let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| {
-            bad(Detail::Malformed {
-                json: e.to_string(),
-            })
-        })?;
+        let snapshot: Snapshot = serde_json::from_str(text)
+            .map_err(|e| bad(Detail::Malformed(JsonProblem::from(&e))))?;
         self.import(&snapshot)
     }
 }
@@ -203,7 +209,7 @@ fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, D
     if snapshot.format != FORMAT || snapshot.version != VERSION {
         return Err(bad(Detail::Format));
     }
-    let mut builder = build::Builder::new(account);
+    let mut builder = build::Builder::new(account, snapshot.target);
     for ts in &snapshot.tables {
         builder.table(&ts.name)?;
         builder.acl(ts.acl.clone())?;

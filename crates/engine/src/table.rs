@@ -20,6 +20,7 @@ use super::key::Key;
 use super::record::{shape_key, shape_key_of_parts, Record, Shape};
 use super::value::EdmType;
 use crate::row_map::RowMap;
+use crate::target::{Items, Target};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -69,6 +70,9 @@ pub struct Table {
     shapes: Vec<Arc<Shape>>,
     /// The table's stored access policies, as Set Table ACL left them.
     pub(crate) acl: Vec<crate::settings::SignedIdentifier>,
+    /// On a Cosmos DB for Table account only: the container's order and property index,
+    /// kept in step with `partitions` by every write ([`Items`]'s invariants).
+    items: Option<Box<Items>>,
 }
 
 impl Table {
@@ -80,6 +84,47 @@ impl Table {
             columns: BTreeMap::new(),
             shapes: Vec::new(),
             acl: Vec::new(),
+            items: None,
+        }
+    }
+
+    /// An empty table of an account on `target` (a Cosmos table keeps [`Items`]).
+    pub fn for_target(name: &str, target: Target) -> Self {
+        let mut t = Table::new(name);
+        if target.is_cosmos() {
+            t.items = Some(Box::default());
+        }
+        t
+    }
+
+    /// The target whose rules this table follows.
+    pub fn target(&self) -> Target {
+        match self.items {
+            Some(_) => Target::CosmosTable,
+            None => Target::TableStorage,
+        }
+    }
+
+    /// The Cosmos container's order and index; `None` on a storage table.
+    pub fn items(&self) -> Option<&Items> {
+        self.items.as_deref()
+    }
+
+    /// Makes the table follow `target`'s rules: builds or drops [`Items`] from the rows
+    /// (a table loaded or imported into an account).
+    pub(crate) fn set_target(&mut self, target: Target) {
+        if target == self.target() {
+            return;
+        }
+        self.items = None;
+        if target.is_cosmos() {
+            let mut items = Box::<Items>::default();
+            for (pk, partition) in &self.partitions {
+                for (rk, stored) in partition.rows.iter() {
+                    items.add(pk, rk, stored.timestamp, &stored.properties);
+                }
+            }
+            self.items = Some(items);
         }
     }
 
@@ -141,12 +186,19 @@ impl Table {
             timestamp,
             properties: Record::encode(shape, &properties),
         };
+        let (pk, rk) = (Key::from(entity.partition_key), Key::from(entity.row_key));
+        if let Some(items) = &mut self.items {
+            if let Some(old) = self.partitions.get(&pk).and_then(|p| p.rows.get(&rk)) {
+                items.remove(&pk, &rk, old.timestamp, &old.properties);
+            }
+            items.add(&pk, &rk, timestamp, &stored.properties);
+        }
         let previous = self
             .partitions
-            .entry(Key::from(entity.partition_key))
+            .entry(pk)
             .or_default()
             .rows
-            .insert(Key::from(entity.row_key), stored);
+            .insert(rk, stored);
         match &previous {
             Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
@@ -158,7 +210,11 @@ impl Table {
     pub fn remove(&mut self, partition_key: &str, row_key: &str) -> Option<Stored> {
         let pk = Key::new(partition_key);
         let partition = self.partitions.get_mut(&pk)?;
-        let removed = partition.rows.remove(&Key::new(row_key))?;
+        let rk = Key::new(row_key);
+        let removed = partition.rows.remove(&rk)?;
+        if let Some(items) = &mut self.items {
+            items.remove(&pk, &rk, removed.timestamp, &removed.properties);
+        }
         if partition.rows.is_empty() {
             self.partitions.remove(&pk);
         }
@@ -174,7 +230,16 @@ impl Table {
             Some(p) => p,
             None => self.partitions.entry(partition_key.clone()).or_default(),
         };
+        let indexed = self
+            .items
+            .is_some()
+            .then(|| (row_key.clone(), stored.timestamp, stored.properties.clone()));
         let inserted = partition.rows.insert_new(row_key, stored);
+        if let (true, Some(items), Some((rk, timestamp, record))) =
+            (inserted, &mut self.items, indexed)
+        {
+            items.add(partition_key, &rk, timestamp, &record);
+        }
         self.entity_count += usize::from(inserted);
         inserted
     }

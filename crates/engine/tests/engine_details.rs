@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use tablescope_engine::csv::{self, Problem};
 use tablescope_engine::{
-    json, validate, Account, Detail, EdmType, Entity, Error, ErrorCode, FixedClock, Place,
-    RawEntity, Value, ValueProblem,
+    json, validate, Account, Detail, EdmType, Entity, Error, ErrorCode, FixedClock, JsonExpected,
+    JsonFound, JsonProblem, JsonProblemKind, JsonSyntax, Place, RawEntity, Value, ValueProblem,
 };
 
 /// The detail of a refusal, and its English.
@@ -110,7 +110,10 @@ fn entity_json() {
     );
     let e = RawEntity::parse("[1]").unwrap_err();
     assert!(
-        matches!(e.detail.as_deref(), Some(Detail::Json { .. })),
+        matches!(e.detail.as_deref(), Some(Detail::Json(p)) if p.kind == JsonProblemKind::InvalidType {
+            found: JsonFound::Array,
+            expected: JsonExpected::Entity
+        }),
         "{e:?}"
     );
 }
@@ -133,10 +136,17 @@ fn workspace_files() {
             "unsupported export version \"1\"; this Tablescope reads version 1".into()
         )
     );
-    assert!(matches!(
-        detail(import("{")).0,
-        Detail::NotJson { json } if json == "EOF while parsing an object at line 1 column 1"
-    ));
+    assert_eq!(
+        detail(import("{")),
+        (
+            Detail::NotJson(JsonProblem {
+                kind: JsonProblemKind::Syntax(JsonSyntax::EofObject),
+                line: 1,
+                column: 1
+            }),
+            "not valid JSON: EOF while parsing an object at line 1 column 1".into()
+        )
+    );
     let file = r#"{"format":"tablescope-account","version":1,"tables":[{"name":"Good","entities":[{"PartitionKey":"a","RowKey":"r","L@odata.type":"Edm.Int64","L":"x"}]}]}"#;
     assert_eq!(
         detail(import(file)),

@@ -271,7 +271,7 @@ fn bad_files_are_refused_as_the_whole_text_import_refuses_them() {
     assert_eq!(
         refusal(r#"{"format":"tablescope-account","version":1,"tables":[],"extra":1}"#),
         "InvalidInput: malformed export: unknown field `extra`, expected one of `format`, \
-         `version`, `serviceProperties`, `tables`"
+         `version`, `target`, `serviceProperties`, `tables`"
     );
     assert_eq!(
         refusal(r#"{"format":"tablescope-account","version":1,"tables":[]} x"#),
@@ -293,4 +293,35 @@ fn an_abandoned_import_leaves_the_account_as_it_was() {
         .iter()
         .flatten()
         .all(|c| !matches!(c, tablescope_engine::Change::AccountReplaced)));
+}
+
+/// A Cosmos DB for Table export streams back onto its own target, with table names that
+/// differ only in case kept apart (as Cosmos keeps them) and nothing of storage's folding.
+#[test]
+fn a_cosmos_export_streams_back_onto_its_target() {
+    use tablescope_engine::{FixedClock, Target};
+    let mut a = Account::for_target(Target::CosmosTable, Box::new(FixedClock::default()));
+    for name in ["Orders", "orders"] {
+        let r = a.execute(&tablescope_engine::Request::CreateTable { table: name.into() });
+        assert_eq!(r.status, 201, "{r:?}");
+        insert(&mut a, name, r#"{"PartitionKey":"p","RowKey":"1"}"#);
+    }
+    let text = export(&a);
+    assert!(text.contains(r#""target": "cosmosTable""#), "{text}");
+    for size in [1, 7, 4096] {
+        let b = stream(text.as_bytes(), size).unwrap();
+        assert_eq!(b.target(), Target::CosmosTable);
+        assert_eq!(export(&b), text, "pieces of {size} bytes");
+    }
+    let late = text
+        .replacen(r#""target": "cosmosTable","#, "", 1)
+        .replacen(
+            r#""tables": ["#,
+            r#""tables": [], "target": "cosmosTable", "x": ["#,
+            1,
+        );
+    assert_eq!(
+        why(stream(late.as_bytes(), 64).err().expect("refused")),
+        "InvalidInput: malformed export: the account's `target` must come before its `tables`"
+    );
 }

@@ -125,6 +125,8 @@ pub fn StoragePanel() -> impl IntoView {
                         a.import(&Snapshot {
                             format: FORMAT.into(),
                             version: VERSION,
+                            // A reset empties the account; it stays on its target.
+                            target: a.target(),
                             service_properties: None,
                             tables: Vec::new(),
                         })

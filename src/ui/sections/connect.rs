@@ -25,6 +25,7 @@ mod form;
 mod history;
 mod query;
 mod remote;
+mod tables_list;
 
 use crate::i18n::{msg, t};
 use connection::Connection;
@@ -39,12 +40,11 @@ font-size:.8rem;background:var(--bg);border:1px solid var(--border);border-radiu
 .connect-sides h4{margin:0 0 6px;font-size:.875rem}\
 .connect-same{color:var(--ok,inherit);font-weight:600}\
 .connect-differences li{overflow-wrap:anywhere;font-size:.875rem}\
-.connect-tables{display:flex;flex-wrap:wrap;gap:6px;list-style:none;padding:0}\
-.connect-tables button[aria-pressed=true]{border-color:var(--accent);background:var(--accent-soft)}\
 .connect-form .inline-check{white-space:normal;align-items:flex-start}\
 .connect-browse .results-count{margin:6px 0}\
 .connect-history{margin-top:12px}\
-.connect-runs td.failed{color:var(--danger)}";
+.connect-runs td.failed{color:var(--danger)}\
+.connect-error p{margin:0 0 6px}";
 
 /// The Connect module's files, relative to the page.
 pub const CONNECT_JS: &str = crate::modules::CONNECT.js;
@@ -105,7 +105,7 @@ fn ConnectPanel() -> impl IntoView {
     // column arrangements in a workspace, which the module has apart from the playground's.
     provide_context(crate::ui::state::workspace::Workspace::new());
     view! {
-        <style>{STYLE}</style>
+        <style>{STYLE}{tables_list::STYLE}</style>
         <section class="panel connect-panel" aria-labelledby="connect-heading">
             <h2 id="connect-heading">{t(msg::connect_heading)}</h2>
             <p class="hint">{t(msg::connect_intro)}</p>

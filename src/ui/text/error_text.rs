@@ -11,10 +11,6 @@
 //! Invariant: each message's `en.json` text is the variant's `Display`, so an English page
 //! shows what the engine writes (its counts as prose, "1,100"); `tests/web_i18n_errors.rs`
 //! makes the engine produce each one.
-//!
-//! The rest of this module reads sentences that are still text back into messages: the
-//! design's problems (`ui::design::problem_text`, which quote the engine's explanations of
-//! names and keys) and serde_json's messages (`ui::import_text`).
 
 use super::import_text;
 use crate::engine::filter::{CharHint, SyntaxErrorKind};
@@ -22,37 +18,6 @@ use crate::engine::settings::{CorsList, SettingProblem, CORS_METHODS};
 use crate::engine::snapshot::{FORMAT, VERSION};
 use crate::engine::{Detail, Place, ValueProblem};
 use crate::i18n::{self, msg};
-
-/// A message's English text (its template) and its position in the catalogues. A table of
-/// data, not of functions: every message is said by one function ([`i18n::say_text`]), its
-/// placeholders filled by name from the values read back out of the English sentence.
-pub type Template = (&'static str, u32);
-
-/// The [`Template`] of message `key`.
-macro_rules! template {
-    ($key:ident) => {
-        (crate::i18n::en::$key, crate::i18n::index::$key)
-    };
-}
-pub(crate) use template;
-
-/// The placeholders that hold counts and sizes, formatted as prose numbers ("1.100" in
-/// German); the others (positions, typed text, names) are data and kept as written.
-/// (`{count}` is a plural message's own: these messages use `{n}`.)
-const COUNTS: [&str; 6] = ["len", "limit", "max", "n", "size", "units"];
-
-/// The engine's explanations of names and keys, as the design's problems quote them (a key
-/// template checked as a key, a table or property name).
-const DETAILS: &[Template] = &[
-    template!(err_table_name_length),
-    template!(err_table_name_chars),
-    template!(err_table_name_reserved),
-    template!(err_key_control),
-    template!(err_key_char),
-    template!(err_key_too_large),
-    template!(err_property_name_invalid),
-    template!(err_property_name_long),
-];
 
 /// A count, formatted as prose.
 fn count(n: usize) -> String {
@@ -164,9 +129,9 @@ pub fn detail(detail: &Detail) -> String {
         TimestampRange { text } => msg::err_value_timestamp_range(text),
         TimestampText => msg::err_value_timestamp_text(),
         Value { name, problem } => value(name, *problem),
-        Json { json } => import_text::json(json),
-        NotJson { json } => msg::err_import_not_json(import_text::json(json)),
-        Malformed { json } => msg::err_import_malformed(import_text::json(json)),
+        Json(problem) => import_text::json(problem),
+        NotJson(problem) => msg::err_import_not_json(import_text::json(problem)),
+        Malformed(problem) => msg::err_import_malformed(import_text::json(problem)),
         NotExport => msg::err_import_not_export(FORMAT),
         Version { version } => msg::err_import_version(VERSION, version),
         NoVersion => msg::err_import_no_version(VERSION),
@@ -268,136 +233,5 @@ fn value(name: &str, problem: ValueProblem) -> String {
         ValueProblem::DateTimeRange => msg::err_datetime_range(name),
         ValueProblem::Guid => msg::err_value_guid(name),
         ValueProblem::Binary => msg::err_value_binary(name),
-    }
-}
-
-/// An explanation of a name or key quoted as text (a design's problem), said by the engine's
-/// explanation templates, each value passed through `refine` (see [`say_refined`]); `None`
-/// when none matches.
-pub fn details_refined(text: &str, refine: &dyn Fn(&str, String) -> String) -> Option<String> {
-    say_refined(DETAILS, text, refine)
-}
-
-/// `text` said in the current language by the first of `templates` it matches; as written
-/// when none does.
-pub fn say(templates: &[Template], text: &str) -> String {
-    say_refined(templates, text, &prose).unwrap_or_else(|| text.to_string())
-}
-
-/// `text` said in the current language by the first of `templates` it matches, each value
-/// read back out of it passed through `refine(placeholder, value)` first (which may say a
-/// nested sentence again, or format a count); `None` when no template matches.
-pub fn say_refined(
-    templates: &[Template],
-    text: &str,
-    refine: &dyn Fn(&str, String) -> String,
-) -> Option<String> {
-    templates.iter().find_map(|&(template, index)| {
-        let values = fill_back(template, text)?;
-        let args: Vec<(&str, String)> = placeholders(template)
-            .into_iter()
-            .zip(values)
-            .map(|(name, value)| (name, refine(name, value)))
-            .collect();
-        let args: Vec<(&str, &dyn std::fmt::Display)> = args
-            .iter()
-            .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
-            .collect();
-        Some(i18n::say_text(index, template, &args))
-    })
-}
-
-/// A value as [`say`] fills it in: counts formatted as prose, anything else as written.
-pub fn prose(name: &str, value: String) -> String {
-    if COUNTS.contains(&name) {
-        number(&value)
-    } else {
-        value
-    }
-}
-
-/// A count of the engine's sentence, formatted as prose (as written if it is not one).
-fn number(text: &str) -> String {
-    text.parse::<u64>()
-        .map(i18n::number)
-        .unwrap_or_else(|_| text.to_string())
-}
-
-/// The values of `template`'s `{name}` placeholders, in order, that make it `text`, if it
-/// does. Each takes the shortest text after which the rest of the template can still follow
-/// (the last takes what is left before the end). A value may be empty: the engine quotes
-/// what it was given, and an empty property name is "'' is not a valid property name". A
-/// template without placeholders matches only itself.
-pub fn fill_back(template: &str, text: &str) -> Option<Vec<String>> {
-    let pieces = literal_pieces(template);
-    let mut rest = text.strip_prefix(pieces[0])?;
-    if pieces.len() == 1 {
-        return rest.is_empty().then(Vec::new);
-    }
-    let mut args = Vec::with_capacity(pieces.len() - 1);
-    for (i, piece) in pieces.iter().enumerate().skip(1) {
-        let end = if i == pieces.len() - 1 {
-            rest.strip_suffix(piece)?.len()
-        } else {
-            rest.find(piece)?
-        };
-        args.push(rest[..end].to_string());
-        rest = &rest[end + piece.len()..];
-    }
-    Some(args)
-}
-
-/// The names of `template`'s placeholders, in order.
-fn placeholders(template: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        match rest[open..].find('}') {
-            Some(close) => {
-                names.push(&rest[open + 1..open + close]);
-                rest = &rest[open + close + 1..];
-            }
-            None => break,
-        }
-    }
-    names
-}
-
-/// `template` split around its `{name}` placeholders.
-fn literal_pieces(template: &str) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        match rest[open..].find('}') {
-            Some(close) => {
-                pieces.push(&rest[..open]);
-                rest = &rest[open + close + 1..];
-            }
-            None => break,
-        }
-    }
-    pieces.push(rest);
-    pieces
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fill_back;
-
-    #[test]
-    fn reads_values_back_out_of_a_sentence() {
-        assert_eq!(
-            fill_back("partition {pk} is read.", "partition 'a b' is read."),
-            Some(vec!["'a b'".to_string()])
-        );
-        assert_eq!(
-            fill_back(
-                "'{name}' holds {held} values in `{expr}`.",
-                "'Age' holds Int32 values in `Age eq 'x'`."
-            ),
-            Some(vec!["Age".into(), "Int32".into(), "Age eq 'x'".into()])
-        );
-        assert_eq!(fill_back("Run {n} queries.", "Run queries."), None);
-        assert_eq!(fill_back("Table scan.", "Table scan: more."), None);
     }
 }

@@ -1,81 +1,19 @@
 //! Import and JSON errors in the reader's language: a refused workspace file or entity (the
 //! engine's [`Detail`], said by [`error_text::detail`]), a refused CSV file (a [`CsvError`] and
-//! its [`Problem`]), and the JSON parser's own messages (serde_json's, "expected value at line
-//! 1 column 1"), which reach the reader from an import, the batch stager's typed entity and a
-//! design file.
+//! its [`Problem`]), and a JSON text that does not read ([`JsonProblem`]: an import's, the
+//! batch stager's typed entity's, a design file's).
 //!
-//! The engine's explanations are values, said variant by variant (no catch-all arm: a new one
-//! does not compile until it is said). serde_json's messages are text, so each is recognised by
-//! its English template (the `en.json` text of the message that says it, as in
-//! [`super::error_text`]) and said again through the catalogue; `found` and `expected` are
-//! said again as the parser's descriptions of a JSON value.
-//!
-//! Invariant: in English every sentence comes back exactly as the engine or serde_json wrote
-//! it (`tests/web_i18n_import.rs` makes both produce each one); a serde_json message no
-//! template matches is shown as written.
+//! Each is a value, said variant by variant with no catch-all arm: a new one does not compile
+//! until it is said. Invariant: in English every sentence is the value's `Display` (serde_json's
+//! words, for a JSON problem), but for Rust's number types, said as "a whole number (u32)";
+//! `tests/web_i18n_import.rs` makes the engine and serde_json produce each one.
 
-use super::error_text::{self, prose, say_refined, template, Template};
+use super::error_text;
 use crate::engine::csv::{CsvError, Problem};
-use crate::engine::{Detail, Error};
-use crate::i18n::msg;
-
-/// serde_json's messages, without their " at line L column C".
-const JSON: &[Template] = &[
-    template!(json_eof_list),
-    template!(json_eof_object),
-    template!(json_eof_string),
-    template!(json_eof_value),
-    template!(json_expected_colon),
-    template!(json_expected_list_end),
-    template!(json_expected_object_end),
-    template!(json_expected_ident),
-    template!(json_expected_value),
-    template!(json_expected_quote),
-    template!(json_invalid_escape),
-    template!(json_invalid_number),
-    template!(json_number_range),
-    template!(json_invalid_code_point),
-    template!(json_control_character),
-    template!(json_key_string),
-    template!(json_lone_surrogate),
-    template!(json_trailing_comma),
-    template!(json_trailing_characters),
-    template!(json_hex_escape_end),
-    template!(json_recursion_limit),
-    template!(json_missing_field),
-    template!(json_unknown_field_none),
-    template!(json_unknown_field),
-    template!(json_duplicate_field),
-    template!(json_invalid_type),
-    template!(json_invalid_value),
-    template!(json_invalid_length),
-    template!(json_unknown_variant),
-];
-
-/// How serde describes the JSON value it found (`de::Unexpected`, as serde_json writes it).
-/// `null` is JSON's own word and stays.
-const FOUND: &[Template] = &[
-    template!(json_found_string),
-    template!(json_found_integer),
-    template!(json_found_float),
-    template!(json_found_boolean),
-    template!(json_found_sequence),
-    template!(json_found_map),
-];
-
-/// How serde describes what it expected (`de::Expected`: the derived types' and the engine's
-/// own `expecting`). Number types are said in [`expected`].
-const WANT: &[Template] = &[
-    template!(json_want_string),
-    template!(json_want_sequence),
-    template!(json_want_map),
-    template!(json_want_boolean),
-    template!(json_want_struct),
-    template!(json_want_enum),
-    template!(json_want_entity),
-    template!(json_want_one_of),
-    template!(json_want_either),
-];
+use crate::engine::{
+    Detail, Error, JsonExpected, JsonFound, JsonProblem, JsonProblemKind, JsonSyntax,
+};
+use crate::i18n::{self, msg};
 
 /// An import error's explanation (`Error::detail`) in the current language.
 pub fn detail(detail: &Detail) -> String {
@@ -110,35 +48,104 @@ pub fn problem(problem: &Problem) -> String {
     }
 }
 
-/// A message of serde_json's (`Display` of `serde_json::Error`) in the current language.
-pub fn json(text: &str) -> String {
-    let at = text.rfind(" at line ").and_then(|i| {
-        let (line, column) = text[i + " at line ".len()..].split_once(" column ")?;
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        (digits(line) && digits(column)).then_some((i, line, column))
-    });
-    match at {
-        Some((i, line, column)) => msg::json_at(column, line, json_message(&text[..i])),
-        None => json_message(text),
+/// A JSON text's problem (`engine::JsonProblem`: an import's, the batch stager's typed
+/// entity's, a design file's) in the current language, with its line and column.
+pub fn json(problem: &JsonProblem) -> String {
+    let reason = json_kind(&problem.kind);
+    match problem.line {
+        0 => reason,
+        line => msg::json_at(problem.column, line, reason),
     }
 }
 
-fn json_message(text: &str) -> String {
-    say_refined(JSON, text, &|name, value| match name {
-        "found" => error_text::say(FOUND, &value),
-        "expected" => expected(&value),
-        _ => prose(name, value),
-    })
-    .unwrap_or_else(|| text.to_string())
+fn json_kind(kind: &JsonProblemKind) -> String {
+    use JsonProblemKind::*;
+    match kind {
+        Syntax(syntax) => json_syntax(*syntax),
+        MissingField { name } => msg::json_missing_field(name),
+        UnknownField { name, expected } if expected.is_empty() => {
+            msg::json_unknown_field_none(name)
+        }
+        UnknownField { name, expected } => msg::json_unknown_field(one_of(expected), name),
+        DuplicateField { name } => msg::json_duplicate_field(name),
+        UnknownVariant { name, expected } => msg::json_unknown_variant(one_of(expected), name),
+        InvalidType { found, expected } => {
+            msg::json_invalid_type(json_expected(expected), json_found(found))
+        }
+        InvalidValue { found, expected } => {
+            msg::json_invalid_value(json_expected(expected), json_found(found))
+        }
+        InvalidLength { len, expected } => {
+            msg::json_invalid_length(json_expected(expected), i18n::number(*len))
+        }
+        // A type's own refusal, as serde_json wrote it.
+        Other { text } => text.clone(),
+    }
 }
 
-/// What serde expected: Rust's number types as "a whole number (u32)".
-fn expected(text: &str) -> String {
-    match text {
-        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
-        | "isize" => msg::json_want_whole(text),
-        "f32" | "f64" => msg::json_want_number(text),
-        _ => error_text::say(WANT, text),
+fn json_syntax(syntax: JsonSyntax) -> String {
+    use JsonSyntax::*;
+    match syntax {
+        EofList => msg::json_eof_list(),
+        EofObject => msg::json_eof_object(),
+        EofString => msg::json_eof_string(),
+        EofValue => msg::json_eof_value(),
+        ExpectedColon => msg::json_expected_colon(),
+        ExpectedListEnd => msg::json_expected_list_end(),
+        ExpectedObjectEnd => msg::json_expected_object_end(),
+        ExpectedIdent => msg::json_expected_ident(),
+        ExpectedValue => msg::json_expected_value(),
+        ExpectedQuote => msg::json_expected_quote(),
+        InvalidEscape => msg::json_invalid_escape(),
+        InvalidNumber => msg::json_invalid_number(),
+        NumberRange => msg::json_number_range(),
+        InvalidCodePoint => msg::json_invalid_code_point(),
+        ControlCharacter => msg::json_control_character(),
+        KeyString => msg::json_key_string(),
+        LoneSurrogate => msg::json_lone_surrogate(),
+        TrailingComma => msg::json_trailing_comma(),
+        TrailingCharacters => msg::json_trailing_characters(),
+        HexEscapeEnd => msg::json_hex_escape_end(),
+        RecursionLimit => msg::json_recursion_limit(),
+    }
+}
+
+/// The value found; `null` is JSON's own word and stays.
+fn json_found(found: &JsonFound) -> String {
+    match found {
+        JsonFound::String(quoted) => msg::json_found_string(quoted),
+        JsonFound::Integer(n) => msg::json_found_integer(n),
+        JsonFound::Float(n) => msg::json_found_float(n),
+        JsonFound::Boolean(b) => msg::json_found_boolean(b),
+        JsonFound::Null => "null".into(),
+        JsonFound::Array => msg::json_found_sequence(),
+        JsonFound::Object => msg::json_found_map(),
+        JsonFound::Other(text) => text.clone(),
+    }
+}
+
+/// What the place takes; Rust's number types as "a whole number (u32)".
+fn json_expected(expected: &JsonExpected) -> String {
+    match expected {
+        JsonExpected::String => msg::json_want_string(),
+        JsonExpected::Array => msg::json_want_sequence(),
+        JsonExpected::Object => msg::json_want_map(),
+        JsonExpected::Boolean => msg::json_want_boolean(),
+        JsonExpected::Integer(kind) => msg::json_want_whole(kind),
+        JsonExpected::Number(kind) => msg::json_want_number(kind),
+        JsonExpected::Struct(name) => msg::json_want_struct(name),
+        JsonExpected::Entity => msg::json_want_entity(),
+        JsonExpected::Other(text) => text.clone(),
+    }
+}
+
+/// Names the place takes, quoted: "`a`", "`a` or `b`", "one of `a`, `b`, `c`".
+fn one_of(names: &[String]) -> String {
+    let quoted = |name: &String| format!("`{name}`");
+    match names {
+        [a] => quoted(a),
+        [a, b] => msg::json_want_either(a, b),
+        names => msg::json_want_one_of(names.iter().map(quoted).collect::<Vec<_>>().join(", ")),
     }
 }
 

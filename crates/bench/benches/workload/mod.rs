@@ -1,7 +1,7 @@
 //! The benchmark workload: 1,000,000 entities in 1,000 partitions, each with six
 //! properties of mixed types.
 
-use tablescope_engine::{Account, DateTime, Entity, Value};
+use tablescope_engine::{Account, DateTime, Entity, FixedClock, Target, Value};
 
 pub const PARTITIONS: usize = 1_000;
 pub const PER_PARTITION: usize = 1_000;
@@ -32,8 +32,14 @@ pub fn entity(p: usize, i: usize) -> Entity {
 }
 
 /// An account holding the whole workload in table `Bench`.
+#[allow(dead_code)]
 pub fn account() -> Account {
-    let mut a = Account::default();
+    account_on(Target::TableStorage)
+}
+
+/// [`account`] on `target`.
+pub fn account_on(target: Target) -> Account {
+    let mut a = Account::for_target(target, Box::new(FixedClock::default()));
     a.set_change_feed(false);
     a.create_table("Bench").expect("create");
     for p in 0..PARTITIONS {

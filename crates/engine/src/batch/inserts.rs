@@ -93,6 +93,7 @@ pub(super) fn run(
     let written = BatchResult::Written {
         status: 201,
         timestamp: stamp,
+        bytes: 0,
     };
     Some(vec![written; rows.len()])
 }

@@ -70,6 +70,10 @@ pub struct QueryPage {
     pub plan: Plan,
     /// Keys of every scanned entity, when asked for (the partition map draws them).
     pub scanned_keys: Option<Vec<(String, String)>>,
+    /// On a Cosmos DB for Table table: what the page read from the property index.
+    pub index: Option<crate::target::IndexRead>,
+    /// On a Cosmos DB for Table table: the page's estimated request units.
+    pub ru: Option<crate::target::RuEstimate>,
 }
 
 /// Runs one page of `plan` over `table`. `trace` records the keys of scanned entities.
@@ -79,6 +83,9 @@ pub fn execute_page(
     options: &QueryOptions,
     trace: bool,
 ) -> Result<QueryPage> {
+    if let Some(items) = table.items() {
+        return crate::target::query::execute_page(table, items, plan, options, trace);
+    }
     run_page::<false>(table, plan, options, trace, usize::MAX).map(|(page, _)| page)
 }
 
@@ -160,6 +167,8 @@ fn run_page<const COUNTING: bool>(
         },
         plan,
         scanned_keys: trace.then(Vec::new),
+        index: None,
+        ru: None,
     };
     if pk_range.is_empty() {
         return Ok((page, None));

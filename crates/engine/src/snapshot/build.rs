@@ -9,14 +9,18 @@ use super::super::datetime::DateTime;
 use super::super::detail::{Detail, Place};
 use super::super::error::{Error, ErrorCode, Result};
 use super::super::json::{self, RawEntity};
+use super::super::json_problem::{JsonProblem, JsonProblemKind};
 use super::super::settings::SignedIdentifier;
 use super::super::table::Table;
 use super::super::validate;
+use crate::target::Target;
 use serde_json::Value as Json;
 use std::collections::HashSet;
 
 /// Tables being built; each entity goes into the last table begun.
 pub(crate) struct Builder {
+    /// Whose rules decide when two table names are the same one.
+    target: Target,
     last: DateTime,
     seen: HashSet<String>,
     tables: Vec<Table>,
@@ -26,8 +30,9 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
-    pub(crate) fn new(account: &Account) -> Builder {
+    pub(crate) fn new(account: &Account, target: Target) -> Builder {
         Builder {
+            target,
             last: account.last_timestamp(),
             seen: HashSet::new(),
             tables: Vec::new(),
@@ -36,13 +41,20 @@ impl Builder {
         }
     }
 
-    /// Begins a table: its name must be valid and new (in any case).
+    /// Sets the target before any table is begun (the streaming reader learns it from the
+    /// export's header).
+    pub(crate) fn set_target(&mut self, target: Target) {
+        debug_assert!(self.tables.is_empty());
+        self.target = target;
+    }
+
+    /// Begins a table: its name must be valid and new (on storage, in any case).
     pub(crate) fn table(&mut self, name: &str) -> Result<()> {
         let at = || Place::Table {
             table: name.to_string(),
         };
         validate::table_name(name).map_err(|e| context(e, at()))?;
-        if !self.seen.insert(name.to_ascii_lowercase()) {
+        if !self.seen.insert(crate::account::map_key(self.target, name)) {
             return Err(bad(Detail::TableTwice {
                 table: name.to_string(),
             }));
@@ -72,9 +84,13 @@ impl Builder {
     /// Adds an entity to the last table begun, checked as a write would check it.
     pub(crate) fn entity(&mut self, account: &Account, raw: &RawEntity) -> Result<()> {
         let Some(table) = self.tables.last_mut() else {
-            return Err(bad(Detail::Malformed {
-                json: "an entity outside a table".into(),
-            }));
+            return Err(bad(Detail::Malformed(JsonProblem {
+                kind: JsonProblemKind::Other {
+                    text: "an entity outside a table".into(),
+                },
+                line: 0,
+                column: 0,
+            })));
         };
         let i = self.index;
         let where_ = || place(&table.name, i, raw);

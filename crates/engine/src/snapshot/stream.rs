@@ -19,8 +19,10 @@ use crate::datetime::DateTime;
 use crate::detail::Detail;
 use crate::error::{Error, Result};
 use crate::json::RawEntity;
+use crate::json_problem::{JsonProblem, JsonProblemKind, JsonSyntax};
 use crate::settings::{ServiceProperties, SignedIdentifier};
 use crate::table::Table;
+use crate::target::Target;
 use serde_json::Value as Json;
 
 /// Where in the layout the next character belongs.
@@ -61,11 +63,13 @@ pub struct Reader {
     version: Option<Json>,
     tables: bool,
     properties: Option<Option<ServiceProperties>>,
+    target: Option<Target>,
     table: TableSeen,
 }
 
 /// A checked export, ready to replace the account's tables.
 pub struct Imported {
+    target: Target,
     tables: Vec<Table>,
     last: DateTime,
     properties: ServiceProperties,
@@ -83,7 +87,7 @@ impl Account {
     /// Replaces every table with a checked export's (one [`crate::Change::AccountReplaced`]).
     pub fn import_read(&mut self, imported: Imported) {
         let last = imported.last.max(self.last_timestamp());
-        self.replace_tables(imported.tables, last, imported.properties);
+        self.replace_tables(imported.target, imported.tables, last, imported.properties);
     }
 }
 
@@ -104,11 +108,12 @@ impl Reader {
             column: 0,
             state: State::Start,
             at_end: false,
-            builder: Builder::new(account),
+            builder: Builder::new(account, Target::default()),
             format: false,
             version: None,
             tables: false,
             properties: None,
+            target: None,
             table: TableSeen::default(),
         }
     }
@@ -132,28 +137,30 @@ impl Reader {
         while self.step(account)? {}
         if self.state != State::Done {
             let what = match self.state {
-                State::TablesFirst | State::TablesAfter => "a list",
-                State::EntitiesFirst | State::EntitiesAfter => "a list",
-                State::Start => "a value",
-                _ => "an object",
+                State::TablesFirst | State::TablesAfter => JsonSyntax::EofList,
+                State::EntitiesFirst | State::EntitiesAfter => JsonSyntax::EofList,
+                State::Start => JsonSyntax::EofValue,
+                _ => JsonSyntax::EofObject,
             };
             // Placed at the last character, as `serde_json` places it.
             let (line, column) = self.position(self.buf.len());
-            return Err(bad(Detail::NotJson {
-                json: format!(
-                    "EOF while parsing {what} at line {line} column {}",
-                    column.saturating_sub(1)
-                ),
-            }));
+            return Err(bad(Detail::NotJson(JsonProblem {
+                kind: JsonProblemKind::Syntax(what),
+                line,
+                column: column.saturating_sub(1),
+            })));
         }
         self.header()?;
         if !self.tables {
-            return Err(malformed("missing field `tables`"));
+            return Err(field(JsonProblemKind::MissingField {
+                name: "tables".into(),
+            }));
         }
         let properties = checked_properties(self.properties.flatten().as_ref())?;
         let entities = self.builder.counts().1;
         let (tables, last) = self.builder.finish();
         Ok(Imported {
+            target: self.target.unwrap_or_default(),
             tables,
             last,
             properties,
@@ -187,11 +194,13 @@ impl Reader {
         }
     }
 
-    fn syntax(&self, i: usize, what: &str) -> Error {
+    fn syntax(&self, i: usize, what: JsonSyntax) -> Error {
         let (line, column) = self.position(i);
-        bad(Detail::NotJson {
-            json: format!("{what} at line {line} column {column}"),
-        })
+        bad(Detail::NotJson(JsonProblem {
+            kind: JsonProblemKind::Syntax(what),
+            line,
+            column,
+        }))
     }
 
     /// The first non-blank byte at or after `from`, and its index.
@@ -261,14 +270,14 @@ impl Reader {
             } else {
                 (line + e.line() - 1, e.column())
             };
-            let text = e.to_string();
-            let what = text
-                .rsplit_once(" at line ")
-                .map_or(text.as_str(), |(w, _)| w);
-            let json = format!("{what} at line {line} column {column}");
+            let problem = JsonProblem {
+                line,
+                column,
+                ..JsonProblem::from(&e)
+            };
             match e.classify() {
-                serde_json::error::Category::Data => bad(Detail::Malformed { json }),
-                _ => bad(Detail::NotJson { json }),
+                serde_json::error::Category::Data => bad(Detail::Malformed(problem)),
+                _ => bad(Detail::NotJson(problem)),
             }
         })
     }
@@ -279,7 +288,7 @@ impl Reader {
             return Ok(None);
         };
         if b != b'"' {
-            return Err(self.syntax(i, "key must be a string"));
+            return Err(self.syntax(i, JsonSyntax::KeyString));
         }
         let Some(end) = self.string_end(i) else {
             return Ok(None);
@@ -289,7 +298,7 @@ impl Reader {
             return Ok(None);
         };
         if b != b':' {
-            return Err(self.syntax(colon, "expected `:`"));
+            return Err(self.syntax(colon, JsonSyntax::ExpectedColon));
         }
         match self.next_byte(colon + 1) {
             Some((value, _)) => Ok(Some((key, value))),
@@ -308,7 +317,7 @@ impl Reader {
             (State::Start, b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
                 return Err(bad(Detail::NotExport))
             }
-            (State::Start, _) => return Err(self.syntax(i, "expected value")),
+            (State::Start, _) => return Err(self.syntax(i, JsonSyntax::ExpectedValue)),
             (State::TopKey { first: true }, b'}') => (State::Done, i + 1),
             (State::TopKey { .. }, _) => match self.top_member(i)? {
                 Some(next) => next,
@@ -316,7 +325,7 @@ impl Reader {
             },
             (State::TopAfter, b',') => (State::TopKey { first: false }, i + 1),
             (State::TopAfter, b'}') => (State::Done, i + 1),
-            (State::TopAfter, _) => return Err(self.syntax(i, "expected `,` or `}`")),
+            (State::TopAfter, _) => return Err(self.syntax(i, JsonSyntax::ExpectedObjectEnd)),
             (State::TablesFirst, b']') | (State::TablesAfter, b']') => (State::TopAfter, i + 1),
             (State::TablesAfter, b',') => match self.next_byte(i + 1) {
                 Some((j, b'{')) => (State::TableKey { first: true }, j + 1),
@@ -325,7 +334,7 @@ impl Reader {
             },
             (State::TablesFirst, b'{') => (State::TableKey { first: true }, i + 1),
             (State::TablesFirst, _) => return Err(malformed("a table is not an object")),
-            (State::TablesAfter, _) => return Err(self.syntax(i, "expected `,` or `]`")),
+            (State::TablesAfter, _) => return Err(self.syntax(i, JsonSyntax::ExpectedListEnd)),
             (State::TableKey { first: true }, b'}') => (self.end_table()?, i + 1),
             (State::TableKey { .. }, _) => match self.table_member(i)? {
                 Some(next) => next,
@@ -333,7 +342,7 @@ impl Reader {
             },
             (State::TableAfter, b',') => (State::TableKey { first: false }, i + 1),
             (State::TableAfter, b'}') => (self.end_table()?, i + 1),
-            (State::TableAfter, _) => return Err(self.syntax(i, "expected `,` or `}`")),
+            (State::TableAfter, _) => return Err(self.syntax(i, JsonSyntax::ExpectedObjectEnd)),
             (State::EntitiesFirst, b']') | (State::EntitiesAfter, b']') => {
                 (State::TableAfter, i + 1)
             }
@@ -348,8 +357,8 @@ impl Reader {
                 Some(end) => (State::EntitiesAfter, end),
                 None => return Ok(false),
             },
-            (State::EntitiesAfter, _) => return Err(self.syntax(i, "expected `,` or `]`")),
-            (State::Done, _) => return Err(self.syntax(i, "trailing characters")),
+            (State::EntitiesAfter, _) => return Err(self.syntax(i, JsonSyntax::ExpectedListEnd)),
+            (State::Done, _) => return Err(self.syntax(i, JsonSyntax::TrailingCharacters)),
         };
         self.state = state;
         self.pos = pos;
@@ -363,7 +372,9 @@ impl Reader {
         };
         if key == "tables" {
             if std::mem::replace(&mut self.tables, true) {
-                return Err(malformed("duplicate field `tables`"));
+                return Err(field(JsonProblemKind::DuplicateField {
+                    name: "tables".into(),
+                }));
             }
             self.header()?;
             if self.buf[value] != b'[' {
@@ -381,30 +392,53 @@ impl Reader {
                     return Err(bad(Detail::NotExport));
                 }
                 if std::mem::replace(&mut self.format, true) {
-                    return Err(malformed("duplicate field `format`"));
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "format".into(),
+                    }));
                 }
             }
             "version" => {
                 if self.version.is_some() {
-                    return Err(malformed("duplicate field `version`"));
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "version".into(),
+                    }));
                 }
                 self.version = Some(self.parse(value, end)?);
                 if self.format {
                     self.header()?;
                 }
             }
+            "target" => {
+                if self.target.is_some() {
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "target".into(),
+                    }));
+                }
+                if self.tables {
+                    return Err(malformed(
+                        "the account's `target` must come before its `tables`",
+                    ));
+                }
+                let target: Target = self.parse(value, end)?;
+                self.target = Some(target);
+                self.builder.set_target(target);
+            }
             "serviceProperties" => {
                 if self.properties.is_some() {
-                    return Err(malformed("duplicate field `serviceProperties`"));
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "serviceProperties".into(),
+                    }));
                 }
                 self.properties = Some(self.parse(value, end)?);
             }
             _ if !self.format => return Err(bad(Detail::NotExport)),
             other => {
-                return Err(malformed(&format!(
-                    "unknown field `{other}`, expected one of `format`, `version`, \
-                     `serviceProperties`, `tables`"
-                )))
+                return Err(field(JsonProblemKind::UnknownField {
+                    name: other.into(),
+                    expected: ["format", "version", "target", "serviceProperties", "tables"]
+                        .map(String::from)
+                        .to_vec(),
+                }))
             }
         }
         Ok(Some((State::TopAfter, end)))
@@ -431,7 +465,9 @@ impl Reader {
         };
         if key == "entities" {
             if std::mem::replace(&mut self.table.entities, true) {
-                return Err(malformed("duplicate field `entities`"));
+                return Err(field(JsonProblemKind::DuplicateField {
+                    name: "entities".into(),
+                }));
             }
             if !self.table.name {
                 return Err(malformed(
@@ -449,21 +485,26 @@ impl Reader {
         match key.as_str() {
             "name" => {
                 if std::mem::replace(&mut self.table.name, true) {
-                    return Err(malformed("duplicate field `name`"));
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "name".into(),
+                    }));
                 }
                 let name: String = self.parse(value, end)?;
                 self.builder.table(&name)?;
             }
             "acl" => {
                 if self.table.acl.is_some() {
-                    return Err(malformed("duplicate field `acl`"));
+                    return Err(field(JsonProblemKind::DuplicateField {
+                        name: "acl".into(),
+                    }));
                 }
                 self.table.acl = Some(self.parse(value, end)?);
             }
             other => {
-                return Err(malformed(&format!(
-                    "unknown field `{other}`, expected one of `name`, `acl`, `entities`"
-                )))
+                return Err(field(JsonProblemKind::UnknownField {
+                    name: other.into(),
+                    expected: ["name", "acl", "entities"].map(String::from).to_vec(),
+                }))
             }
         }
         Ok(Some((State::TableAfter, end)))
@@ -472,10 +513,14 @@ impl Reader {
     fn end_table(&mut self) -> Result<State> {
         let seen = std::mem::take(&mut self.table);
         if !seen.name {
-            return Err(malformed("missing field `name`"));
+            return Err(field(JsonProblemKind::MissingField {
+                name: "name".into(),
+            }));
         }
         if !seen.entities {
-            return Err(malformed("missing field `entities`"));
+            return Err(field(JsonProblemKind::MissingField {
+                name: "entities".into(),
+            }));
         }
         self.builder.acl(seen.acl.unwrap_or_default())?;
         Ok(State::TablesAfter)
@@ -496,5 +541,14 @@ impl Reader {
 }
 
 fn malformed(what: &str) -> Error {
-    bad(Detail::Malformed { json: what.into() })
+    field(JsonProblemKind::Other { text: what.into() })
+}
+
+/// A problem with the export's shape, which has no position (as serde_json gives none).
+fn field(kind: JsonProblemKind) -> Error {
+    bad(Detail::Malformed(JsonProblem {
+        kind,
+        line: 0,
+        column: 0,
+    }))
 }

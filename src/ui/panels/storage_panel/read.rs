@@ -108,7 +108,7 @@ pub async fn read_file(
         }
         if crate::ui::kit::dom::now() - slice_start > SLICE_MS {
             progress(read, size);
-            gloo::timers::future::TimeoutFuture::new(0).await;
+            crate::persist::pause().await;
             slice_start = crate::ui::kit::dom::now();
         }
     }

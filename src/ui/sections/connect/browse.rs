@@ -13,6 +13,7 @@ use super::failure_view::failure_view;
 use super::history::{History, RunRecord, Runs};
 use super::query::{self, Options, Page};
 use super::remote::{Failure, Side};
+use super::tables_list::TablesList;
 use super::Shared;
 use crate::i18n::{self, msg, t};
 use crate::ui::kit::dom::now;
@@ -292,39 +293,15 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
     }
 }
 
-/// The connection's tables as buttons that choose the table to query (or why they could not
-/// be listed).
+/// The connection's tables, filtered by the Table field (or why they could not be listed).
 fn tables_view(tables: Result<Vec<String>, Failure>, shared: Shared, conn: Connection) -> AnyView {
-    let names = match tables {
-        Err(f) => return failure_view(f, Some(conn)),
+    match tables {
+        Err(f) => failure_view(f, Some(conn)),
         Ok(names) if names.is_empty() => {
-            return view! { <p class="hint">{t(msg::connect_no_tables)}</p> }.into_any()
+            view! { <p class="hint">{t(msg::connect_no_tables)}</p> }.into_any()
         }
-        Ok(names) => names,
-    };
-    view! {
-        <ul class="connect-tables" aria-label=t(msg::connect_tables)>
-            {names
-                .into_iter()
-                .map(|n| {
-                    let (n1, n2, n3) = (n.clone(), n.clone(), n.clone());
-                    view! {
-                        <li>
-                            <button
-                                type="button"
-                                data-remote-table=n3
-                                aria-pressed=move || (shared.table.get() == n1).to_string()
-                                on:click=move |_| shared.table.set(n2.clone())
-                            >
-                                {n}
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view()}
-        </ul>
+        Ok(names) => view! { <TablesList names=names shared=shared /> }.into_any(),
     }
-    .into_any()
 }
 
 fn shown_view(shown: Shown, c: Connection) -> AnyView {

@@ -17,8 +17,28 @@ pub fn cli_command(account: &str, origin: &str) -> String {
     )
 }
 
+/// The command that starts `tablescope-serve` as the README does, answering requests without
+/// a credential, on `endpoint`'s port when it is not the default one (10002).
+pub fn anonymous_command(endpoint: &str) -> String {
+    let authority = endpoint.split("://").nth(1).unwrap_or_default();
+    let authority = authority.split('/').next().unwrap_or_default();
+    let port = authority
+        .rsplit_once(':')
+        .map(|(_, p)| p)
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && *p != "10002");
+    let mut command = String::from(
+        "cargo run -p tablescope-serve --profile serve -- --location ./tablescope-data --allow-anonymous",
+    );
+    if let Some(port) = port {
+        command.push_str(" --port ");
+        command.push_str(port);
+    }
+    command
+}
+
 /// `failure` in words, for a request to `connection` (the sandbox's failures are always
-/// [`Failure::Service`]).
+/// [`Failure::Service`]). A 401 without credentials (no SAS) says how to give one, or how to
+/// start `tablescope-serve` so that it needs none.
 pub fn failure_view(failure: Failure, connection: Option<Connection>) -> AnyView {
     match failure {
         Failure::Service {
@@ -27,13 +47,48 @@ pub fn failure_view(failure: Failure, connection: Option<Connection>) -> AnyView
             message,
         } => {
             let shown = code.clone();
+            let anonymous = connection
+                .filter(|c| c.sas.is_empty() && status == 401 && code == "NoAuthenticationInformation")
+                .map(|c| {
+                    let command = anonymous_command(&c.endpoint);
+                    let endpoint = c.endpoint;
+                    view! {
+                        <div class="connect-anonymous">
+                            <p>{move || msg::connect_anonymous(&endpoint)}</p>
+                            <pre dir="ltr" class="connect-anonymous-command">{command}</pre>
+                            <p>{move || msg::connect_anonymous_sas()}</p>
+                        </div>
+                    }
+                });
             view! {
-            <p class="error-notice connect-error" role="alert" data-code=code.clone() data-status=status>
-                {move || msg::connect_service_error(&shown, &message, status)}
-            </p>
+                <div class="error-notice connect-error" role="alert" data-code=code.clone() data-status=status>
+                    <p>{move || msg::connect_service_error(&shown, &message, status)}</p>
+                    {anonymous}
+                </div>
+            }
+            .into_any()
         }
-        .into_any()
+        Failure::Malformed {
+            status,
+            content_type,
+            reason,
+            start,
+        } => view! {
+            <div class="error-notice connect-error connect-malformed" role="alert" data-status=status>
+                <p>
+                    {move || {
+                        let kind = if content_type.is_empty() {
+                            msg::connect_no_content_type()
+                        } else {
+                            content_type.clone()
+                        };
+                        msg::connect_malformed(&kind, &reason, status)
+                    }}
+                </p>
+                <pre dir="ltr" class="connect-malformed-body">{start}</pre>
+            </div>
         }
+        .into_any(),
         Failure::Unreachable { origin, detail } => {
             let page = page_origin();
             let account = connection

@@ -142,5 +142,6 @@ fn failure_text(f: &Failure) -> String {
     match f {
         Failure::Service { status, code, .. } => format!("{status} {code}"),
         Failure::Unreachable { .. } => msg::connect_history_unreachable(),
+        Failure::Malformed { status, .. } => msg::connect_history_malformed(status),
     }
 }

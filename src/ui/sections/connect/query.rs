@@ -1,9 +1,13 @@
 //! Listing tables and querying entities, page by page, on either side ([`Side`]): the same
 //! requests, so the two sides can be compared answer for answer.
 
-use super::remote::{encode, send_ok, Call, Failure, Side};
+use super::remote::{encode, send_ok, value_array, Call, Failure, Side};
 use crate::engine::Request;
 use serde_json::{Map, Value};
+
+/// How many pages a table listing follows before it stops: a million tables at the service's
+/// 1,000 a page (a guard against a service that never stops sending continuations).
+pub const MAX_TABLE_PAGES: usize = 1000;
 
 /// An entity as the service's JSON has it (with its `@odata.type` annotations).
 pub type Entity = Map<String, Value>;
@@ -78,14 +82,13 @@ pub fn partition_filter(partition_key: &str) -> String {
 pub async fn list_tables(side: &Side) -> Result<Vec<String>, Failure> {
     let mut names = Vec::new();
     let mut next: Option<String> = None;
-    for _ in 0..MAX_PAGES {
+    for _ in 0..MAX_TABLE_PAGES {
         let path = match &next {
             Some(n) => format!("/Tables?NextTableName={}", encode(n)),
             None => "/Tables".to_string(),
         };
         let reply = send_ok(side, &get(path)).await?;
-        let v: Value = serde_json::from_str(&reply.body).unwrap_or_default();
-        for t in v["value"].as_array().into_iter().flatten() {
+        for t in value_array(&reply)? {
             if let Some(name) = t["TableName"].as_str() {
                 names.push(name.to_string());
             }
@@ -143,12 +146,12 @@ pub async fn page(
     token: Option<&Token>,
 ) -> Result<Page, Failure> {
     let reply = send_ok(side, &get(query_path(table, options, token))).await?;
-    let v: Value = serde_json::from_str(&reply.body).unwrap_or_default();
-    let entities = v["value"]
-        .as_array()
+    let entities = value_array(&reply)?
         .into_iter()
-        .flatten()
-        .filter_map(|e| e.as_object().cloned())
+        .filter_map(|e| match e {
+            Value::Object(o) => Some(o),
+            _ => None,
+        })
         .collect();
     let next = reply
         .header("x-ms-continuation-NextPartitionKey")

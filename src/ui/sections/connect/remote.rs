@@ -69,7 +69,19 @@ pub enum Failure {
     /// `fetch` failed before any answer reached the page: `origin` refused this page by CORS
     /// (no rule for it), or nothing answered there. `detail` is the browser's words.
     Unreachable { origin: String, detail: String },
+    /// A success whose body is not the Table service's JSON (an HTML page, a cut-off body):
+    /// what came back, never read as an empty answer. `reason` is the JSON reader's words;
+    /// `start` the body's first [`BODY_SHOWN`] characters, as text.
+    Malformed {
+        status: u16,
+        content_type: String,
+        reason: String,
+        start: String,
+    },
 }
+
+/// How much of a malformed body a failure quotes (characters).
+pub const BODY_SHOWN: usize = 200;
 
 impl Failure {
     /// The service's error from a reply that is not a success.
@@ -84,6 +96,25 @@ impl Failure {
                 .unwrap_or_default(),
             message: message.unwrap_or_else(|| reply.body.trim().to_string()),
         }
+    }
+}
+
+/// A successful reply's body as JSON whose `value` is an array (a table list, a page of
+/// entities), or [`Failure::Malformed`] saying what came back instead.
+pub fn value_array(reply: &Reply) -> Result<Vec<Value>, Failure> {
+    let malformed = |reason: String| Failure::Malformed {
+        status: reply.status,
+        content_type: reply.header("content-type").unwrap_or_default().to_string(),
+        reason,
+        start: reply.body.chars().take(BODY_SHOWN).collect(),
+    };
+    match serde_json::from_str::<Value>(&reply.body) {
+        Ok(Value::Object(mut o)) => match o.remove("value") {
+            Some(Value::Array(items)) => Ok(items),
+            _ => Err(malformed("no \"value\" array".into())),
+        },
+        Ok(_) => Err(malformed("not a JSON object".into())),
+        Err(e) => Err(malformed(e.to_string())),
     }
 }
 

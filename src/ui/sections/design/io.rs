@@ -7,6 +7,7 @@ use super::doc::Ctx;
 use crate::design::{Design, VERSION};
 use crate::i18n::{msg, t};
 use crate::ui::kit::address;
+use crate::ui::text::import_text;
 use crate::ui::widgets::share;
 use js_sys::Reflect;
 use leptos::prelude::*;
@@ -18,8 +19,7 @@ const FRAGMENT: &str = "design=";
 
 /// Reads a design file's text by its structure and version; the message says what is wrong.
 pub fn read(text: &str) -> Result<Design, String> {
-    let d: Design = serde_json::from_str(text)
-        .map_err(|e| msg::design_import_bad(crate::ui::text::import_text::json(&e.to_string())))?;
+    let d = Design::parse(text).map_err(|p| msg::design_import_bad(import_text::json(&p)))?;
     if d.version != VERSION {
         return Err(msg::design_import_version(d.version, VERSION));
     }

@@ -7,7 +7,7 @@
 use crate::design::{Issue, KEY_TEMPLATE};
 use crate::engine::Detail;
 use crate::i18n::{self, msg};
-use crate::ui::text::error_text;
+use crate::ui::text::{error_text, import_text};
 
 /// A design problem's message in the current language.
 pub fn problem(issue: &Issue) -> String {
@@ -72,6 +72,7 @@ pub fn problem(issue: &Issue) -> String {
         Pad { format } => msg::design_err_pad(format!(":{format}")),
         Formats { format } => msg::design_err_formats(format!(":{format}")),
         KeyTemplate(d) => error_text::detail(&key_template(d)),
+        NotDesign(p) => msg::design_err_not_design(import_text::json(p)),
         // Written as text by the generator, the evaluator or the projector: English only.
         Text(text) => text.clone(),
     }

@@ -1,0 +1,337 @@
+//! A Cosmos DB for Table container's bookkeeping beside a table's rows: the order results
+//! come back in ([`Rule::InsertionOrder`](super::Rule::InsertionOrder)) and an index of every
+//! property ([`Rule::AutomaticIndex`](super::Rule::AutomaticIndex)). Kept only on tables of
+//! Cosmos accounts: a storage table has none and pays nothing for it.
+//!
+//! Invariants, for the table `T` that owns it:
+//! - `order` holds one [`Pos`] per entity of `T`: its Timestamp and keys;
+//! - `partitions[pk]` holds `(timestamp, rk)` for every entity of partition `pk`, and no
+//!   partition is empty;
+//! - `properties[name][key]` holds the `Pos` of every entity whose property `name` has a value
+//!   with index key `key`; no inner map or set is empty;
+//! - `entries` is the number of `Pos` values over all of `properties`.
+
+use crate::datetime::DateTime;
+use crate::entity::PropertyName;
+use crate::filter::{CmpOp, Expr, Target as On};
+use crate::key::Key;
+use crate::record::{Record, ValueRef};
+use crate::value::{Guid, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
+
+/// Where an entity stands in a Cosmos container's order: by Timestamp, ties by keys
+/// ([`super::ModelChoice::OrderOfLastWrite`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub timestamp: DateTime,
+    pub partition_key: Key,
+    pub row_key: Key,
+}
+
+/// A value as the index orders it. Int32 and Int64 share one class (a filter's integer
+/// literal widens, [`crate::filter::compatible`]); a double is kept by its total-order bits.
+/// The variants' order is the classes' order, so each class is one contiguous range.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum IndexKey {
+    Boolean(bool),
+    Int(i64),
+    Double(i64),
+    DateTime(DateTime),
+    Guid(Guid),
+    String(Key),
+    Binary(Box<[u8]>),
+}
+
+fn double_key(d: f64) -> i64 {
+    let bits = d.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+}
+
+impl IndexKey {
+    fn of(v: ValueRef) -> IndexKey {
+        match v {
+            ValueRef::Boolean(b) => IndexKey::Boolean(b),
+            ValueRef::Int32(i) => IndexKey::Int(i64::from(i)),
+            ValueRef::Int64(i) => IndexKey::Int(i),
+            ValueRef::Double(d) => IndexKey::Double(double_key(d)),
+            ValueRef::DateTime(t) => IndexKey::DateTime(t),
+            ValueRef::Guid(g) => IndexKey::Guid(g),
+            ValueRef::String(s) => IndexKey::String(Key::new(s)),
+            ValueRef::Binary(b) => IndexKey::Binary(b.into()),
+        }
+    }
+}
+
+/// The whole range of one class of keys, as bounds.
+fn class(first: IndexKey, after: Option<IndexKey>) -> (Bound<IndexKey>, Bound<IndexKey>) {
+    (
+        Bound::Included(first),
+        after.map_or(Bound::Unbounded, Bound::Excluded),
+    )
+}
+
+/// The key ranges a comparison `property op literal` can hold in; an over-approximation
+/// (every entity read is checked against the whole filter), `None` when the comparison is
+/// not looked up (`ne`).
+fn ranges(op: CmpOp, literal: &Value) -> Option<Vec<(Bound<IndexKey>, Bound<IndexKey>)>> {
+    let (whole, key) = match literal {
+        Value::Boolean(b) => (
+            class(IndexKey::Boolean(false), Some(IndexKey::Int(i64::MIN))),
+            IndexKey::Boolean(*b),
+        ),
+        Value::Int32(_) | Value::Int64(_) => {
+            let i = match literal {
+                Value::Int32(i) => i64::from(*i),
+                Value::Int64(i) => *i,
+                _ => 0,
+            };
+            (
+                class(IndexKey::Int(i64::MIN), Some(IndexKey::Double(i64::MIN))),
+                IndexKey::Int(i),
+            )
+        }
+        Value::Double(d) => (
+            class(
+                IndexKey::Double(i64::MIN),
+                Some(IndexKey::DateTime(DateTime::MIN)),
+            ),
+            IndexKey::Double(double_key(*d)),
+        ),
+        Value::DateTime(t) => (
+            class(
+                IndexKey::DateTime(DateTime::MIN),
+                Some(IndexKey::Guid(Guid([0; 16]))),
+            ),
+            IndexKey::DateTime(*t),
+        ),
+        Value::Guid(g) => (
+            class(
+                IndexKey::Guid(Guid([0; 16])),
+                Some(IndexKey::String(Key::new(""))),
+            ),
+            IndexKey::Guid(*g),
+        ),
+        Value::String(s) => (
+            class(
+                IndexKey::String(Key::new("")),
+                Some(IndexKey::Binary(Box::new([]))),
+            ),
+            IndexKey::String(Key::new(s)),
+        ),
+        Value::Binary(b) => (
+            class(IndexKey::Binary(Box::new([])), None),
+            IndexKey::Binary(b.clone()),
+        ),
+    };
+    let (lower, upper) = whole;
+    let mut out = vec![match op {
+        CmpOp::Ne => return None,
+        CmpOp::Eq => match literal {
+            // -0.0 and 0.0 are equal but apart in total order; they are neighbours in it.
+            Value::Double(d) if *d == 0.0 => (
+                Bound::Included(IndexKey::Double(double_key(-0.0))),
+                Bound::Included(IndexKey::Double(double_key(0.0))),
+            ),
+            _ => (Bound::Included(key.clone()), Bound::Included(key)),
+        },
+        CmpOp::Gt => (Bound::Excluded(key), upper),
+        CmpOp::Ge => (Bound::Included(key), upper),
+        CmpOp::Lt => (lower, Bound::Excluded(key)),
+        CmpOp::Le => (lower, Bound::Included(key)),
+    }];
+    // An integer literal also compares with doubles: all of them are candidates.
+    if matches!(literal, Value::Int32(_) | Value::Int64(_)) {
+        out.push(class(
+            IndexKey::Double(i64::MIN),
+            Some(IndexKey::DateTime(DateTime::MIN)),
+        ));
+    }
+    Some(out)
+}
+
+/// What a query read from the index: entries, and the properties it looked up.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexRead {
+    /// Index entries read (one per entity position a lookup visited).
+    pub entries: u64,
+    /// The properties whose index answered, in the filter's order.
+    pub properties: Vec<String>,
+}
+
+/// Order and property index of one Cosmos table (see the module's invariants).
+#[derive(Debug, Clone, Default)]
+pub struct Items {
+    order: BTreeSet<Pos>,
+    partitions: BTreeMap<Key, BTreeSet<(DateTime, Key)>>,
+    properties: BTreeMap<PropertyName, BTreeMap<IndexKey, Positions>>,
+    entries: u64,
+}
+
+/// The positions of the entities holding one value of one property: most values (a name, an
+/// amount) are held by one entity, which then costs no set of its own.
+#[derive(Debug, Clone)]
+pub(crate) enum Positions {
+    One(Pos),
+    /// At least two positions.
+    Many(BTreeSet<Pos>),
+}
+
+impl Positions {
+    /// Adds `p`; false if it was there.
+    fn insert(&mut self, p: Pos) -> bool {
+        match self {
+            Positions::One(q) if *q == p => false,
+            Positions::One(q) => {
+                let q = q.clone();
+                *self = Positions::Many(BTreeSet::from([q, p]));
+                true
+            }
+            Positions::Many(set) => set.insert(p),
+        }
+    }
+
+    /// The positions from `from` on, in order.
+    pub(crate) fn from<'a>(&'a self, from: &Pos) -> impl Iterator<Item = &'a Pos> {
+        let (one, many) = match self {
+            Positions::One(q) => (Some(q).filter(|q| *q >= from), None),
+            Positions::Many(set) => (None, Some(set.range(from.clone()..))),
+        };
+        one.into_iter().chain(many.into_iter().flatten())
+    }
+}
+
+impl Items {
+    /// Number of index entries over all properties.
+    pub fn index_entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// Every entity's position, in the container's order.
+    pub(crate) fn order(&self) -> &BTreeSet<Pos> {
+        &self.order
+    }
+
+    /// The positions of one partition's entities, in order.
+    pub(crate) fn partition(&self, pk: &Key) -> Option<&BTreeSet<(DateTime, Key)>> {
+        self.partitions.get(pk)
+    }
+
+    /// Records a stored entity.
+    pub(crate) fn add(&mut self, pk: &Key, rk: &Key, timestamp: DateTime, record: &Record) {
+        let pos = Pos {
+            timestamp,
+            partition_key: pk.clone(),
+            row_key: rk.clone(),
+        };
+        for (name, value) in record.iter() {
+            let values = match self.properties.get_mut(name) {
+                Some(v) => v,
+                None => self.properties.entry(name.clone()).or_default(),
+            };
+            let inserted = match values.entry(IndexKey::of(value)) {
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(Positions::One(pos.clone()));
+                    true
+                }
+                std::collections::btree_map::Entry::Occupied(mut slot) => {
+                    slot.get_mut().insert(pos.clone())
+                }
+            };
+            self.entries += u64::from(inserted);
+        }
+        self.partitions
+            .entry(pk.clone())
+            .or_default()
+            .insert((timestamp, rk.clone()));
+        self.order.insert(pos);
+    }
+
+    /// Forgets an entity that left the table (or is being overwritten).
+    pub(crate) fn remove(&mut self, pk: &Key, rk: &Key, timestamp: DateTime, record: &Record) {
+        let pos = Pos {
+            timestamp,
+            partition_key: pk.clone(),
+            row_key: rk.clone(),
+        };
+        for (name, value) in record.iter() {
+            let Some(values) = self.properties.get_mut(name) else {
+                continue;
+            };
+            let key = IndexKey::of(value);
+            let (removed, emptied) = match values.get_mut(&key) {
+                Some(slot) => match slot {
+                    Positions::One(q) => (*q == pos, *q == pos),
+                    Positions::Many(set) => {
+                        let removed = set.remove(&pos);
+                        // A set left with one position becomes `One` again.
+                        let last = if set.len() == 1 {
+                            set.pop_first()
+                        } else {
+                            None
+                        };
+                        if let Some(last) = last {
+                            *slot = Positions::One(last);
+                        }
+                        (removed, false)
+                    }
+                },
+                None => (false, false),
+            };
+            if removed {
+                self.entries -= 1;
+            }
+            if emptied {
+                values.remove(&key);
+            }
+            if values.is_empty() {
+                self.properties.remove(name);
+            }
+        }
+        if let Some(rows) = self.partitions.get_mut(pk) {
+            rows.remove(&(timestamp, rk.clone()));
+            if rows.is_empty() {
+                self.partitions.remove(pk);
+            }
+        }
+        self.order.remove(&pos);
+    }
+
+    /// The index sets that may hold matches of `filter` (every entity read is checked
+    /// against the whole filter): for each conjunct the index answers, the sets of positions
+    /// its ranges cover; `None` when no conjunct is looked up
+    /// ([`super::ModelChoice::ConjunctsOnly`]). Names the properties looked up in `read`.
+    pub(crate) fn lookup(
+        &self,
+        filter: &Expr,
+        read: &mut IndexRead,
+    ) -> Option<Vec<Vec<&Positions>>> {
+        let mut found = Vec::new();
+        for term in filter.conjuncts() {
+            let Expr::Compare {
+                target: On::Property(name),
+                op,
+                literal,
+            } = term
+            else {
+                continue;
+            };
+            let Some(ranges) = ranges(*op, literal) else {
+                continue;
+            };
+            let mut sets = Vec::new();
+            if let Some(values) = self.properties.get(&**name) {
+                for range in ranges {
+                    sets.extend(values.range(range).map(|(_, positions)| positions));
+                }
+            }
+            if !read.properties.iter().any(|p| p == &**name) {
+                read.properties.push(name.to_string());
+            }
+            found.push(sets);
+        }
+        (!found.is_empty()).then_some(found)
+    }
+}

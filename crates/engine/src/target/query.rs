@@ -1,0 +1,218 @@
+//! One page of a query on a Cosmos DB for Table table: results in the container's order
+//! ([`Rule::InsertionOrder`]), a filter on a property answered from the index
+//! ([`Rule::AutomaticIndex`]): only the entities the index names are read, every one checked
+//! against the whole filter. Continuations in Cosmos's form ([`super::CosmosToken`]);
+//! `$top` not capped ([`Rule::TopUncapped`]).
+//!
+//! [`Rule::InsertionOrder`]: super::Rule::InsertionOrder
+//! [`Rule::AutomaticIndex`]: super::Rule::AutomaticIndex
+//! [`Rule::TopUncapped`]: super::Rule::TopUncapped
+
+use super::items::{IndexRead, Items, Pos, Positions};
+use super::ru::RuEstimate;
+use super::token::CosmosToken;
+use crate::datetime::DateTime;
+use crate::error::{Error, ErrorCode, Result};
+use crate::filter::{self, Properties, RowOf};
+use crate::found::Found;
+use crate::key::Key;
+use crate::query::{Continuation, Plan, QueryOptions, QueryPage, QueryStats, MAX_PAGE};
+use crate::table::Table;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Runs one page of `plan` over a Cosmos table whose bookkeeping is `items`.
+pub(crate) fn execute_page(
+    table: &Table,
+    items: &Items,
+    plan: Plan,
+    options: &QueryOptions,
+    trace: bool,
+) -> Result<QueryPage> {
+    if options.page_budget == Some(0) {
+        return Err(Error::with_detail(
+            ErrorCode::InvalidInput,
+            crate::Detail::ScanBudget,
+        ));
+    }
+    let start = options
+        .continuation
+        .as_ref()
+        .map(CosmosToken::from_continuation)
+        .transpose()?
+        .map(|t| t.next);
+    let mut read = IndexRead::default();
+    let lookup = items.lookup(&plan.filter, &mut read);
+    let mut page = Page {
+        limit: u64::from(options.top.unwrap_or(MAX_PAGE)),
+        budget: options.page_budget.unwrap_or(u64::MAX),
+        select: options.projection().map(Arc::from),
+        entities: Vec::new(),
+        stats: QueryStats {
+            scanned: 0,
+            returned: 0,
+            partitions: 0,
+            kind: plan.kind,
+        },
+        scanned_keys: trace.then(Vec::new),
+        last_partition: None,
+        read_ru: 0.0,
+        seen: std::collections::BTreeSet::new(),
+    };
+    let continuation = if plan.partition_keys.is_empty() {
+        None
+    } else {
+        let from = start.clone().unwrap_or_else(first_pos);
+        match (&lookup, plan.partition_keys.single()) {
+            // One comparison, one set (an `eq`): walked in place from the start.
+            (Some(sets), _) if sets.len() == 1 && sets[0].len() == 1 => {
+                let positions = sets[0][0].from(&from).inspect(|_| read.entries += 1);
+                let positions = positions.filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions.cloned())
+            }
+            (Some(sets), _) => {
+                let candidates = candidates(sets, &from, &mut read);
+                let positions = candidates.into_iter().filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions)
+            }
+            (None, Some(pk)) => {
+                let from = start.as_ref().map_or((DateTime::MIN, Key::new("")), |s| {
+                    (s.timestamp, s.row_key.clone())
+                });
+                let rows = items.partition(pk).into_iter().flat_map(|rows| {
+                    rows.range(from.clone()..)
+                        .filter(|(_, rk)| plan.row_keys.contains(rk))
+                        .map(|(timestamp, rk)| Pos {
+                            timestamp: *timestamp,
+                            partition_key: pk.clone(),
+                            row_key: rk.clone(),
+                        })
+                });
+                // A token from another partition starts nowhere in this one.
+                let same = start.as_ref().is_none_or(|s| &s.partition_key == pk);
+                if same {
+                    page.run(table, &plan, rows)
+                } else {
+                    None
+                }
+            }
+            (None, None) => {
+                let positions = items.order().range(from..).filter(|p| in_bounds(&plan, p));
+                page.run(table, &plan, positions.cloned())
+            }
+        }
+    };
+    Ok(QueryPage {
+        entities: page.entities,
+        continuation,
+        stats: page.stats,
+        plan,
+        scanned_keys: page.scanned_keys,
+        index: Some(read),
+        ru: Some(RuEstimate::query_of(page.read_ru)),
+    })
+}
+
+/// The positions from `from` on that every conjunct's sets hold (their union per conjunct,
+/// intersected), in order; counts the entries visited in `read`.
+fn candidates(sets: &[Vec<&Positions>], from: &Pos, read: &mut IndexRead) -> BTreeSet<Pos> {
+    let mut result: Option<BTreeSet<Pos>> = None;
+    for conjunct in sets {
+        let mut union = BTreeSet::new();
+        for set in conjunct {
+            for p in set.from(from) {
+                read.entries += 1;
+                if result.as_ref().is_none_or(|r| r.contains(p)) {
+                    union.insert(p.clone());
+                }
+            }
+        }
+        result = Some(union);
+    }
+    result.unwrap_or_default()
+}
+
+fn first_pos() -> Pos {
+    Pos {
+        timestamp: DateTime::MIN,
+        partition_key: Key::new(""),
+        row_key: Key::new(""),
+    }
+}
+
+/// Whether the plan's key bounds admit the entity at `p` (known from the position alone).
+fn in_bounds(plan: &Plan, p: &Pos) -> bool {
+    plan.partition_keys.contains(&p.partition_key)
+        && (plan.partition_keys.single().is_none() || plan.row_keys.contains(&p.row_key))
+}
+
+struct Page {
+    limit: u64,
+    budget: u64,
+    select: Option<Arc<[String]>>,
+    entities: Vec<Found>,
+    stats: QueryStats,
+    scanned_keys: Option<Vec<(String, String)>>,
+    last_partition: Option<Key>,
+    /// The read estimate of every entity read, summed ([`super::ru::read_ru`]).
+    read_ru: f64,
+    /// Partitions read from so far (the figure counts each once, as storage's does).
+    seen: std::collections::BTreeSet<Key>,
+}
+
+impl Page {
+    /// Reads the entities at `positions` in order until the page is full or its budget spent;
+    /// returns the continuation at the first position not read, if any.
+    fn run(
+        &mut self,
+        table: &Table,
+        plan: &Plan,
+        positions: impl Iterator<Item = Pos>,
+    ) -> Option<Continuation> {
+        let partitions = table.partitions();
+        // The partition of the last entity read: the next is often in it too.
+        let mut partition: Option<(&Key, &crate::table::Partition)> = None;
+        for p in positions {
+            if self.stats.returned >= self.limit || self.stats.scanned >= self.budget {
+                return Some(CosmosToken { next: p }.to_continuation());
+            }
+            if partition.is_none_or(|(k, _)| *k != p.partition_key) {
+                partition = partitions.get_key_value(&p.partition_key);
+            }
+            let Some(stored) = partition.and_then(|(_, part)| part.rows.get(&p.row_key)) else {
+                continue;
+            };
+            self.stats.scanned += 1;
+            self.read_ru += super::ru::read_ru(super::ru::item_bytes(
+                p.partition_key.as_str(),
+                p.row_key.as_str(),
+                &stored.properties,
+            ));
+            if self.last_partition.as_ref() != Some(&p.partition_key) {
+                if self.seen.insert(p.partition_key.clone()) {
+                    self.stats.partitions += 1;
+                }
+                self.last_partition = Some(p.partition_key.clone());
+            }
+            if let Some(keys) = &mut self.scanned_keys {
+                keys.push((p.partition_key.as_str().into(), p.row_key.as_str().into()));
+            }
+            let row = RowOf {
+                partition_key: p.partition_key.as_str(),
+                row_key: p.row_key.as_str(),
+                timestamp: stored.timestamp,
+                properties: Properties::Record(&stored.properties),
+            };
+            if filter::eval_row(&plan.filter, &row) {
+                self.stats.returned += 1;
+                self.entities.push(Found::new(
+                    &p.partition_key,
+                    &p.row_key,
+                    stored,
+                    self.select.as_ref(),
+                ));
+            }
+        }
+        None
+    }
+}
