@@ -28,8 +28,13 @@ mod session;
 mod storage;
 
 pub use error::{PersistError, NOT_ON_DISK};
+/// Lets the browser run a task (paint, input) before long work goes on.
+pub(crate) use load::pause;
 pub use layout::{db_name, MAX_CHUNK};
-pub use session::{attach, attach_recovering, detach, is_attached, record, saves_in_flight};
+pub use session::{
+    attach, attach_recovering, busy, detach, hold, is_attached, on_busy, record, release,
+    saves_in_flight,
+};
 pub use storage::{estimate, request_persistent};
 
 use crate::engine::{Account, ChangeSet, DateTime};

@@ -206,7 +206,7 @@ pub async fn build(
 }
 
 /// Lets the browser run a task (paint, input) before decoding goes on.
-async fn pause() {
+pub(crate) async fn pause() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let queued = web_sys::window().map(|w| w.set_timeout_with_callback(&resolve));
         if !matches!(queued, Some(Ok(_))) {

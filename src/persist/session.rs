@@ -20,6 +20,44 @@ thread_local! {
     static IN_FLIGHT: Rc<Cell<u32>> = Rc::new(Cell::new(0));
     /// Whether the user was told of changes not on disk, and not yet that all are saved.
     static REPORTED_UNSAVED: Cell<bool> = const { Cell::new(false) };
+    /// How many [`hold`]s are not yet released: while any is, [`record`] leaves the changes
+    /// in the account.
+    static HELD: Cell<u32> = const { Cell::new(0) };
+    /// Who hears when [`busy`] may have changed.
+    static ON_BUSY: RefCell<Option<Rc<dyn Fn()>>> = const { RefCell::new(None) };
+}
+
+/// Calls `tell` whenever a save begins or ends, or a hold begins or ends (so [`busy`] may
+/// have changed), e.g. to say "saving" and to warn before the page is left.
+pub fn on_busy(tell: impl Fn() + 'static) {
+    ON_BUSY.with(|b| *b.borrow_mut() = Some(Rc::new(tell)));
+}
+
+fn busy_changed() {
+    if let Some(tell) = ON_BUSY.with(|b| b.borrow().clone()) {
+        tell();
+    }
+}
+
+/// Whether a save is in flight or held: changes exist that are not on disk yet.
+pub fn busy() -> bool {
+    saves_in_flight() > 0 || HELD.with(Cell::get) > 0
+}
+
+/// Holds every save back until [`release`]: a replace of many tables written over many tasks
+/// (the Design generator's "replace") then reaches the disk as one transaction, so the disk
+/// holds the old tables until the new ones are complete, and never a mix. Changes made
+/// meanwhile stay in the account's change feed; leaving the page loses them, and the old
+/// state stays on disk.
+pub fn hold() {
+    HELD.with(|h| h.set(h.get() + 1));
+    busy_changed();
+}
+
+/// Ends a [`hold`]; the next [`record`] saves everything held, in one transaction.
+pub fn release() {
+    HELD.with(|h| h.set(h.get().saturating_sub(1)));
+    busy_changed();
 }
 
 /// Opens a namespace, loads it into `account` (e.g. an empty account with the browser's
@@ -112,6 +150,9 @@ async fn attach_with(
 /// a session (not attached, or storage unavailable) the changes are dropped: the account then
 /// lives in memory only.
 pub fn record(account: &mut Account) {
+    if HELD.with(Cell::get) > 0 {
+        return;
+    }
     let changes = account.take_changes();
     if changes.is_empty() {
         return;
@@ -129,9 +170,11 @@ pub fn record(account: &mut Account) {
     };
     let in_flight = IN_FLIGHT.with(Rc::clone);
     in_flight.set(in_flight.get() + 1);
+    busy_changed();
     wasm_bindgen_futures::spawn_local(async move {
         let result = saving.await;
         in_flight.set(in_flight.get().saturating_sub(1));
+        busy_changed();
         let unsaved = SESSION.with(|s| s.borrow().as_ref().map(|s| s.persist.unsaved()));
         match result {
             Err(cause) => {

@@ -37,6 +37,8 @@ pub struct Storage {
     pub read_only: RwSignal<bool>,
     /// Whether writes are being saved (a session is attached).
     pub saving: RwSignal<bool>,
+    /// Whether some change is not on disk yet (`save_queue::busy`).
+    pub busy: RwSignal<bool>,
 }
 
 /// One banner message; `recover` offers to load what can be read of damaged data. `text`
@@ -60,6 +62,7 @@ impl Storage {
             notices: RwSignal::new(Vec::new()),
             read_only: RwSignal::new(false),
             saving: RwSignal::new(false),
+            busy: RwSignal::new(false),
         }
     }
 

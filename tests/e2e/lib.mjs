@@ -66,6 +66,16 @@ export async function openPage(browser, url, { viewport = DESKTOP, colorScheme =
     if (msg.type() === 'error') page.problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => page.problems.push(`uncaught exception: ${err.stack ?? err}`));
+  // The page warns before it is left while a save is in flight (`beforeunload`); a test's
+  // reload or goto leaves anyway, as a person who confirms the warning does. Counted, so a
+  // test can assert that the warning came.
+  page.leaveWarnings = 0;
+  page.on('dialog', (dialog) => {
+    // Any other dialog is dismissed, as Playwright does when nothing listens.
+    if (dialog.type() !== 'beforeunload') return dialog.dismiss().catch(() => {});
+    page.leaveWarnings += 1;
+    dialog.accept().catch(() => {});
+  });
   // A reload or a new goto cancels the old document's loads in flight (the deferred wasm
   // is often one): those aborts are the navigation's doing, not the page's problem.
   let navigating = 0;

@@ -94,6 +94,8 @@ pub enum Detail {
     Format,
     /// Bytes that are not UTF-8: where the first bad one is.
     NotUtf8 { offset: usize },
+    /// A UTF-16 file with an unpaired surrogate or an odd last byte: where.
+    NotUtf16 { offset: usize },
     /// A table given twice in a workspace file.
     TableTwice { table: String },
     /// An entity's keys given twice in one table of a workspace file.
@@ -279,6 +281,10 @@ impl fmt::Display for Detail {
             NotUtf8 { offset } => write!(
                 f,
                 "not UTF-8: the byte at offset {offset} does not start a valid character"
+            ),
+            NotUtf16 { offset } => write!(
+                f,
+                "not UTF-16: the bytes at offset {offset} are not a whole character"
             ),
             TableTwice { table } => write!(f, "table '{table}' appears twice"),
             KeysTwice { pk, rk } => write!(f, "PartitionKey '{pk}' RowKey '{rk}' appears twice"),

@@ -26,6 +26,7 @@ mod clock;
 pub mod csv;
 mod datetime;
 mod detail;
+pub mod encoding;
 mod entity;
 mod error;
 pub mod filter;

@@ -10,17 +10,18 @@
 use super::account::Account;
 use super::changes::Change;
 use super::datetime::DateTime;
-use super::detail::{Detail, Place};
-use super::error::{Error, ErrorCode, Result};
-use super::json::{self, RawEntity};
+use super::detail::Detail;
+use super::error::Result;
+use super::json::RawEntity;
 use super::json_problem::JsonProblem;
 use super::settings::{PropertiesUpdate, ServiceProperties, SignedIdentifier};
 use super::table::Table;
-use super::validate;
 use crate::target::Target;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
-use std::collections::HashSet;
+
+mod build;
+pub mod stream;
 
 pub const FORMAT: &str = "tablescope-account";
 pub const VERSION: u32 = 1;
@@ -54,12 +55,10 @@ pub struct TableSnapshot {
     pub entities: Vec<RawEntity>,
 }
 
+use build::bad;
+
 fn is_table_storage(t: &Target) -> bool {
     *t == Target::TableStorage
-}
-
-fn bad(detail: Detail) -> Error {
-    Error::with_detail(ErrorCode::InvalidInput, detail)
 }
 
 impl Account {
@@ -103,11 +102,24 @@ impl Account {
     pub fn import(&mut self, snapshot: &Snapshot) -> Result<()> {
         let (tables, last) = build_tables(self, snapshot)?;
         let properties = checked_properties(snapshot.service_properties.as_ref())?;
+        self.replace_tables(snapshot.target, tables, last, properties);
+        Ok(())
+    }
+
+    /// Replaces every table, the service properties and the clock's last Timestamp with
+    /// checked ones, recorded as one [`Change::AccountReplaced`].
+    pub(crate) fn replace_tables(
+        &mut self,
+        target: Target,
+        tables: Vec<Table>,
+        last: DateTime,
+        properties: ServiceProperties,
+    ) {
         let names: Vec<String> = self.tables().map(|t| t.name.clone()).collect();
         for name in names {
             let _ = self.delete_table(name.as_str());
         }
-        self.target = snapshot.target;
+        self.target = target;
         for t in tables {
             self.restore_table(t);
         }
@@ -115,13 +127,13 @@ impl Account {
         self.observe_timestamp(last);
         self.take_changes();
         self.record(vec![Change::AccountReplaced]);
-        Ok(())
     }
 
-    /// Parses and imports snapshot JSON bytes; bytes that are not UTF-8 are refused, never
+    /// Parses and imports snapshot JSON bytes: UTF-8, with or without a byte order mark (or
+    /// UTF-16 with one, see [`crate::encoding`]); bytes that are not are refused, never
     /// replaced by U+FFFD.
     pub fn import_json_bytes(&mut self, bytes: &[u8]) -> Result<()> {
-        self.import_json(utf8(bytes)?)
+        self.import_json(&crate::encoding::decode(bytes)?)
     }
 
     /// Parses and imports snapshot JSON text.
@@ -129,6 +141,8 @@ impl Account {
     /// Read straight into [`Snapshot`], never through a JSON map: a map keeps only the last of
     /// members named twice, and a property, key or `"tables"` given twice must be refused.
     pub fn import_json(&mut self, text: &str) -> Result<()> {
+        // A byte order mark is not part of the text (a decoder that kept it left it here).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let header: Header = serde_json::from_str(text).map_err(|e| match e.classify() {
             serde_json::error::Category::Data => bad(Detail::Malformed(JsonProblem::from(&e))),
             _ => bad(Detail::NotJson(JsonProblem::from(&e))),
@@ -154,7 +168,9 @@ impl Account {
 
 /// A snapshot's service properties, checked as Set Table Service Properties checks them; a
 /// snapshot without them has a new account's.
-fn checked_properties(properties: Option<&ServiceProperties>) -> Result<ServiceProperties> {
+pub(crate) fn checked_properties(
+    properties: Option<&ServiceProperties>,
+) -> Result<ServiceProperties> {
     let mut checked = ServiceProperties::default();
     if let Some(p) = properties {
         checked.update(&PropertiesUpdate {
@@ -177,9 +193,6 @@ struct Header {
     version: Option<Json>,
 }
 
-/// The snapshot's tables and the latest Timestamp they hold or were given, computed without
-/// touching the account: entities without a Timestamp get the ones the account's clock would
-/// issue next, as if each were a write.
 /// An imported file's bytes as text: JSON exports and CSV files are UTF-8, and a byte that is
 /// not is refused (400 `InvalidInput`, naming its offset) rather than turned into U+FFFD.
 pub fn utf8(bytes: &[u8]) -> Result<&str> {
@@ -190,101 +203,19 @@ pub fn utf8(bytes: &[u8]) -> Result<&str> {
     })
 }
 
+/// The snapshot's tables and the latest Timestamp they hold or were given, computed without
+/// touching the account (see [`build::Builder`]).
 fn build_tables(account: &Account, snapshot: &Snapshot) -> Result<(Vec<Table>, DateTime)> {
     if snapshot.format != FORMAT || snapshot.version != VERSION {
         return Err(bad(Detail::Format));
     }
-    let mut last = account.last_timestamp();
-    let mut seen = HashSet::new();
-    let mut tables = Vec::with_capacity(snapshot.tables.len());
+    let mut builder = build::Builder::new(account, snapshot.target);
     for ts in &snapshot.tables {
-        validate::table_name(&ts.name).map_err(|e| {
-            context(
-                e,
-                Place::Table {
-                    table: ts.name.clone(),
-                },
-            )
-        })?;
-        if !seen.insert(crate::account::map_key(snapshot.target, &ts.name)) {
-            return Err(bad(Detail::TableTwice {
-                table: ts.name.clone(),
-            }));
+        builder.table(&ts.name)?;
+        builder.acl(ts.acl.clone())?;
+        for raw in &ts.entities {
+            builder.entity(account, raw)?;
         }
-        let mut table = Table::new(&ts.name);
-        crate::settings::check_identifiers(&ts.acl).map_err(|e| {
-            context(
-                e,
-                Place::Table {
-                    table: ts.name.clone(),
-                },
-            )
-        })?;
-        table.restore_acl(ts.acl.clone());
-        for (i, raw) in ts.entities.iter().enumerate() {
-            let where_ = || place(&ts.name, i, raw);
-            let e = json::decode_stored(raw).map_err(|e| context(e, where_()))?;
-            validate::entity(&e).map_err(|e| context(e, where_()))?;
-            if table.get(&e.partition_key, &e.row_key).is_some() {
-                return Err(bad(Detail::At {
-                    place: where_(),
-                    detail: Some(Box::new(Detail::KeysTwice {
-                        pk: e.partition_key.clone(),
-                        rk: e.row_key.clone(),
-                    })),
-                }));
-            }
-            let at = match e.timestamp {
-                Some(t) => t,
-                None => account
-                    .timestamp_after(last)
-                    .ok_or_else(|| context(clock_full(Detail::ClockFull), where_()))?,
-            };
-            last = last.max(at);
-            // An import may not leave the clock where the next write has no Timestamp to get
-            // (see `Account::next_timestamp`).
-            if account.timestamp_after(last).is_none() {
-                return Err(context(
-                    clock_full(Detail::ClockFullAfter {
-                        at: at.to_string_7(),
-                    }),
-                    where_(),
-                ));
-            }
-            table.put(e, at);
-        }
-        tables.push(table);
     }
-    Ok((tables, last))
-}
-
-/// The refusal of an entity whose Timestamp leaves the clock no room: 400 OutOfRangeInput, as
-/// for any DateTime the service cannot take.
-fn clock_full(why: Detail) -> Error {
-    Error::with_detail(ErrorCode::OutOfRangeInput, why)
-}
-
-/// Names an entity in an error: its table, its position, and its keys when it has them.
-fn place(table: &str, index: usize, raw: &RawEntity) -> Place {
-    let keys = match (
-        raw.get("PartitionKey").and_then(Json::as_str),
-        raw.get("RowKey").and_then(Json::as_str),
-    ) {
-        (Some(pk), Some(rk)) => Some((pk.to_string(), rk.to_string())),
-        _ => None,
-    };
-    Place::Entity {
-        table: table.to_string(),
-        index,
-        keys,
-    }
-}
-
-/// Prefixes an error's detail with where it happened.
-fn context(mut e: Error, place: Place) -> Error {
-    e.detail = Some(Box::new(Detail::At {
-        place,
-        detail: e.detail.take(),
-    }));
-    e
+    Ok(builder.finish())
 }

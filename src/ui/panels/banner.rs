@@ -7,11 +7,17 @@ use leptos::prelude::*;
 
 /// Every storage problem the page has met (storage unavailable, quota, another tab, damaged
 /// data), each with a Dismiss button; damaged data also offers to go on with what can be read.
+/// While a save is in flight (or held back for a replace), it says so.
 #[component]
 pub fn StorageBanner() -> impl IntoView {
     let storage = Storage::get();
     let state = AppState::expect();
-    move || {
+    let saving = move || {
+        storage.busy.get().then(|| {
+            view! { <p class="save-status" role="status">{crate::i18n::t(msg::banner_saving)}</p> }
+        })
+    };
+    let notices = move || {
         storage
             .notices
             .get()
@@ -42,5 +48,6 @@ pub fn StorageBanner() -> impl IntoView {
                 }
             })
             .collect_view()
-    }
+    };
+    view! { {saving} {notices} }
 }

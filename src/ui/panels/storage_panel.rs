@@ -6,22 +6,17 @@ use crate::i18n::{msg, t};
 use crate::ui::kit::fields::{action_button, never};
 use crate::ui::state::workspace::Workspace;
 use crate::ui::state::{AppState, Storage};
-use crate::ui::text::import_text::Explain;
 use crate::ui::text::notice_text::Say;
 use crate::ui::widgets::share::download;
 use js_sys::Reflect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
-/// Files larger than this are refused before they are read: a 100,000-entity workspace is
-/// about 15 MB of JSON, and an import holds the text, the parsed file and the new tables in
-/// memory at once.
-pub const MAX_IMPORT_BYTES: f64 = 20.0 * 1024.0 * 1024.0;
+mod read;
 
-/// A file read and waiting for the user to confirm what it does.
+/// A file read and waiting for the user to confirm what it does: a CSV file's text, or (not
+/// here: in the panel's `checked`) a workspace export's checked tables.
 #[derive(Clone, PartialEq)]
 struct Pending {
     name: String,
@@ -49,6 +44,11 @@ pub fn StoragePanel() -> impl IntoView {
     // Said when shown, so both follow a language switch.
     let error = RwSignal::new(None::<Say>);
     let message = RwSignal::new(None::<Say>);
+    // A file being read: (file name, bytes read, bytes in all); and whether to stop reading.
+    let reading = RwSignal::new(None::<(String, f64, f64)>);
+    let stop_reading = StoredValue::new(false);
+    // A workspace export read and checked, waiting for the confirmation.
+    let checked = StoredValue::new_local(None::<crate::engine::snapshot::stream::Imported>);
     refresh_usage(usage);
     let outcome = move |result: Result<Say, Say>| match result {
         Ok(text) => {
@@ -105,8 +105,15 @@ pub fn StoragePanel() -> impl IntoView {
                 }
                 Ask::Import(p) => {
                     let name = p.name.clone();
+                    let imported = checked.try_update_value(Option::take).flatten();
                     state
-                        .change(|a| a.import_json(&p.text))
+                        .change(|a| match imported {
+                            Some(imported) => {
+                                a.import_read(imported);
+                                Ok(())
+                            }
+                            None => a.import_json(&p.text),
+                        })
                         .map(|()| -> Say {
                             let name = name.clone();
                             Arc::new(move || msg::storage_replaced(&name))
@@ -147,8 +154,47 @@ pub fn StoragePanel() -> impl IntoView {
         let Some(file) = file else {
             return;
         };
+        if reading.with_untracked(Option::is_some) {
+            return;
+        }
+        let name = Reflect::get(&file, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .unwrap_or_default();
+        ask.set(Ask::Nothing);
+        crate::ui::kit::confirm::closed();
+        error.set(None);
+        message.set(None);
+        checked.set_value(None);
+        stop_reading.set_value(false);
+        reading.set(Some((name.clone(), 0.0, 0.0)));
         spawn_local(async move {
-            match read_file(&file).await {
+            let progress = |done: f64, all: f64| {
+                reading.try_update(|r| {
+                    if let Some(r) = r {
+                        (r.1, r.2) = (done, all);
+                    }
+                });
+            };
+            let stopped = move || stop_reading.try_get_value().unwrap_or(true);
+            let read = read::read_file(state, &file, &name, progress, stopped).await;
+            reading.try_set(None);
+            let read = read.map(|read| match read {
+                read::Read::Json(imported) => {
+                    checked.set_value(Some(imported));
+                    Pending {
+                        name: name.clone(),
+                        text: String::new(),
+                        csv: false,
+                    }
+                }
+                read::Read::Csv(text) => Pending {
+                    name: name.clone(),
+                    text,
+                    csv: true,
+                },
+            });
+            match read {
                 Ok(p) => {
                     // The file's own name, cleaned up (`Orders (1).typed.csv` → `Orders`);
                     // never silently the selected table: the user names the target.
@@ -253,6 +299,18 @@ pub fn StoragePanel() -> impl IntoView {
                     {t(msg::storage_import_file)}
                 </label>
             </div>
+            {move || reading.get().map(|(name, done, all)| {
+                let percent = if all > 0.0 { (done * 100.0 / all).floor() } else { 0.0 };
+                view! {
+                    <div class="storage-reading" role="group" aria-label=t(msg::storage_import_file)>
+                        <progress max="100" value=percent.to_string() aria-label=name.clone()></progress>
+                        <p class="status" role="status">{msg::storage_reading(&name, crate::i18n::number(percent))}</p>
+                        <button type="button" class="cancel-import" on:click=move |_| stop_reading.set_value(true)>
+                            {t(msg::tables_cancel)}
+                        </button>
+                    </div>
+                }
+            })}
             {question}
             {move || error.get().map(|e| view! { <p class="storage-error" role="alert">{e()}</p> })}
             <p class="status" aria-live="polite">{move || message.get().map(|m| m())}</p>
@@ -274,41 +332,6 @@ fn offer(name: &str, text: Option<String>) -> Result<Say, Say> {
 fn not_imported(name: &str, why: Say) -> Say {
     let name = name.to_string();
     Arc::new(move || msg::storage_not_imported(&name, why()))
-}
-
-/// Reads a chosen file as text, refusing one that is too large or not UTF-8.
-async fn read_file(file: &JsValue) -> Result<Pending, Say> {
-    let name = Reflect::get(file, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
-    let size = Reflect::get(file, &"size".into())
-        .ok()
-        .and_then(|s| s.as_f64())
-        .unwrap_or(0.0);
-    if size > MAX_IMPORT_BYTES {
-        let why = move || {
-            msg::storage_too_large(self::size(MAX_IMPORT_BYTES as u64), self::size(size as u64))
-        };
-        return Err(not_imported(&name, Arc::new(why)));
-    }
-    // Bytes, not File.text(): that would turn bytes that are not UTF-8 into U+FFFD and
-    // import them silently; the engine refuses them instead.
-    let unreadable = || not_imported(&name, Arc::new(msg::storage_unreadable));
-    let buffer = Reflect::get(file, &"arrayBuffer".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(file).ok())
-        .ok_or_else(unreadable)?;
-    let buffer = JsFuture::from(js_sys::Promise::from(buffer))
-        .await
-        .map_err(|_| unreadable())?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    let text = crate::engine::snapshot::utf8(&bytes)
-        .map_err(|e| not_imported(&name, Arc::new(move || e.explain())))?
-        .to_string();
-    let csv = !(name.to_ascii_lowercase().ends_with(".json") || text.trim_start().starts_with('{'));
-    Ok(Pending { name, text, csv })
 }
 
 /// Fills `usage` with what the browser says this site stores (`None`: it does not say).

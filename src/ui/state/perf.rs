@@ -2,7 +2,7 @@
 //! exposes `window.__tablescopeFill(table, partitions, rowsPerPartition)`, which inserts
 //! `partitions × rowsPerPartition` entities through `Request::Batch` of 100 (the service's
 //! largest batch) and returns how many were written; `window.__tablescopeSavesInFlight()`,
-//! the saves not yet committed to IndexedDB; and `window.__tablescopeWasmBytes()`, the size of
+//! the saves not yet committed to IndexedDB (non-zero while saves are held back); and `window.__tablescopeWasmBytes()`, the size of
 //! the wasm's linear memory (which only grows). Without the parameter nothing is exposed.
 
 use crate::engine::{BatchRequest, RawEntity, Request, MAX_OPERATIONS};
@@ -25,7 +25,9 @@ pub fn install(state: AppState) {
     // The hooks live as long as the page.
     fill.forget();
     let saves = Closure::<dyn Fn() -> u32>::new(|| {
-        crate::persist::saves_in_flight() + u32::from(super::save_queue::pending())
+        crate::persist::saves_in_flight()
+            + u32::from(super::save_queue::pending())
+            + u32::from(crate::persist::busy())
     });
     expose(&window, "__tablescopeSavesInFlight", saves.as_ref());
     saves.forget();

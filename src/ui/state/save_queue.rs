@@ -12,7 +12,10 @@
 //!
 //! Invariant: while a save is queued, the account holds changes not yet handed to
 //! persistence, and [`pending`] says so; `pagehide` hands them over at once, so leaving the page
-//! right after a write does not wait for a timer that never fires.
+//! right after a write does not wait for a timer that never fires. While anything is not on
+//! disk yet ([`busy`]: queued, in flight, or held back by `crate::persist::hold`),
+//! `Storage::busy` is true (the banner says "saving") and `beforeunload` asks the browser to
+//! warn before the page is left.
 
 use crate::engine::Account;
 use leptos::prelude::*;
@@ -37,8 +40,23 @@ pub fn queue(account: Shared) {
     if already {
         return;
     }
-    listen_for_pagehide();
+    watch();
+    busy_changed();
     arm(0);
+}
+
+/// Whether some change is not on disk yet: a save queued, in flight or held.
+pub fn busy() -> bool {
+    pending() || crate::persist::busy()
+}
+
+/// Tells `Storage::busy` what [`busy`] says now.
+pub fn busy_changed() {
+    let storage = super::Storage::get();
+    let now = busy();
+    if storage.busy.try_get_untracked() != Some(now) {
+        storage.busy.try_set(now);
+    }
 }
 
 /// Runs [`when_idle`] after `ms`, or saves now when there is no timer (the page is going away).
@@ -75,18 +93,33 @@ pub fn pending() -> bool {
 pub fn flush() {
     if let Some(account) = QUEUED.with(|q| q.borrow_mut().take()) {
         let _ = account.try_update_value(crate::persist::record);
+        busy_changed();
     }
 }
 
-fn listen_for_pagehide() {
+/// Listens for the page being left (once per page): `pagehide` hands pending changes over,
+/// `beforeunload` asks the browser to warn while any change is not on disk, and persistence
+/// reports when a save begins or ends.
+pub fn watch() {
     if LISTENING.with(|l| l.replace(true)) {
         return;
     }
+    crate::persist::on_busy(busy_changed);
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let on_hide = Closure::<dyn Fn()>::new(flush);
-    if let Some(window) = web_sys::window() {
-        let _ =
-            window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
-    }
-    // Lives as long as the page.
+    let _ = window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
+    let on_leave = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
+        if busy() {
+            // Both: the standard way, and the `returnValue` older browsers still look for.
+            event.prevent_default();
+            let _ = js_sys::Reflect::set(&event, &"returnValue".into(), &"".into());
+        }
+    });
+    let _ =
+        window.add_event_listener_with_callback("beforeunload", on_leave.as_ref().unchecked_ref());
+    // They live as long as the page.
     on_hide.forget();
+    on_leave.forget();
 }

@@ -137,6 +137,7 @@ pub fn detail(detail: &Detail) -> String {
         NoVersion => msg::err_import_no_version(VERSION),
         Format => msg::err_import_format(FORMAT, VERSION),
         NotUtf8 { offset } => msg::err_import_not_utf8(offset),
+        NotUtf16 { offset } => msg::err_import_not_utf16(offset),
         TableTwice { table } => msg::err_import_table_twice(table),
         KeysTwice { pk, rk } => msg::err_import_keys_twice(pk, rk),
         ClockFull => msg::err_clock_full(),

@@ -138,6 +138,16 @@ impl Bridge {
         self.call(op::SAVE, &[]).map(|_| ())
     }
 
+    /// Holds every save back until [`Bridge::release`] (see `op::HOLD`).
+    pub fn hold(&self) -> Result<(), String> {
+        self.call(op::HOLD, &[]).map(|_| ())
+    }
+
+    /// Ends [`Bridge::hold`] and saves everything written meanwhile, as one transaction.
+    pub fn release(&self) -> Result<(), String> {
+        self.call(op::RELEASE, &[]).map(|_| ())
+    }
+
     /// One page of a query (`op::QUERY`): the page's counts and continuation, and its first
     /// `keep` entities.
     pub fn query(

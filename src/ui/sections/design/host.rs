@@ -65,6 +65,11 @@ pub mod op {
     /// `keep` entities as format-2 chunks; `kind` is the `QueryKind`'s place in declaration
     /// order. Reads only.
     pub const QUERY: u32 = 6;
+    /// `()`: holds every save back until `RELEASE` (`crate::persist::hold`), so a replace
+    /// reaches the disk as one transaction once complete.
+    pub const HOLD: u32 = 7;
+    /// `()`: ends a `HOLD` and saves everything written since it began, as one transaction.
+    pub const RELEASE: u32 = 8;
 }
 
 /// The bridge: `{call, wire}`. `call` has the signature of `window.tablescope.wire` (so no
@@ -116,6 +121,15 @@ fn answer(
         // Saved in this call, so the generator's clock sees what a save costs.
         op::SAVE => state.save_now().map(|()| JsValue::UNDEFINED),
         op::QUERY => query(state, args),
+        op::HOLD => {
+            crate::ui::state::save_queue::watch();
+            crate::persist::hold();
+            Ok(JsValue::UNDEFINED)
+        }
+        op::RELEASE => {
+            crate::persist::release();
+            state.save_now().map(|()| JsValue::UNDEFINED)
+        }
         op::OPEN_CODE => {
             link.to_open.set(text(1)?);
             section.set(Section::Code);

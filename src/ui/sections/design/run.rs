@@ -8,7 +8,10 @@
 //! (`super::remote`), written there without saving (a read-only tab refuses them).
 //!
 //! Invariant: every entity written is saved: the slices write without saving, and a save
-//! follows every few slices, at the end, and on cancel or failure.
+//! follows every few slices, at the end, and on cancel or failure. A run that replaces the
+//! design's tables holds every save back until it ends (`Bridge::hold`), so the disk keeps
+//! the old tables until the run's whole result reaches it in one transaction: a reload at any
+//! moment shows the old tables or the new ones, never a mix.
 
 use super::bridge::Bridge;
 use super::doc::Ctx;
@@ -99,9 +102,31 @@ pub fn GeneratorPanel() -> impl IntoView {
 
 /// Generates `design` into the account, a slice per task, until done, cancelled or refused.
 /// With `replace`, the design's tables are deleted first (the generator never mixes its
-/// data into a table that holds entities). The entities are drawn in a Web Worker where one
-/// starts (`super::offthread`), else here.
+/// data into a table that holds entities), and saves are held back until the run ends, so
+/// the deletion and the new entities reach the disk together. The entities are drawn in a
+/// Web Worker where one starts (`super::offthread`), else here.
 async fn generate(
+    bridge: Bridge,
+    design: &Design,
+    replace: bool,
+    cancel: StoredValue<bool>,
+    progress: RwSignal<(u64, u64)>,
+) -> Outcome {
+    if !replace {
+        return generate_into(bridge, design, false, cancel, progress).await;
+    }
+    if let Err(e) = bridge.hold() {
+        return Outcome::Failed(e);
+    }
+    let ended = generate_into(bridge.clone(), design, true, cancel, progress).await;
+    // Released whatever happened, and saved: what the run wrote is what the page shows.
+    match bridge.release() {
+        Err(e) if !matches!(ended, Outcome::Failed(_)) => Outcome::Failed(e),
+        _ => ended,
+    }
+}
+
+async fn generate_into(
     bridge: Bridge,
     design: &Design,
     replace: bool,
