@@ -230,15 +230,14 @@ impl Table {
             Some(p) => p,
             None => self.partitions.entry(partition_key.clone()).or_default(),
         };
-        let indexed = self
-            .items
-            .is_some()
-            .then(|| (row_key.clone(), stored.timestamp, stored.properties.clone()));
+        // The row's key is kept for the items only (a Cosmos table); its record is read back
+        // from the partition once stored, not copied.
+        let indexed = self.items.is_some().then(|| row_key.clone());
         let inserted = partition.rows.insert_new(row_key, stored);
-        if let (true, Some(items), Some((rk, timestamp, record))) =
-            (inserted, &mut self.items, indexed)
-        {
-            items.add(partition_key, &rk, timestamp, &record);
+        if let (true, Some(items), Some(rk)) = (inserted, &mut self.items, indexed) {
+            if let Some(stored) = partition.rows.get(&rk) {
+                items.add(partition_key, &rk, stored.timestamp, &stored.properties);
+            }
         }
         self.entity_count += usize::from(inserted);
         inserted

@@ -7,19 +7,25 @@
 //! - `order` holds one [`Pos`] per entity of `T`: its Timestamp and keys;
 //! - `partitions[pk]` holds `(timestamp, rk)` for every entity of partition `pk`, and no
 //!   partition is empty;
-//! - `properties[name][key]` holds the `Pos` of every entity whose property `name` has a value
-//!   with index key `key`; no inner map or set is empty;
-//! - `entries` is the number of `Pos` values over all of `properties`.
+//! - `index`, once built, holds in `properties[name][key]` the `Pos` of every entity whose
+//!   property `name` has a value with index key `key`, no inner map or set empty: the same
+//!   index an eager build would hold. It is built from the table's rows on the first lookup
+//!   and kept up to date by every add and remove from then on; a table never filtered by a
+//!   property pays nothing for it;
+//! - `entries` is the number of properties over all entities of `T`: the number of `Pos`
+//!   values the index holds (or would hold), one per property of each entity.
 
 use crate::datetime::DateTime;
 use crate::entity::PropertyName;
 use crate::filter::{CmpOp, Expr, Target as On};
 use crate::key::Key;
 use crate::record::{Record, ValueRef};
+use crate::table::Table;
 use crate::value::{Guid, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
+use std::sync::OnceLock;
 
 /// Where an entity stands in a Cosmos container's order: by Timestamp, ties by keys
 /// ([`super::ModelChoice::OrderOfLastWrite`]).
@@ -166,13 +172,16 @@ pub struct IndexRead {
 pub struct Items {
     order: BTreeSet<Pos>,
     partitions: BTreeMap<Key, BTreeSet<(DateTime, Key)>>,
-    properties: BTreeMap<PropertyName, BTreeMap<IndexKey, Positions>>,
+    index: OnceLock<Index>,
     entries: u64,
 }
 
+/// The property index: for each property name, the positions holding each index key.
+type Index = BTreeMap<PropertyName, BTreeMap<IndexKey, Positions>>;
+
 /// The positions of the entities holding one value of one property: most values (a name, an
 /// amount) are held by one entity, which then costs no set of its own.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Positions {
     One(Pos),
     /// At least two positions.
@@ -226,27 +235,34 @@ impl Items {
             partition_key: pk.clone(),
             row_key: rk.clone(),
         };
-        for (name, value) in record.iter() {
-            let values = match self.properties.get_mut(name) {
-                Some(v) => v,
-                None => self.properties.entry(name.clone()).or_default(),
-            };
-            let inserted = match values.entry(IndexKey::of(value)) {
-                std::collections::btree_map::Entry::Vacant(slot) => {
-                    slot.insert(Positions::One(pos.clone()));
-                    true
-                }
-                std::collections::btree_map::Entry::Occupied(mut slot) => {
-                    slot.get_mut().insert(pos.clone())
-                }
-            };
-            self.entries += u64::from(inserted);
+        self.entries += record.len() as u64;
+        if let Some(index) = self.index.get_mut() {
+            index_add(index, &pos, record);
         }
         self.partitions
             .entry(pk.clone())
             .or_default()
             .insert((timestamp, rk.clone()));
         self.order.insert(pos);
+    }
+
+    /// The property index, built from `table`'s rows (the table that owns these items) on
+    /// first use.
+    fn index(&self, table: &Table) -> &Index {
+        self.index.get_or_init(|| {
+            let mut index = Index::new();
+            for (pk, partition) in table.partitions() {
+                for (rk, stored) in partition.rows.iter() {
+                    let pos = Pos {
+                        timestamp: stored.timestamp,
+                        partition_key: pk.clone(),
+                        row_key: rk.clone(),
+                    };
+                    index_add(&mut index, &pos, &stored.properties);
+                }
+            }
+            index
+        })
     }
 
     /// Forgets an entity that left the table (or is being overwritten).
@@ -256,39 +272,9 @@ impl Items {
             partition_key: pk.clone(),
             row_key: rk.clone(),
         };
-        for (name, value) in record.iter() {
-            let Some(values) = self.properties.get_mut(name) else {
-                continue;
-            };
-            let key = IndexKey::of(value);
-            let (removed, emptied) = match values.get_mut(&key) {
-                Some(slot) => match slot {
-                    Positions::One(q) => (*q == pos, *q == pos),
-                    Positions::Many(set) => {
-                        let removed = set.remove(&pos);
-                        // A set left with one position becomes `One` again.
-                        let last = if set.len() == 1 {
-                            set.pop_first()
-                        } else {
-                            None
-                        };
-                        if let Some(last) = last {
-                            *slot = Positions::One(last);
-                        }
-                        (removed, false)
-                    }
-                },
-                None => (false, false),
-            };
-            if removed {
-                self.entries -= 1;
-            }
-            if emptied {
-                values.remove(&key);
-            }
-            if values.is_empty() {
-                self.properties.remove(name);
-            }
+        self.entries -= record.len() as u64;
+        if let Some(index) = self.index.get_mut() {
+            index_remove(index, &pos, record);
         }
         if let Some(rows) = self.partitions.get_mut(pk) {
             rows.remove(&(timestamp, rk.clone()));
@@ -303,12 +289,14 @@ impl Items {
     /// against the whole filter): for each conjunct the index answers, the sets of positions
     /// its ranges cover; `None` when no conjunct is looked up
     /// ([`super::ModelChoice::ConjunctsOnly`]). Names the properties looked up in `read`.
-    pub(crate) fn lookup(
-        &self,
+    pub(crate) fn lookup<'a>(
+        &'a self,
+        table: &'a Table,
         filter: &Expr,
         read: &mut IndexRead,
-    ) -> Option<Vec<Vec<&Positions>>> {
+    ) -> Option<Vec<Vec<&'a Positions>>> {
         let mut found = Vec::new();
+        let mut index = None;
         for term in filter.conjuncts() {
             let Expr::Compare {
                 target: On::Property(name),
@@ -322,7 +310,8 @@ impl Items {
                 continue;
             };
             let mut sets = Vec::new();
-            if let Some(values) = self.properties.get(&**name) {
+            let index = *index.get_or_insert_with(|| self.index(table));
+            if let Some(values) = index.get(&**name) {
                 for range in ranges {
                     sets.extend(values.range(range).map(|(_, positions)| positions));
                 }
@@ -333,5 +322,113 @@ impl Items {
             found.push(sets);
         }
         (!found.is_empty()).then_some(found)
+    }
+}
+
+/// Adds the position `pos` of an entity with properties `record` to `index`.
+fn index_add(index: &mut Index, pos: &Pos, record: &Record) {
+    for (name, value) in record.iter() {
+        let values = match index.get_mut(name) {
+            Some(v) => v,
+            None => index.entry(name.clone()).or_default(),
+        };
+        match values.entry(IndexKey::of(value)) {
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(Positions::One(pos.clone()));
+            }
+            std::collections::btree_map::Entry::Occupied(mut slot) => {
+                slot.get_mut().insert(pos.clone());
+            }
+        }
+    }
+}
+
+/// Removes the position `pos` of an entity with properties `record` from `index`, dropping
+/// the sets and maps it leaves empty.
+fn index_remove(index: &mut Index, pos: &Pos, record: &Record) {
+    for (name, value) in record.iter() {
+        let Some(values) = index.get_mut(name) else {
+            continue;
+        };
+        let key = IndexKey::of(value);
+        let emptied = match values.get_mut(&key) {
+            Some(Positions::One(q)) => q == pos,
+            Some(slot @ Positions::Many(_)) => {
+                if let Positions::Many(set) = slot {
+                    set.remove(pos);
+                    // A set left with one position becomes `One` again.
+                    if set.len() == 1 {
+                        if let Some(last) = set.pop_first() {
+                            *slot = Positions::One(last);
+                        }
+                    }
+                }
+                false
+            }
+            None => false,
+        };
+        if emptied {
+            values.remove(&key);
+        }
+        if values.is_empty() {
+            index.remove(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::datetime::DateTime;
+    use crate::entity::Entity;
+    use crate::table::Table;
+    use crate::value::Value;
+    use crate::Target;
+    use proptest::prelude::*;
+
+    fn entity(pk: u8, rk: u8, a: u8, b: Option<u8>) -> Entity {
+        let e = Entity::new(format!("p{pk}"), format!("r{rk}")).with("A", Value::Int32(a.into()));
+        match b {
+            Some(b) => e.with("B", Value::String(format!("v{b}").into())),
+            None => e,
+        }
+    }
+
+    proptest! {
+        /// An index built on first use, after any mix of puts (inserts, replacements, merged
+        /// results) and removals, equals one built first and kept up to date by each change.
+        #[test]
+        fn a_lazily_built_index_equals_an_eagerly_kept_one(
+            ops in proptest::collection::vec(
+                (0u8..3, 0u8..3, 0u8..6, 0u8..3, proptest::option::of(0u8..3)), 0..120),
+        ) {
+            let mut eager = Table::for_target("T", Target::CosmosTable);
+            let mut lazy = Table::for_target("T", Target::CosmosTable);
+            let items = eager.items().expect("cosmos");
+            items.index(&eager);
+            for (i, (op, pk, rk, a, b)) in ops.into_iter().enumerate() {
+                for t in [&mut eager, &mut lazy] {
+                    match op {
+                        0 => {
+                            t.remove(&format!("p{pk}"), &format!("r{rk}"));
+                        }
+                        _ => {
+                            let at = DateTime::from_ticks(i as i64 + 1).expect("ticks");
+                            t.put(entity(pk, rk, a, b), at);
+                        }
+                    }
+                }
+            }
+            let (e, l) = (eager.items().expect("cosmos"), lazy.items().expect("cosmos"));
+            prop_assert!(e.index.get().is_some());
+            prop_assert!(l.index.get().is_none());
+            prop_assert_eq!(e.index(&eager), l.index(&lazy));
+            let props: u64 = lazy.partitions().values()
+                .flat_map(|p| p.rows.iter().map(|(_, s)| s.properties.len() as u64)).sum();
+            prop_assert_eq!(l.index_entries(), props);
+            let held: usize = l.index(&lazy).values().flat_map(|v| v.values())
+                .map(|p| match p { super::Positions::One(_) => 1, super::Positions::Many(s) => s.len() })
+                .sum();
+            prop_assert_eq!(held as u64, props);
+        }
     }
 }

@@ -42,7 +42,7 @@ pub(crate) fn execute_page(
         .transpose()?
         .map(|t| t.next);
     let mut read = IndexRead::default();
-    let lookup = items.lookup(&plan.filter, &mut read);
+    let lookup = items.lookup(table, &plan.filter, &mut read);
     let mut page = Page {
         limit: u64::from(options.top.unwrap_or(MAX_PAGE)),
         budget: options.page_budget.unwrap_or(u64::MAX),
