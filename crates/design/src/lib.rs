@@ -29,6 +29,7 @@ mod issue;
 mod model;
 mod permute;
 mod price;
+mod profile;
 mod project;
 mod query;
 mod read_run;
@@ -49,6 +50,9 @@ pub use model::{
 };
 pub use permute::fnv1a;
 pub use price::Prices;
+pub use profile::{
+    agreement, profile, Difference, Profile, ProfileRun, PropertyProfile, Selectivity,
+};
 pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
 pub use simulate::workload;
 pub use template::{Raw, Template};
