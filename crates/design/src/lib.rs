@@ -38,7 +38,7 @@ mod simulate;
 mod template;
 mod validate;
 
-pub use checklist::{review, Finding, Grade, Rule};
+pub use checklist::{review, Finding, Grade, Rule, SCAN_LOAD_LIMIT};
 pub use compare::{compare, Comparison, Side};
 pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation, PatternRun};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
