@@ -74,7 +74,8 @@ pub fn t(message: fn() -> String) -> impl Fn() -> String + Copy + Send + Sync + 
 /// for data: entity values, JSON and filter literals keep their own spelling.
 pub fn number(n: impl Count) -> String {
     let lang = lang();
-    let n = n.value();
+    // Negative zero (a product or rounding of nothing) is written 0, never "-0".
+    let n = n.value() + 0.0;
     NUMBER_FORMATS.with(|cache| {
         let mut cache = cache.borrow_mut();
         let format = match cache.iter().find(|(l, _)| *l == lang) {

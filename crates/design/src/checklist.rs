@@ -88,6 +88,10 @@ pub struct Finding {
     pub evidence: String,
     /// The element to blame (`patterns[3]`, `entityTypes[0].partitionKey`), if any.
     pub element: Option<String>,
+    /// Query scope: the share of the account's load (entities scanned per second) taken by
+    /// the heaviest table scan, when it reaches [`SCAN_LOAD_LIMIT`] (and so fails the item).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_share: Option<f64>,
     pub lesson: String,
     pub checklist_category: String,
     pub checklist_item: String,
@@ -109,11 +113,16 @@ fn finding(
         limit,
         evidence,
         element,
+        scan_share: None,
         lesson: rule.lesson().into(),
         checklist_category: category.into(),
         checklist_item: item.into(),
     }
 }
+
+/// A table scan that takes this share of the account's load (entities scanned per second,
+/// what the scalability targets count) fails "query scope" whatever its rate.
+pub const SCAN_LOAD_LIMIT: f64 = 0.1;
 
 /// Reviews a design on its projection (the figures at the size that matters).
 pub fn review(design: &Design, projection: &Projection) -> Vec<Finding> {
@@ -127,8 +136,15 @@ pub fn review(design: &Design, projection: &Projection) -> Vec<Finding> {
 mod text {
     pub fn scope(share: f64) -> String {
         format!(
-            "{:.1}% of read calls are point or partition queries",
+            "{:.1}% of the read load (entities scanned per second) is point or partition queries",
             share * 100.0
+        )
+    }
+    pub fn scan(name: &str, share: f64) -> String {
+        format!(
+            "{name:?} scans the table and takes {:.1}% of the account's load (a table scan fails from {:.0}%)",
+            share * 100.0,
+            super::SCAN_LOAD_LIMIT * 100.0
         )
     }
     pub fn density(name: &str, ratio: f64) -> String {
@@ -192,34 +208,46 @@ fn grade(rule: Rule, d: &Design, p: &Projection) -> Finding {
     let quiet = || finding(rule, Grade::Pass, 0.0, 0.0, text::none(), None);
     match rule {
         Rule::QueryScope => {
-            let total: f64 = reads().map(|(_, r, _)| r.rate).sum();
+            // Weighted by load: each read's entities scanned per second at its rate.
+            let total: f64 = reads().map(|(_, _, x)| x.entities_per_sec).sum();
             if total <= 0.0 {
                 return quiet();
             }
             let targeted: f64 = reads()
                 .filter(|(_, _, x)| x.figures.kind.is_targeted())
-                .map(|(_, r, _)| r.rate)
+                .map(|(_, _, x)| x.entities_per_sec)
                 .sum();
             let share = targeted / total;
-            let blame = reads()
+            let heaviest_scan = reads()
                 .filter(|(_, _, x)| !x.figures.kind.is_targeted())
-                .max_by(|a, b| a.1.rate.total_cmp(&b.1.rate))
-                .and_then(|(i, _, _)| label(i));
-            let g = if share >= 0.9 {
-                Grade::Pass
-            } else if share >= 0.5 {
+                .max_by(|a, b| a.2.entities_per_sec.total_cmp(&b.2.entities_per_sec));
+            let account = p.account_entities_per_sec.max(total);
+            let scan = heaviest_scan
+                .map(|(i, r, x)| (i, r, x.entities_per_sec / account))
+                .filter(|(_, _, s)| *s >= SCAN_LOAD_LIMIT);
+            let g = if scan.is_some() || share < 0.5 {
+                Grade::Fail
+            } else if share < 0.9 {
                 Grade::Warn
             } else {
-                Grade::Fail
+                Grade::Pass
             };
-            finding(
+            let evidence = match scan {
+                Some((_, r, s)) => text::scan(&r.name, s),
+                None => text::scope(share),
+            };
+            let mut f = finding(
                 rule,
                 g,
                 share,
                 0.9,
-                text::scope(share),
-                blame.filter(|_| g != Grade::Pass),
-            )
+                evidence,
+                heaviest_scan
+                    .and_then(|(i, _, _)| label(i))
+                    .filter(|_| g != Grade::Pass),
+            );
+            f.scan_share = scan.map(|(_, _, s)| s);
+            f
         }
         Rule::QueryDensity => {
             let worst = reads()

@@ -1,9 +1,9 @@
 //! Counting without storing: how many entities of a type share a drawn entity's partition,
 //! or also satisfy a read's property conditions, at any size. Exact where the generator's
-//! arithmetic can be replayed (chain categories, days of a timeline), the expectation where
-//! independent parts combine (a hash bucket beside a day).
+//! arithmetic can be replayed (one categorical property, days of a timeline), the
+//! expectation where independent parts combine (two properties, a hash bucket beside a day).
 
-use super::distribution::{Categories, Constraint, TICKS_PER_DAY};
+use super::distribution::{Categories, Chain, Constraint, TICKS_PER_DAY};
 use super::model::ConditionOp;
 use super::permute::fnv1a;
 use super::sample::{value_of, Drawn, Source, TypeModel};
@@ -198,7 +198,13 @@ impl Counter {
             }
             None => model.chain.count(n, &constraints),
         };
-        let variance = binomial.map_or(0.0, |p| base * p * (1.0 - p));
+        // A combination of independent properties (or of a day and a property) holds its
+        // expected share give or take a binomial spread.
+        let combined = Chain::constrained(&constraints) + usize::from(day.is_some()) > 1;
+        let mut variance = binomial.map_or(0.0, |p| base * p * (1.0 - p));
+        if combined && n > 0 {
+            variance += base * (1.0 - base / n as f64).max(0.0);
+        }
         (base * factor, variance)
     }
 

@@ -1,11 +1,13 @@
 //! Stratified value distributions.
 //!
-//! Categorical properties (uniform, Zipf, choice) of an entity type form a *chain*: entity
-//! `i` gets a position `r` in `0..n` from a keyed permutation, and each categorical property
-//! in declaration order splits the current block of positions by its cumulative
-//! probabilities, rounded (`bound(a) = floor(c·F(a) + 0.5)`). So every combination of
-//! categories holds exactly its share of entities, rounded, at every size; entity order is
-//! still shuffled. The projector uses the same arithmetic to count without storing.
+//! Each categorical property (uniform, Zipf, choice) of an entity type is stratified on its
+//! own keyed permutation of the entities: entity `i` takes position `r = perm(i)` in `0..n`,
+//! and the property's categories split the positions by their cumulative probabilities,
+//! rounded (`bound(a) = floor(n·F(a) + 0.5)`). So every value holds exactly its share of
+//! the entities, rounded, at every size, and the permutations being keyed by the property's
+//! name, two properties are independent: a combination of values holds its expected share,
+//! give or take sampling error. The projector uses the same arithmetic to count one property
+//! exactly without storing, and the expectation for a combination.
 //!
 //! Timestamps are stratified on their own permutation: position `p` gets
 //! `from + floor((2p + 1)·span / 2n)`, so each day holds exactly its share.
@@ -20,6 +22,22 @@ pub enum Categories {
 }
 
 impl Categories {
+    /// Categories in proportion to `weights` (validated: none negative, not all zero).
+    pub fn weighted(weights: &[f64]) -> Categories {
+        let total: f64 = weights.iter().sum();
+        let mut cdf = Vec::with_capacity(weights.len() + 1);
+        cdf.push(0.0);
+        let mut run = 0.0;
+        for w in weights {
+            run += w;
+            cdf.push(run / total);
+        }
+        if let Some(last) = cdf.last_mut() {
+            *last = 1.0;
+        }
+        Categories::Weighted { cdf }
+    }
+
     /// Zipf over ranks `1..=n` with exponent `s`.
     pub fn zipf(n: u64, s: f64) -> Categories {
         let mut cdf = Vec::with_capacity(n as usize + 1);
@@ -134,7 +152,7 @@ impl Categories {
     }
 }
 
-/// What a count asks of one chain level.
+/// What a count asks of one categorical property.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Constraint {
     Any,
@@ -142,78 +160,38 @@ pub enum Constraint {
     OneOf(Vec<u64>),
 }
 
-/// The categorical properties of an entity type, in declaration order.
+/// The categorical properties of an entity type, in declaration order (each a *level*).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Chain {
     pub levels: Vec<Categories>,
 }
 
-/// Work a count may do exactly before it falls back to the expectation.
-const EXACT_BUDGET: u64 = 200_000;
-
 impl Chain {
-    /// The categories of position `r` among `n`.
-    pub fn locate(&self, n: u64, r: u64) -> Vec<u64> {
-        let (mut lo, mut c) = (0u64, n);
-        let mut out = Vec::with_capacity(self.levels.len());
-        for level in &self.levels {
-            if c == 0 {
-                out.push(0);
-                continue;
-            }
-            let a = level.locate(c, r.saturating_sub(lo));
-            lo += level.bound(c, a);
-            c = level.count(c, a);
-            out.push(a);
-        }
-        out
-    }
-
     /// How many of `n` entities satisfy every constraint: exact (the generator's own
-    /// rounding) when that takes at most [`EXACT_BUDGET`] steps, else the expectation.
+    /// rounding) for one constrained property, the expectation `n · Π share` for several,
+    /// since the properties are independent.
     pub fn count(&self, n: u64, constraints: &[Constraint]) -> f64 {
-        let last = constraints
-            .iter()
-            .rposition(|c| *c != Constraint::Any)
-            .map_or(0, |p| p + 1);
-        let mut work = 1u64;
-        for (level, c) in self.levels.iter().zip(constraints).take(last) {
-            let fan = match c {
-                Constraint::Any => level.k(),
-                Constraint::Is(_) => 1,
-                Constraint::OneOf(set) => set.len() as u64,
-            };
-            work = work.saturating_mul(fan.max(1));
+        let mut expected: Option<f64> = None;
+        for (level, c) in self.levels.iter().zip(constraints) {
+            let matching = match c {
+                Constraint::Any => continue,
+                Constraint::Is(a) => level.count(n, *a),
+                Constraint::OneOf(set) => set.iter().map(|a| level.count(n, *a)).sum(),
+            } as f64;
+            expected = Some(match expected {
+                None => matching,
+                Some(e) => e * matching / n.max(1) as f64,
+            });
         }
-        if work <= EXACT_BUDGET {
-            self.count_exact(n, &constraints[..last.min(constraints.len())], 0) as f64
-        } else {
-            let mut expected = n as f64;
-            for (level, c) in self.levels.iter().zip(constraints) {
-                expected *= match c {
-                    Constraint::Any => 1.0,
-                    Constraint::Is(a) => level.weight(*a),
-                    Constraint::OneOf(set) => set.iter().map(|a| level.weight(*a)).sum(),
-                };
-            }
-            expected
-        }
+        expected.unwrap_or(n as f64)
     }
 
-    fn count_exact(&self, c: u64, constraints: &[Constraint], depth: usize) -> u64 {
-        let (Some(constraint), Some(level)) = (constraints.first(), self.levels.get(depth)) else {
-            return c;
-        };
-        let rest = constraints.get(1..).unwrap_or(&[]);
-        let sum = |cats: &mut dyn Iterator<Item = u64>| -> u64 {
-            cats.map(|a| self.count_exact(level.count(c, a), rest, depth + 1))
-                .sum()
-        };
-        match constraint {
-            Constraint::Any => sum(&mut (0..level.k())),
-            Constraint::Is(a) => sum(&mut std::iter::once(*a)),
-            Constraint::OneOf(set) => sum(&mut set.iter().copied()),
-        }
+    /// How many properties `constraints` constrain.
+    pub fn constrained(constraints: &[Constraint]) -> usize {
+        constraints
+            .iter()
+            .filter(|c| **c != Constraint::Any)
+            .count()
     }
 }
 
@@ -313,27 +291,31 @@ mod tests {
     }
 
     #[test]
-    fn chain_counts_match_locate() {
+    fn chain_counts_one_property_exactly_and_combinations_by_expectation() {
         let chain = Chain {
-            levels: vec![Categories::zipf(5, 1.2), Categories::Uniform { k: 7 }],
+            levels: vec![Categories::zipf(4, 1.0), Categories::Uniform { k: 5 }],
         };
-        let n = 1234;
-        let mut counts = std::collections::HashMap::new();
-        for r in 0..n {
-            *counts.entry(chain.locate(n, r)).or_insert(0u64) += 1;
-        }
-        for a in 0..5 {
-            for b in 0..7 {
-                let want = counts.get(&vec![a, b]).copied().unwrap_or(0);
-                let got = chain.count(n, &[Constraint::Is(a), Constraint::Is(b)]);
-                assert_eq!(got, want as f64, "({a},{b})");
-            }
-            let by_b: u64 = (0..n).filter(|r| chain.locate(n, *r)[1] == 3).count() as u64;
-            assert_eq!(
-                chain.count(n, &[Constraint::Any, Constraint::Is(3)]),
-                by_b as f64
-            );
-        }
+        assert_eq!(
+            chain.count(100, &[Constraint::Is(0), Constraint::Any]),
+            48.0
+        );
+        assert_eq!(
+            chain.count(100, &[Constraint::Any, Constraint::OneOf(vec![1, 2])]),
+            40.0
+        );
+        // 48 of 100 and 20 of 100: 9.6 expected.
+        let both = chain.count(100, &[Constraint::Is(0), Constraint::Is(3)]);
+        assert!((both - 9.6).abs() < 1e-9, "{both}");
+    }
+
+    #[test]
+    fn weighted_categories_follow_the_weights() {
+        let w = Categories::weighted(&[1.0, 6.0, 2.0, 1.0]);
+        assert_eq!(
+            (0..4).map(|a| w.count(1000, a)).collect::<Vec<_>>(),
+            [100, 600, 200, 100]
+        );
+        assert_eq!(w.heaviest(), 1);
     }
 
     #[test]

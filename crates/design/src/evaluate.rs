@@ -279,6 +279,7 @@ pub(super) fn figures(
         requests: pick(|c| c.requests),
         scanned: pick(|c| c.scanned),
         returned: pick(|c| c.returned),
+        returned_sampling_sd: 0.0,
         partitions: pick(|c| c.partitions),
         payload_bytes: pick(|c| c.bytes),
         payload_bytes_selected: pick(|c| c.bytes_selected),

@@ -71,6 +71,12 @@ pub struct Figures {
     /// Entities scanned per call (what the scalability targets count); for writes, written.
     pub scanned: Spread,
     pub returned: Spread,
+    /// Projected: the standard deviation, from sampling, of the mean `returned` the
+    /// evaluator measures over its draws at this size (a combination of independent
+    /// properties holds its expected share only on average); 0 where the count is exact,
+    /// and in a measurement.
+    #[serde(default)]
+    pub returned_sampling_sd: f64,
     pub partitions: Spread,
     /// Response JSON bytes per call without `$select` and with the needed properties only.
     pub payload_bytes: Spread,
@@ -103,7 +109,7 @@ impl Default for EvalOptions {
     }
 }
 
-/// The chain positions of `m` draws among `n`: `floor((2j + 1)·n / 2m)`.
+/// The draw positions of `m` draws among `n`: `floor((2j + 1)·n / 2m)`.
 pub fn positions(n: u64, m: u32) -> Vec<u64> {
     let m = u128::from(m.max(1));
     (0..m)

@@ -75,6 +75,8 @@ pub enum Issue {
         max: u64,
     },
     Choice,
+    /// Choice weights: one per value, none negative, not all zero.
+    ChoiceWeights,
     /// An instant that is not ISO 8601.
     Instant {
         text: String,
@@ -194,6 +196,9 @@ impl fmt::Display for Issue {
             Int32Range => f.write_str("the range does not fit Int32"),
             Zipf { max } => write!(f, "Zipf needs 1 <= n <= {max} and 0 < s <= 10"),
             Choice => f.write_str("a choice lists 1 to 100000 values"),
+            ChoiceWeights => f.write_str(
+                "a choice's weights are one number per value, none negative, not all zero",
+            ),
             Instant { text } => write!(
                 f,
                 "{text:?} is not an ISO 8601 instant such as 2026-01-01T00:00:00Z"

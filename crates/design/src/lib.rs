@@ -29,6 +29,7 @@ mod issue;
 mod model;
 mod permute;
 mod price;
+mod profile;
 mod project;
 mod query;
 mod read_run;
@@ -37,7 +38,7 @@ mod simulate;
 mod template;
 mod validate;
 
-pub use checklist::{review, Finding, Grade, Rule};
+pub use checklist::{review, Finding, Grade, Rule, SCAN_LOAD_LIMIT};
 pub use compare::{compare, Comparison, Side};
 pub use evaluate::{evaluate, evaluate_pattern, Data, DataPage, Evaluation, PatternRun};
 pub use figures::{EvalOptions, Figures, Kind, Spread};
@@ -49,6 +50,9 @@ pub use model::{
 };
 pub use permute::fnv1a;
 pub use price::Prices;
+pub use profile::{
+    agreement, profile, Difference, Profile, ProfileRun, PropertyProfile, Selectivity,
+};
 pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
 pub use simulate::workload;
 pub use template::{Raw, Template};

@@ -80,7 +80,9 @@ pub enum PropertyType {
 /// How a property's values are spread over the entities of its type.
 ///
 /// The generator stratifies every distribution: with n entities, each value's count is its
-/// probability times n, rounded, so small datasets already have the exact shape.
+/// probability times n, rounded, so small datasets already have the exact shape. Properties
+/// are independent of each other: each is stratified on its own keyed shuffle of the
+/// entities, so a combination of values holds its expected share give or take sampling error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "kind",
@@ -95,8 +97,13 @@ pub enum Distribution {
     Uniform { min: i64, max: i64 },
     /// Ranks `1..=n`, rank k with probability proportional to `1 / k^s` (hot keys).
     Zipf { n: u64, s: f64 },
-    /// One of the listed texts, all equally likely.
-    Choice { values: Vec<String> },
+    /// One of the listed texts: all equally likely, or in proportion to `weights` (one per
+    /// value, not negative, not all zero).
+    Choice {
+        values: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weights: Option<Vec<f64>>,
+    },
     /// Instants spread evenly over `[from, to)` (ISO 8601 text); new writes arrive at `to`.
     Timestamps { from: String, to: String },
     /// A fresh value per entity (Guid properties): unique and in no order.

@@ -162,6 +162,8 @@ struct Call {
     scanned: f64,
     returned: f64,
     partitions: f64,
+    /// The sampling variance of `returned` (a combination of independent properties).
+    variance: f64,
 }
 
 /// A per-call figure list, collected over draws.
@@ -173,6 +175,7 @@ struct Calls {
     partitions: Vec<f64>,
     bytes: Vec<f64>,
     bytes_selected: Vec<f64>,
+    returned_variance: Vec<f64>,
 }
 
 impl<'d> Projector<'d> {
@@ -286,12 +289,17 @@ impl<'d> Projector<'d> {
                                 all_buckets: false,
                                 conditions: &props,
                             };
-                            self.counter.count(m, &d, &ask)
+                            let (matches, v) = self.counter.count_spread(m, &d, &ask);
+                            variance = v;
+                            matches
                         };
                         let holders = range
                             .iter()
                             .filter(|u| props.iter().all(|(p, _)| u.ty.property(p).is_some()))
                             .count();
+                        if !props.is_empty() {
+                            variance *= (holders as f64).powi(2);
+                        }
                         (c * range.len() as f64, matches * holders as f64, 1.0)
                     }
                 } else {
@@ -312,7 +320,9 @@ impl<'d> Projector<'d> {
                                     && props.iter().all(|(p, _)| u.ty.property(p).is_some())
                             })
                             .count();
-                        self.counter.count(m, &d, &ask) * holders as f64
+                        let (matches, v) = self.counter.count_spread(m, &d, &ask);
+                        variance = v * (holders as f64).powi(2);
+                        matches * holders as f64
                     };
                     let partitions = self.table_partitions(&m.ty.table);
                     (scanned, returned, partitions)
@@ -328,6 +338,9 @@ impl<'d> Projector<'d> {
                 call.pages += pages;
                 call.scanned += scanned;
                 call.returned += returned;
+                if r.result_size.is_none() {
+                    call.variance += variance;
+                }
                 call.partitions += if scanned > 0.0 || !pk {
                     partitions
                 } else {
@@ -342,6 +355,7 @@ impl<'d> Projector<'d> {
             calls.requests.push(call.pages);
             calls.scanned.push(call.scanned);
             calls.returned.push(call.returned);
+            calls.returned_variance.push(call.variance);
             calls.partitions.push(call.partitions);
             calls.bytes.push(call.returned * full);
             calls
@@ -476,26 +490,19 @@ impl<'d> Projector<'d> {
         if m.n == 0 {
             return None;
         }
-        // Walk the chain into the heaviest category of every level the key uses.
+        // An entity with the heaviest category of every property the key uses.
         let used: BTreeSet<usize> = m
             .partition_key
             .fields()
             .filter_map(|f| m.level_of(f.expr.property()))
             .collect();
-        let (mut lo, mut c) = (0u64, m.n);
+        let mut categories = m.categories_of(0);
         for (i, level) in m.chain.levels.iter().enumerate() {
-            let a = if used.contains(&i) {
-                level.heaviest()
-            } else {
-                0
-            };
-            lo += level.bound(c, a);
-            c = level.count(c, a);
-            if c == 0 {
-                break;
+            if let (true, Some(slot)) = (used.contains(&i), categories.get_mut(i)) {
+                *slot = level.heaviest();
             }
         }
-        let d = m.at_position(lo.min(m.n - 1));
+        let d = m.with_categories(0, categories);
         let ask = Ask {
             in_partition: true,
             bucket: None,
@@ -599,6 +606,10 @@ fn finish(
         requests: Spread::of(&calls.requests),
         scanned: Spread::of(&calls.scanned),
         returned: Spread::of(&calls.returned),
+        returned_sampling_sd: match calls.returned_variance.len() {
+            0 => 0.0,
+            draws => calls.returned_variance.iter().sum::<f64>().sqrt() / draws as f64,
+        },
         partitions: Spread::of(&calls.partitions),
         payload_bytes: Spread::of(&calls.bytes),
         payload_bytes_selected: Spread::of(&calls.bytes_selected),

@@ -12,7 +12,8 @@ use tablescope_engine::{DateTime, Entity, Guid, Property, PropertyName, Value};
 /// Where a property's value comes from.
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// Level `level` of the chain; `first` is the value of category 0 (uniform and Zipf).
+    /// Categorical property `level` of the chain; `first` is the value of category 0
+    /// (uniform and Zipf).
     Chain {
         level: usize,
         first: i64,
@@ -39,7 +40,12 @@ pub struct TypeModel<'d> {
     pub chain: Chain,
     /// The chain level of each categorical property of `root`, by name.
     pub chain_names: Vec<String>,
-    pub chain_perm: Permutation,
+    /// Per chain level, the keyed permutation its categories are stratified on: one per
+    /// property, so properties are independent of each other.
+    pub level_perms: Vec<Permutation>,
+    /// The order the evaluator and the projector draw entities in: draw position `r` is
+    /// entity `draw_order.invert(r)`.
+    pub draw_order: Permutation,
     /// One source per property of `ty`, in order.
     pub sources: Vec<Source>,
     pub partition_key: Template,
@@ -54,7 +60,7 @@ pub struct Drawn {
     pub raws: Vec<Raw>,
     /// The type's properties in declaration order (names shared with the type model).
     pub properties: Vec<Property>,
-    /// Chain categories (in chain order).
+    /// The categories of the chain's properties (in chain order).
     pub categories: Vec<u64>,
     pub partition_key: String,
     pub row_key: String,
@@ -79,9 +85,15 @@ pub fn categories(def: &PropertyDef) -> Option<Categories> {
             k: (max - min + 1).max(1) as u64,
         }),
         Distribution::Zipf { n, s } => Some(Categories::zipf(*n, *s)),
-        Distribution::Choice { values } => Some(Categories::Uniform {
+        Distribution::Choice {
+            values,
+            weights: None,
+        } => Some(Categories::Uniform {
             k: values.len().max(1) as u64,
         }),
+        Distribution::Choice {
+            weights: Some(w), ..
+        } => Some(Categories::weighted(w)),
         _ => None,
     }
 }
@@ -127,13 +139,18 @@ impl<'d> TypeModel<'d> {
             };
             sources.push(source);
         }
+        let level_perms = chain_names
+            .iter()
+            .map(|name| Permutation::new(n, key(seed, &[&root.name, name, "categories"])))
+            .collect();
         Ok(TypeModel {
             ty,
             root,
             n,
             chain,
             chain_names,
-            chain_perm: Permutation::new(n, key(seed, &[&root.name, "chain"])),
+            level_perms,
+            draw_order: Permutation::new(n, key(seed, &[&root.name, "chain"])),
             sources,
             partition_key: Template::parse(&ty.partition_key)?,
             row_key: Template::parse(&ty.row_key)?,
@@ -147,20 +164,42 @@ impl<'d> TypeModel<'d> {
 
     /// Entity `i` (`i < n`) as the generator writes it.
     pub fn entity(&self, i: u64) -> Drawn {
-        let r = self.chain_perm.apply(i);
-        self.build(i, self.chain.locate(self.n, r), None)
+        self.build(i, self.categories_of(i), None)
     }
 
-    /// The entity at chain position `r` (the evaluator's and projector's draws).
+    /// The categories of entity `i`: each property's own stratified position.
+    pub fn categories_of(&self, i: u64) -> Vec<u64> {
+        self.chain
+            .levels
+            .iter()
+            .zip(&self.level_perms)
+            .map(|(level, perm)| {
+                if self.n == 0 {
+                    0
+                } else {
+                    level.locate(self.n, perm.apply(i.min(self.n - 1)))
+                }
+            })
+            .collect()
+    }
+
+    /// The entity at draw position `r` (the evaluator's and projector's draws).
     pub fn at_position(&self, r: u64) -> Drawn {
-        let i = self.chain_perm.invert(r);
-        self.build(i, self.chain.locate(self.n, r), None)
+        self.entity(self.draw_order.invert(r))
+    }
+
+    /// Entity `i` with the given categories in place of its own (the projector's entity of
+    /// a chosen partition).
+    pub fn with_categories(&self, i: u64, categories: Vec<u64>) -> Drawn {
+        self.build(i, categories, None)
     }
 
     /// A new entity, the `j`-th written after the `n` generated ones, with the categories of
-    /// position `r`: sequential values continue, timestamps are the range's end ("now").
+    /// the entity at draw position `r`: sequential values continue, timestamps are the
+    /// range's end ("now").
     pub fn fresh(&self, j: u64, r: u64) -> Drawn {
-        self.build(self.n + j, self.chain.locate(self.n, r), Some(()))
+        let i = self.draw_order.invert(r);
+        self.build(self.n + j, self.categories_of(i), Some(()))
     }
 
     fn build(&self, i: u64, categories: Vec<u64>, fresh: Option<()>) -> Drawn {
@@ -250,7 +289,7 @@ fn guid_bytes(key: u64, i: u64) -> [u8; 16] {
 pub fn value_of(def: &PropertyDef, raw: &Raw) -> Value {
     match (def.edm_type, raw) {
         (PropertyType::String, Raw::Ord(v)) => {
-            if let Distribution::Choice { values } = &def.distribution {
+            if let Distribution::Choice { values, .. } = &def.distribution {
                 let text = values.get(*v as usize).cloned().unwrap_or_default();
                 return Value::string(text);
             }

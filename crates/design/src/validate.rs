@@ -254,9 +254,17 @@ fn distribution(c: &mut Check, dist: &Distribution, ty: PropertyType, path: &str
             }
             matches!(ty, T::String | T::Int32 | T::Int64 | T::Double)
         }
-        Distribution::Choice { values } => {
+        Distribution::Choice { values, weights } => {
             if values.is_empty() || values.len() > 100_000 {
                 c.fail(format!("{path}.distribution"), Issue::Choice);
+            }
+            if let Some(w) = weights {
+                let sane = w.len() == values.len()
+                    && w.iter().all(|x| x.is_finite() && *x >= 0.0)
+                    && w.iter().sum::<f64>() > 0.0;
+                if !sane {
+                    c.fail(format!("{path}.distribution"), Issue::ChoiceWeights);
+                }
             }
             ty == T::String
         }

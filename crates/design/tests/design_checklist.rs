@@ -55,10 +55,44 @@ fn query_scope_fails_when_most_reads_scan_the_table() {
         (f.grade, f.element.as_deref()),
         (Grade::Fail, Some("patterns[0]"))
     );
-    assert!((f.measure - 1.0 / 11.0).abs() < 1e-9, "{}", f.measure);
+    // Weighted by load: the scan reads every entity per call, the point read one.
+    assert!(f.measure < 0.001, "{}", f.measure);
+    assert!(f.scan_share.unwrap() > 0.999);
     let fixed = r#"{"kind":"read","name":"by name","entityType":"Employee","rate":10,"conditions":[{"on":"PartitionKey","op":"eq"},{"on":"LastName","op":"eq"}]}"#;
     let f = finding(&design(&ty, &format!("{fixed},{POINT}")), Rule::QueryScope);
     assert_eq!((f.grade, f.measure), (Grade::Pass, 1.0));
+}
+
+#[test]
+fn a_rare_admin_scan_that_dominates_the_load_fails_query_scope() {
+    let ty = employee("Employee", "{DepartmentId}", "emp_{EmployeeId:06}", None);
+    let point = POINT.replace(r#""rate":1"#, r#""rate":2000"#);
+    let admin = r#"{"kind":"read","name":"admin export","entityType":"Employee","rate":0.1,"conditions":[{"on":"LastName","op":"eq"}]}"#;
+    let d = design(&ty, &format!("{point},{admin}"));
+    let f = finding(&d, Rule::QueryScope);
+    assert_eq!(
+        (f.grade, f.element.as_deref()),
+        (Grade::Fail, Some("patterns[1]"))
+    );
+    // 2,000 point reads of one entity against 0.1 scans of the whole table (10⁶ entities).
+    let n = 1_000_000.0;
+    let scan = 0.1 * n / (0.1 * n + 2000.0);
+    assert!(
+        (f.scan_share.unwrap() - scan).abs() < 1e-6,
+        "{:?}",
+        f.scan_share
+    );
+    assert!(
+        f.evidence.contains("\"admin export\" scans the table"),
+        "{}",
+        f.evidence
+    );
+    // The same scan at a tenth of the load share passes the scan limit and is weighed.
+    let light = admin.replace(r#""rate":0.1"#, r#""rate":0.0001"#);
+    let f = finding(&design(&ty, &format!("{point},{light}")), Rule::QueryScope);
+    let share = 0.0001 * n / (0.0001 * n + 2000.0);
+    assert!(share < tablescope_design::SCAN_LOAD_LIMIT);
+    assert_eq!((f.grade, f.scan_share), (Grade::Pass, None));
 }
 
 #[test]

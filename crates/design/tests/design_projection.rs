@@ -1,6 +1,8 @@
 //! The projector against measurement: at every size the engine can really hold (10³ to 10⁶
 //! entities), the projected scanned, returned and page counts of every gallery pattern equal
-//! what the evaluator measures by running the queries, within 1%.
+//! what the evaluator measures by running the queries, within 1%; a count that combines
+//! independent properties (a department and a last name) within four standard deviations
+//! of its sampling error, which the projection states.
 
 use tablescope_design::{self as design, gallery, Design, EvalOptions, Figures, Prices, Target};
 use tablescope_engine::Account;
@@ -35,11 +37,14 @@ fn compare(m: &Figures, p: &Figures) -> Result<(), String> {
         ));
     }
     close(&format!("{name} scanned"), m.scanned.mean, p.scanned.mean)?;
-    close(
-        &format!("{name} returned"),
-        m.returned.mean,
-        p.returned.mean,
-    )?;
+    let sampling = 4.0 * p.returned_sampling_sd;
+    if (m.returned.mean - p.returned.mean).abs() > sampling {
+        close(
+            &format!("{name} returned"),
+            m.returned.mean,
+            p.returned.mean,
+        )?;
+    }
     close(&format!("{name} pages"), m.requests.mean, p.requests.mean)?;
     close(
         &format!("{name} worst scanned"),

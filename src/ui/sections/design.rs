@@ -33,6 +33,7 @@ pub(crate) mod host;
 mod io;
 pub mod offthread;
 pub mod problem_text;
+mod profile;
 mod project;
 mod remote;
 mod review;

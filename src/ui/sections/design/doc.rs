@@ -10,7 +10,8 @@
 //! never lost to validation.
 
 use crate::design::{
-    project, review, Design, DesignError, Evaluation, Finding, Prices, Projection, Target, VERSION,
+    project, review, Design, DesignError, Evaluation, Finding, Prices, Profile, Projection, Target,
+    VERSION,
 };
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,9 @@ pub struct Ctx {
     pub target: RwSignal<String>,
     /// The last evaluation on the generated data, with the design it ran on.
     pub evaluation: RwSignal<Option<(Design, Evaluation)>>,
+    /// The generated data's values, counted in the tables after a generation or an
+    /// evaluation, with the design they were counted against.
+    pub profile: RwSignal<Option<(Design, Profile)>>,
     /// The design at the target size, or what is wrong with the design.
     pub projection: Memo<Result<Projection, DesignError>>,
     /// The checklist on the projection (empty while the design has problems).
@@ -81,6 +85,7 @@ impl Ctx {
             prices,
             target,
             evaluation: RwSignal::new(None),
+            profile: RwSignal::new(None),
             projection,
             findings,
             notice: RwSignal::new(None),
@@ -111,6 +116,7 @@ impl Ctx {
     /// longer applies.
     pub fn open(&self, d: Design) {
         self.evaluation.set(None);
+        self.profile.set(None);
         self.design.set(d);
     }
 

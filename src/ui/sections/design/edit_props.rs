@@ -64,6 +64,7 @@ fn default_of(kind: &str) -> Distribution {
         "zipf" => Distribution::Zipf { n: 100, s: 1.0 },
         "choice" => Distribution::Choice {
             values: vec!["a".into(), "b".into(), "c".into()],
+            weights: None,
         },
         "timestamps" => Distribution::Timestamps {
             from: "2026-01-01T00:00:00Z".into(),
@@ -74,14 +75,27 @@ fn default_of(kind: &str) -> Distribution {
     }
 }
 
-/// The distribution's parameters as one line of text: `1..100`, `100 ^ 1.1`, `a, b, c`,
-/// `2026-01-01T00:00:00Z .. 2026-02-01T00:00:00Z`, the start of a sequence.
+/// The distribution's parameters as one line of text: `1..100`, `100 ^ 1.1`, `a, b, c` (or
+/// with weights, `a:6, b:3, c:1`), `2026-01-01T00:00:00Z .. 2026-02-01T00:00:00Z`, the start
+/// of a sequence.
 fn params_text(d: &Distribution) -> String {
     match d {
         Distribution::Sequential { start } => start.to_string(),
         Distribution::Uniform { min, max } => format!("{min}..{max}"),
         Distribution::Zipf { n, s } => format!("{n} ^ {s}"),
-        Distribution::Choice { values } => values.join(", "),
+        Distribution::Choice {
+            values,
+            weights: None,
+        } => values.join(", "),
+        Distribution::Choice {
+            values,
+            weights: Some(w),
+        } => values
+            .iter()
+            .zip(w)
+            .map(|(v, w)| format!("{v}:{w}"))
+            .collect::<Vec<_>>()
+            .join(", "),
         Distribution::Timestamps { from, to } => format!("{from} .. {to}"),
         Distribution::Random => String::new(),
     }
@@ -111,15 +125,40 @@ fn parse_params(kind: &Distribution, text: &str) -> Option<Distribution> {
                 s: b.parse().ok()?,
             }
         }
-        Distribution::Choice { .. } => Distribution::Choice {
-            values: form::names(text),
-        },
+        Distribution::Choice { .. } => choice_of(text),
         Distribution::Timestamps { .. } => {
             let (from, to) = pair("..")?;
             Distribution::Timestamps { from, to }
         }
         Distribution::Random => Distribution::Random,
     })
+}
+
+/// A choice from `a, b, c` or `a:6, b:3, c:1`: a value's weight follows its last `:`
+/// (1 where a value has none); without any weight, all are equally likely.
+fn choice_of(text: &str) -> Distribution {
+    let mut values = Vec::new();
+    let mut weights = Vec::new();
+    for item in form::names(text) {
+        match item
+            .rsplit_once(':')
+            .map(|(v, w)| (v, w.trim().parse::<f64>()))
+        {
+            Some((v, Ok(w))) => {
+                values.push(v.trim().to_string());
+                weights.push(Some(w));
+            }
+            _ => {
+                values.push(item);
+                weights.push(None);
+            }
+        }
+    }
+    let weighted = weights.iter().any(Option::is_some);
+    Distribution::Choice {
+        values,
+        weights: weighted.then(|| weights.into_iter().map(|w| w.unwrap_or(1.0)).collect()),
+    }
 }
 
 fn update_prop(ctx: Ctx, i: usize, j: usize, f: impl FnOnce(&mut PropertyDef)) {

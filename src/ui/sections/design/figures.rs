@@ -8,7 +8,8 @@ use super::doc::Ctx;
 use super::fmt;
 use super::remote::Reader;
 use crate::design::{
-    project, Design, EvalOptions, Evaluation, Figures, Pattern, PatternRun, Target,
+    agreement, project, Design, EvalOptions, Evaluation, Figures, Pattern, PatternRun, Selectivity,
+    Target,
 };
 use crate::engine::Request;
 use crate::i18n::{msg, t};
@@ -47,6 +48,11 @@ pub fn FiguresPanel() -> impl IntoView {
             };
             let now = crate::ui::kit::dom::now;
             let started = now();
+            // The data's values first: the comparison names its differences from them.
+            match super::profile::read(&reader, &d).await {
+                Ok(p) => ctx.profile.set(Some((d.clone(), p))),
+                Err(e) => return fail(e),
+            }
             // A query page per step, as many steps per task as fit in SLICE_MS, so the page
             // paints and takes input between them (a table scan at 10⁶ is a thousand pages).
             let mut slice_start = started;
@@ -231,7 +237,11 @@ fn VersusPanel() -> impl IntoView {
                 .with(|p| project(d, &Target::of_design(d), p))
                 .ok()?;
             let total: u64 = d.entity_types.iter().map(|t| t.count).sum();
-            let rows: Vec<(String, [(f64, f64); 3])> = ev
+            let selectivity = ctx.profile.with(|pr| match pr {
+                Some((pd, profile)) if pd == d => agreement(d, ev, &p, profile),
+                _ => Vec::new(),
+            });
+            let rows: Vec<(String, [(f64, f64); 3], Option<Selectivity>)> = ev
                 .patterns
                 .iter()
                 .zip(&p.patterns)
@@ -244,6 +254,7 @@ fn VersusPanel() -> impl IntoView {
                             (p.returned.mean, m.returned.mean),
                             (p.requests.mean, m.requests.mean),
                         ],
+                        selectivity.iter().find(|s| s.pattern == m.pattern).cloned(),
                     )
                 })
                 .collect();
@@ -262,9 +273,11 @@ fn VersusPanel() -> impl IntoView {
                             <th scope="col">{t(msg::design_col_returned)}</th>
                             <th scope="col">{t(msg::design_col_pages)}</th>
                             <th scope="col">{t(msg::design_col_gap)}</th>
+                            <th scope="col">{t(msg::design_col_selectivity)}</th>
+                            <th scope="col">{t(msg::design_col_why)}</th>
                         </tr></thead>
                         <tbody>
-                            {rows.into_iter().enumerate().map(|(i, (name, pairs))| {
+                            {rows.into_iter().enumerate().map(|(i, (name, pairs, sel))| {
                                 let gap = pairs.iter().map(|(p, m)| (p - m).abs() / m.abs().max(1e-9)).fold(0.0, f64::max);
                                 let cell = |(p, m): (f64, f64)| format!("{} / {}", fmt::num(p), fmt::num(m));
                                 view! {
@@ -274,6 +287,7 @@ fn VersusPanel() -> impl IntoView {
                                         <td class="v-returned">{cell(pairs[1])}</td>
                                         <td class="v-pages">{cell(pairs[2])}</td>
                                         <td class="v-gap">{fmt::percent(gap)}</td>
+                                        {selectivity_cells(sel)}
                                     </tr>
                                 }
                             }).collect_view()}
@@ -284,6 +298,33 @@ fn VersusPanel() -> impl IntoView {
             </section>
         })}
     }
+}
+
+/// A read's selectivity, projected / measured, and why they differ (empty for a write).
+fn selectivity_cells(sel: Option<Selectivity>) -> impl IntoView {
+    let Some(s) = sel else {
+        return view! { <td class="v-selectivity"></td><td class="v-why"></td> }.into_any();
+    };
+    let shares = format!(
+        "{} / {}",
+        fmt::percent(s.projected),
+        fmt::percent(s.measured)
+    );
+    let why = if s.differences.is_empty() {
+        msg::design_why_agree(fmt::percent(4.0 * s.sampling_sd))
+    } else {
+        s.differences
+            .iter()
+            .map(super::profile::difference)
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let differs = !s.differences.is_empty();
+    view! {
+        <td class="v-selectivity">{shares}</td>
+        <td class="v-why" class:differs=differs>{why}</td>
+    }
+    .into_any()
 }
 
 /// With `?perf=1`: `window.__tablescopeDesignEvaluateMs`, the evaluation's time from the

@@ -76,7 +76,13 @@ pub fn evidence(f: &Finding) -> String {
         return msg::design_ev_none();
     }
     match f.rule {
-        Rule::QueryScope => msg::design_ev_query_scope(fmt::percent(l), fmt::percent(m)),
+        Rule::QueryScope => match f.scan_share {
+            Some(s) => msg::design_ev_query_scope_scan(
+                fmt::percent(crate::design::SCAN_LOAD_LIMIT),
+                fmt::percent(s),
+            ),
+            None => msg::design_ev_query_scope(fmt::percent(l), fmt::percent(m)),
+        },
         Rule::QueryDensity => msg::design_ev_query_density(fmt::num(l), fmt::num(m)),
         Rule::Projection => msg::design_ev_projection(fmt::num(m), fmt::num(l)),
         Rule::Denormalisation => msg::design_ev_denormalisation(fmt::num(m)),

@@ -60,13 +60,35 @@ pub fn GeneratorPanel() -> impl IntoView {
         outcome.set(None);
         ctx.evaluation.set(None);
         leptos::task::spawn_local(async move {
+            ctx.profile.set(None);
             let ended = match Bridge::get() {
                 Ok(bridge) => {
-                    generate(bridge, &design, replace.get_untracked(), cancel, progress).await
+                    let ended = generate(
+                        bridge.clone(),
+                        &design,
+                        replace.get_untracked(),
+                        cancel,
+                        progress,
+                    )
+                    .await;
+                    if matches!(ended, Outcome::Done { .. }) {
+                        // The values as the tables now hold them, beside the declared ones.
+                        let counted = match super::remote::Reader::new(bridge) {
+                            Ok(reader) => super::profile::read(&reader, &design).await,
+                            Err(e) => Err(e),
+                        };
+                        match counted {
+                            Ok(p) => ctx.profile.set(Some((design.clone(), p))),
+                            Err(e) => outcome.set(Some(Outcome::Failed(e))),
+                        }
+                    }
+                    ended
                 }
                 Err(e) => Outcome::Failed(e),
             };
-            outcome.set(Some(ended));
+            if outcome.get_untracked().is_none() {
+                outcome.set(Some(ended));
+            }
             running.set(false);
         });
     };
@@ -96,6 +118,7 @@ pub fn GeneratorPanel() -> impl IntoView {
                     Some(Outcome::Failed(e)) => e,
                 }}
             </p>
+            <super::profile::ProfileTable />
         </section>
     }
 }
