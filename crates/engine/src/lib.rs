@@ -57,7 +57,7 @@ pub use error::{Error, ErrorCode, Result};
 pub use found::Found;
 pub use json::RawEntity;
 pub use key::{cmp_utf16, utf16_len, Key};
-pub use query::{Continuation, QueryKind, QueryOptions, QueryStats};
+pub use query::{distinct_partitions, Continuation, QueryKind, QueryOptions, QueryStats};
 pub use record::{Record, Shape, ValueRef};
 pub use row_map::RowMap;
 pub use rows::{Row, RowRun, Seen};
