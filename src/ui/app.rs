@@ -34,6 +34,8 @@ pub fn App() -> impl IntoView {
         leptos::task::spawn_local(take_over_when_free(state));
     }
     view! {
+        // The first stop of Tab: past the header and the side panels to the sections.
+        <a class="skip-link" href="#content">{t(msg::app_skip)}</a>
         <header class="app-header">
             <div class="header-inner">
                 <div class="brand">
@@ -57,7 +59,7 @@ pub fn App() -> impl IntoView {
                 <StoragePanel />
                 <SettingsPanel />
             </aside>
-            <main class="app-main">
+            <main class="app-main" id="content" tabindex="-1">
                 <Nav section=section />
                 <SectionPanel section=section />
             </main>

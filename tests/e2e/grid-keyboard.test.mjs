@@ -190,3 +190,73 @@ test('the entity editor writes with Ctrl+Enter', async () => {
   assertClean(page);
   await page.context().close();
 });
+
+/** The focused cell: its row's index, its place in the row (from 1), its text; or null. */
+function focusedCell(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (a?.tagName !== 'TD' || !a.closest('tr.grid-row')) return null;
+    const tr = a.closest('tr.grid-row');
+    return { index: Number(tr.dataset.index), cell: [...tr.children].indexOf(a) + 1, cells: tr.children.length, text: a.textContent };
+  });
+}
+
+test('cell by cell: arrows move across a row and keep the column between rows, Home/End and Ctrl+Home/End', async () => {
+  const page = await openApp(env);
+  await numberedTable(page, 'Cells', 30);
+  await page.locator('.grid-count', { hasText: '30 entities' }).waitFor();
+  // The ARIA grid pattern's roles.
+  assert.equal(await page.locator('.data-panel table.grid').getAttribute('role'), 'grid');
+  assert.equal(await page.locator(`${ROW}[data-index="0"]`).getAttribute('role'), 'row');
+  assert.equal(await page.locator(`${ROW}[data-index="0"] td`).first().getAttribute('role'), 'gridcell');
+
+  await tabIntoGrid(page);
+  assert.deepEqual(await focused(page), { index: 0, rowKey: rowKey(0), grid: 'panel data-panel' });
+  // ArrowRight enters the row's cells: PartitionKey, then RowKey.
+  await page.keyboard.press('ArrowRight');
+  const first = await focusedCell(page);
+  assert.deepEqual({ index: first.index, cell: first.cell, text: first.text }, { index: 0, cell: 1, text: 'p0' });
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await focusedCell(page), { ...first, cell: 2, text: rowKey(0) });
+  // Exactly one element of the grid is in the Tab order: the active cell.
+  assert.equal(await page.locator('.data-panel tbody [tabindex="0"]').count(), 1);
+  assert.equal(await page.locator(`${ROW}[data-index="0"] td:nth-child(2)`).getAttribute('tabindex'), '0');
+  assert.equal(await page.locator(`${ROW}[data-index="0"]`).getAttribute('tabindex'), '-1');
+  // Down keeps the column.
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await focusedCell(page), { ...first, index: 1, cell: 2, text: rowKey(1) });
+  // End and Home: the row's last and first cells.
+  await page.keyboard.press('End');
+  const last = await focusedCell(page);
+  assert.equal(last.index, 1);
+  assert.equal(last.cell, last.cells);
+  assert.ok(last.cells > 3, `more than the two keys: ${last.cells} cells`);
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await focusedCell(page)).cell, last.cells, 'ArrowRight stops at the last cell');
+  await page.keyboard.press('Home');
+  assert.deepEqual(await focusedCell(page), { ...first, index: 1, cell: 1, text: 'p0' });
+  // Ctrl+End and Ctrl+Home: the last and first rows, same column.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Control+End');
+  assert.deepEqual(await focusedCell(page), { ...first, index: 29, cell: 2, text: rowKey(29) });
+  await page.keyboard.press('Control+Home');
+  assert.deepEqual(await focusedCell(page), { ...first, index: 0, cell: 2, text: rowKey(0) });
+  // ArrowLeft past the first cell goes back to the row; Home/End then move between rows.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await focused(page), { index: 0, rowKey: rowKey(0), grid: 'panel data-panel' });
+  await page.keyboard.press('End');
+  assert.deepEqual(await focused(page), { index: 29, rowKey: rowKey(29), grid: 'panel data-panel' });
+  // Tab leaves and Shift+Tab comes back to the active cell.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedCell(page), null);
+  await page.keyboard.press('Shift+Tab');
+  assert.deepEqual(await focusedCell(page), { ...first, index: 0, cell: 1, text: 'p0' });
+  // Enter on a cell opens its row.
+  await page.keyboard.press('Enter');
+  assert.equal(JSON.parse(await page.locator('.data-panel .entity-json').textContent()).RowKey, rowKey(0));
+  assertClean(page);
+  await page.context().close();
+});

@@ -330,6 +330,9 @@ test('paging goes through an empty page that still carries a continuation token'
   assert.equal(last.pages, expected.length);
   assert.equal(last.scanned, data.length);
   assert.equal(last.returned, expected.reduce((a, b) => a + b, 0));
+  // Pages of 4 over partitions of 5 split two partitions: 1 + 2 + 2 + 1 page-partitions,
+  // 3 partitions.
+  assert.equal(last.partitions, 3);
   assert.match(await page.locator('.page-item').last().textContent(), /no continuation token/);
   assertClean(page);
   await page.context().close();

@@ -99,6 +99,8 @@ test('query-kinds: the table scan shows scanned 40, and the partition map marks 
   await page.locator('.learn-panel').scrollIntoViewIfNeeded();
   await page.locator('#learn-heading').evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-desktop-learn.png') });
+  // Earlier steps are folded to one line: open this one for its map.
+  await player.locator(`.step[data-index="${i}"] .step-toggle`).click();
   await player.locator(`.step[data-index="${i}"]`).screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-desktop-partition-map.png') });
   assertClean(page);
   await page.context().close();
@@ -158,12 +160,14 @@ test('the simulator throttles the hot partition and not the spread design', asyn
 test('screenshots of Learn, the partition map and the simulator at 360 px', async () => {
   const page = await openLearn(PHONE);
   const player = await runScenario(page, 'query-kinds.json');
-  await player.locator('.step .partition-map').first().waitFor();
+  // The newest step is open (with its map), the earlier ones folded.
+  await player.locator('.step:last-child .partition-map').waitFor();
   const noOverflow = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   assert.ok(noOverflow, 'nothing overflows the 360 px viewport');
   await page.locator('#learn-heading').evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-learn.png') });
   const i = 12;
+  await player.locator(`.step[data-index="${i}"] .step-toggle`).click();
   await player.locator(`.step[data-index="${i}"]`).evaluate((e) => e.scrollIntoView());
   await page.screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-partition-map.png') });
   await page.locator('.simulator-panel').screenshot({ path: join(REPO, 'tests/e2e/screenshots/teach-phone-simulator.png') });

@@ -61,7 +61,7 @@ pub use found::Found;
 pub use json::RawEntity;
 pub use json_problem::{JsonExpected, JsonFound, JsonProblem, JsonProblemKind, JsonSyntax};
 pub use key::{cmp_utf16, utf16_len, Key};
-pub use query::{Continuation, QueryKind, QueryOptions, QueryStats};
+pub use query::{distinct_partitions, Continuation, QueryKind, QueryOptions, QueryStats};
 pub use record::{Record, Shape, ValueRef};
 pub use row_map::RowMap;
 pub use rows::{Row, RowRun, Seen};

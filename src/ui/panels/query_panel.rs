@@ -125,6 +125,7 @@ pub fn QueryPanel() -> impl IntoView {
             scanned: stats.map_or(0, |s| s.scanned),
             returned: stats.map_or(0, |s| s.returned),
             partitions: stats.map_or(0, |s| s.partitions),
+            continues_partition: stats.is_some_and(|s| s.continues_partition),
             token: response.continuation.as_ref().map(token_text),
         };
         let kind = stats

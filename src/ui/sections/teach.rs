@@ -6,6 +6,7 @@
 //! never on the user's sandbox account.
 
 pub mod embed;
+mod follow;
 pub mod lazy;
 mod player;
 mod simulator;

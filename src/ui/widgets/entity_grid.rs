@@ -2,10 +2,13 @@
 //! arrangement shows (`super::columns`), rows in the order given (the service's). Only the
 //! rows in view are in the DOM, so a page of 1,000 entities renders as fast as a page of 30.
 //!
-//! Keyboard (the WAI-ARIA grid pattern, rows focusable, roving tabindex): exactly one row is
-//! in the Tab order, the active one; ArrowUp/ArrowDown, Home/End (also with Ctrl),
-//! PageUp/PageDown move it, Shift with a move extends the selection, Space toggles the row's
-//! selection, Ctrl+A selects all, Enter opens the row. Invariant: focus never leaves the
+//! Keyboard (the WAI-ARIA grid pattern, roving tabindex): exactly one row or one cell is in
+//! the Tab order, the active one. ArrowUp/ArrowDown, PageUp/PageDown, Ctrl+Home/Ctrl+End move
+//! between rows, keeping the column; ArrowRight/ArrowLeft move from the row to its cells and
+//! between them (mirrored right to left); Home/End move to the row's first or last cell, or,
+//! on a row, to the first or last row. Shift with a row move extends the selection, Space
+//! toggles the row's selection, Ctrl+A selects all, Enter opens the row. A click makes the
+//! clicked cell active. Invariant: focus never leaves the
 //! grid while rows come and go: a move to a row in view focuses it at once; a move that
 //! scrolls the virtual window, or a scroll by the user while a row has focus, puts focus on
 //! the scroller (which handles the keys too) until the active row is rendered, then on the
@@ -67,8 +70,10 @@ pub fn EntityGrid(
     let len_untracked = move || entities.with_untracked(Vec::len);
     let picks = Picks::new(entities);
     let active = RwSignal::new(0_usize);
+    // The active cell's place in its row (from 1), or 0 when the row itself is active.
+    let col = RwSignal::new(0_usize);
     let scroll_top = RwSignal::new(0.0_f64);
-    let scroller = Scroller(id);
+    let scroller = Scroller(id, col);
     let window = Memo::new(move |_| {
         let first = (scroll_top.get() / ROW_HEIGHT) as usize;
         let start = first.saturating_sub(OVERSCAN).min(len());
@@ -131,9 +136,32 @@ pub fn EntityGrid(
         }
         let a = active.get_untracked().min(n - 1);
         let ctrl = ev.ctrl_key() || ev.meta_key();
-        let to = match ev.key().as_str() {
+        // PartitionKey, RowKey and the shown columns.
+        let (c, cells) = (col.get_untracked(), 2 + columns.with_untracked(Vec::len));
+        let rtl = web_sys::window()
+            .and_then(|w| w.document()?.document_element()?.get_attribute("dir"))
+            .is_some_and(|d| d == "rtl");
+        let key = ev.key();
+        let key = match (key.as_str(), rtl) {
+            ("ArrowRight", true) => "ArrowLeft",
+            ("ArrowLeft", true) => "ArrowRight",
+            (k, _) => k,
+        };
+        let to = match key {
             "ArrowDown" => a + 1,
             "ArrowUp" => a.saturating_sub(1),
+            "ArrowRight" => {
+                col.set((c + 1).min(cells));
+                a
+            }
+            "ArrowLeft" => {
+                col.set(c.saturating_sub(1));
+                a
+            }
+            "Home" | "End" if c > 0 && !ctrl => {
+                col.set(if key == "Home" { 1 } else { cells });
+                a
+            }
             "Home" => 0,
             "End" => n - 1,
             "PageDown" => a + page_rows(),
@@ -171,7 +199,9 @@ pub fn EntityGrid(
         let row_focused = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.active_element())
-            .is_some_and(|a| a.matches("tr.grid-row").unwrap_or(false) && el.contains(Some(&a)));
+            .is_some_and(|a| {
+                a.matches("tr.grid-row, tr.grid-row > td").unwrap_or(false) && el.contains(Some(&a))
+            });
         let before = window.get_untracked();
         scroll_top.set(f64::from(el.scroll_top()));
         if row_focused && window.get_untracked() != before {
@@ -212,7 +242,13 @@ pub fn EntityGrid(
         if let Some(body) = tbody() {
             let n = len_untracked();
             let a = active.get_untracked().min(n.saturating_sub(1));
-            grid_rows::mark(&body, a, picks, selected.get_untracked());
+            grid_rows::mark(
+                &body,
+                a,
+                col.get_untracked(),
+                picks,
+                selected.get_untracked(),
+            );
             grid_rows::mark_all(id, picks.count_untracked(), n);
         }
     };
@@ -225,6 +261,7 @@ pub fn EntityGrid(
             let cols = columns.with(|c| c.as_ptr() as usize);
             let now = (ptr, n, cols, window.get(), crate::i18n::lang());
             active.track();
+            col.track();
             picks.track();
             selected.track();
             let new_rows = drawn.is_some_and(|d| (d.0, d.1) != (ptr, n));
@@ -255,10 +292,11 @@ pub fn EntityGrid(
         },
     );
     let on_rows_click = move |ev: leptos::ev::MouseEvent| {
-        let Some((i, on_box)) = grid_rows::clicked(&ev) else {
+        let Some((i, cell, on_box)) = grid_rows::clicked(&ev) else {
             return;
         };
         active.set(i);
+        col.set(cell);
         if on_box {
             picks.toggle(i);
         } else {
@@ -356,19 +394,23 @@ pub fn EntityGrid(
     }
 }
 
-/// The grid's scrolling box, found by its id (`<prefix>-grid`).
+/// The grid's scrolling box, found by its id (`<prefix>-grid`), and the active column.
 #[derive(Clone, Copy)]
-struct Scroller(&'static str);
+struct Scroller(&'static str, RwSignal<usize>);
 
 impl Scroller {
     fn dom_id(self) -> String {
         format!("{}-grid", self.0)
     }
 
-    /// Row `index`, if rendered.
+    /// Row `index`'s focus target, if rendered: its active cell, or the row itself.
     fn row(self, index: usize) -> Option<web_sys::HtmlElement> {
+        let cell = match self.1.get_untracked() {
+            0 => String::new(),
+            c => format!(" > td:nth-child({c})"),
+        };
         self.element()?
-            .query_selector(&format!("tr[data-index=\"{index}\"]"))
+            .query_selector(&format!("tr[data-index=\"{index}\"]{cell}"))
             .ok()
             .flatten()?
             .dyn_into()
@@ -421,14 +463,25 @@ fn listen<E: JsCast + 'static>(el: &web_sys::HtmlElement, kind: &str, f: impl Fn
     f.forget();
 }
 
-/// `el.focus({preventScroll: true})`.
+/// `el.focus({preventScroll: true})`; a cell is then scrolled into view across the row
+/// (`scrollIntoView({block: "nearest", inline: "nearest"})`: its row is in view already, and
+/// its `scroll-margin` keeps it clear of the pinned key columns).
 fn focus_quietly(el: &web_sys::HtmlElement) {
     use js_sys::{Function, Object, Reflect};
+    let call = |name: &str, options: &Object| {
+        if let Ok(f) = Reflect::get(el, &name.into()) {
+            if let Ok(f) = f.dyn_into::<Function>() {
+                let _ = f.call1(el, options);
+            }
+        }
+    };
     let options = Object::new();
     let _ = Reflect::set(&options, &"preventScroll".into(), &true.into());
-    if let Ok(f) = Reflect::get(el, &"focus".into()) {
-        if let Ok(f) = f.dyn_into::<Function>() {
-            let _ = f.call1(el, &options);
-        }
+    call("focus", &options);
+    if el.tag_name() == "TD" {
+        let options = Object::new();
+        let _ = Reflect::set(&options, &"block".into(), &"nearest".into());
+        let _ = Reflect::set(&options, &"inline".into(), &"nearest".into());
+        call("scrollIntoView", &options);
     }
 }

@@ -105,7 +105,13 @@ pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> AnyView {
     let kind = move || builder.with(|b| b.kind);
     let edit_tree = Callback::new(move |(id, e): (u64, Edit)| ed.edit(&|b| e.apply(b, id)));
     view! {
-            <fieldset class="builder">
+            // Stale while the raw text is not the builder's filter: the hint under the raw
+            // field says why (a syntax error and where, or a filter the builder cannot show).
+            <fieldset
+                class="builder"
+                data-stale=move || (!expressible.get()).to_string()
+                aria-describedby=ids.raw_hint
+            >
                 <legend>{t(msg::query_builder)}</legend>
                 <div class="kind-choices" role="radiogroup" aria-label=t(msg::query_kind)>
                     {[
@@ -196,6 +202,8 @@ pub fn editor_view(ed: FilterEditor, ids: EditorIds) -> AnyView {
                     {move || {
                         if expressible.get() {
                             msg::query_filter_synced()
+                        } else if let Some(e) = syntax() {
+                            msg::query_filter_stale(e.position)
                         } else {
                             msg::query_filter_raw()
                         }

@@ -44,6 +44,7 @@ fn row(document: &Document, index: usize, raw: &RawEntity, cols: &[Column]) -> O
     let index_text = index.to_string();
     let _ = tr.set_attribute("data-index", &index_text);
     let _ = tr.set_attribute("aria-rowindex", &(index + 2).to_string());
+    let _ = tr.set_attribute("role", "row");
     let _ = tr.set_attribute("tabindex", "-1");
     let _ = tr.set_attribute("aria-selected", "false");
     let pick = document.create_element("input").ok()?;
@@ -71,6 +72,8 @@ fn cell(document: &Document, class: &str, text: &str) -> Option<Element> {
     if !class.is_empty() {
         td.set_class_name(class);
     }
+    let _ = td.set_attribute("role", "gridcell");
+    let _ = td.set_attribute("tabindex", "-1");
     let _ = td.set_attribute("title", text);
     // A value is data: its own left-to-right run (an isolate, so the cell itself keeps the
     // page's direction and its sticky side), and a key like `قسم-A1` keeps its order in a
@@ -82,12 +85,22 @@ fn cell(document: &Document, class: &str, text: &str) -> Option<Element> {
     Some(td)
 }
 
-/// Sets each drawn row's state: in the Tab order if `active`, selected (row and check box)
-/// as `picks` says, marked opened if it is the row whose JSON shows.
-pub fn mark(tbody: &Element, active: usize, picks: Picks, opened: Option<usize>) {
+/// Sets each drawn row's state: in the Tab order if `active` (the row when `col` is 0, else
+/// its cell `col`, from 1), selected (row and check box) as `picks` says, marked opened if it
+/// is the row whose JSON shows.
+pub fn mark(tbody: &Element, active: usize, col: usize, picks: Picks, opened: Option<usize>) {
     let Ok(rows) = tbody.query_selector_all("tr.grid-row") else {
         return;
     };
+    if let Ok(Some(cell)) = tbody.query_selector("td[tabindex=\"0\"]") {
+        let _ = cell.set_attribute("tabindex", "-1");
+    }
+    if col > 0 {
+        let cell = format!("tr[data-index=\"{active}\"] > td:nth-child({col})");
+        if let Ok(Some(cell)) = tbody.query_selector(&cell) {
+            let _ = cell.set_attribute("tabindex", "0");
+        }
+    }
     for i in 0..rows.length() {
         let Some(tr) = rows.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
             continue;
@@ -99,7 +112,14 @@ pub fn mark(tbody: &Element, active: usize, picks: Picks, opened: Option<usize>)
             continue;
         };
         let picked = picks.has_untracked(index);
-        let _ = tr.set_attribute("tabindex", if index == active { "0" } else { "-1" });
+        let _ = tr.set_attribute(
+            "tabindex",
+            if index == active && col == 0 {
+                "0"
+            } else {
+                "-1"
+            },
+        );
         let _ = tr.set_attribute("aria-selected", if picked { "true" } else { "false" });
         let _ = tr
             .class_list()
@@ -115,12 +135,19 @@ pub fn mark(tbody: &Element, active: usize, picks: Picks, opened: Option<usize>)
     }
 }
 
-/// The row a click landed on, and whether on its check box.
-pub fn clicked(ev: &web_sys::Event) -> Option<(usize, bool)> {
+/// The row a click landed on, the cell's place in it (from 1; 0 off the cells), and whether
+/// on its check box.
+pub fn clicked(ev: &web_sys::Event) -> Option<(usize, usize, bool)> {
     let target = ev.target()?.dyn_into::<Element>().ok()?;
     let tr = target.closest("tr.grid-row").ok()??;
     let index = tr.get_attribute("data-index")?.parse().ok()?;
-    Some((index, target.matches("input.pick").unwrap_or(false)))
+    let mut cell = 0;
+    let mut td = target.closest("td").ok().flatten();
+    while let Some(e) = td {
+        cell += 1;
+        td = e.previous_element_sibling();
+    }
+    Some((index, cell, target.matches("input.pick").unwrap_or(false)))
 }
 
 /// Sets the select-all box `#<id>-pick-all`: checked when all `n` rows are selected,

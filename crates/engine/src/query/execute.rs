@@ -57,6 +57,28 @@ pub struct QueryStats {
     /// Partitions from which at least one entity was scanned.
     pub partitions: u64,
     pub kind: QueryKind,
+    /// The continuation resumes inside a partition this page scanned: the next page scans
+    /// that partition too, so a count of partitions over a query's pages counts it once
+    /// ([`distinct_partitions`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub continues_partition: bool,
+}
+
+/// The distinct partitions a query's pages scanned, from each page's `(partitions,
+/// continues_partition)` in order: a partition a continuation splits between two pages is
+/// counted on both pages, once here (pages scan in key order, so only such a partition can be
+/// scanned by two pages).
+pub fn distinct_partitions(pages: impl IntoIterator<Item = (u64, bool)>) -> u64 {
+    let mut total = 0;
+    let mut carried = false;
+    for (partitions, continues) in pages {
+        total += partitions;
+        if carried && partitions > 0 {
+            total -= 1;
+        }
+        carried = continues;
+    }
+    total
 }
 
 /// One page of results.
@@ -164,6 +186,7 @@ fn run_page<const COUNTING: bool>(
             returned: 0,
             partitions: 0,
             kind: plan.kind,
+            continues_partition: false,
         },
         plan,
         scanned_keys: trace.then(Vec::new),
@@ -231,6 +254,9 @@ fn run_page<const COUNTING: bool>(
             last_partition_key = Some(pk);
         }
         if page.continuation.is_some() {
+            // The continuation names a row of `pk`: it splits the partition when this page
+            // scanned some of it (else the page filled up on the partition before).
+            page.stats.continues_partition = page.stats.scanned > scanned_before;
             break 'partitions;
         }
     }

@@ -152,3 +152,69 @@ fn int_range_agrees_with_the_operator() {
         }
     }
 }
+
+/// Pages `filter` with `$top` `top` to the end; each page's statistics.
+fn pages_of(account: &Account, filter: &str, top: u32) -> Vec<QueryStats> {
+    let table = account.table("years").unwrap();
+    let mut options = QueryOptions {
+        filter: Some(filter.into()),
+        top: Some(top),
+        ..QueryOptions::default()
+    };
+    let mut pages = Vec::new();
+    loop {
+        let page =
+            execute_page(table, plan(filter::parse(filter).unwrap()), &options, false).unwrap();
+        pages.push(page.stats);
+        match page.continuation {
+            Some(c) => options.continuation = Some(c),
+            None => return pages,
+        }
+    }
+}
+
+#[test]
+fn partitions_split_by_a_continuation_count_once_over_the_pages() {
+    // Three partitions of two entities each, every one with a Year after 2000.
+    let mut a = Account::default();
+    a.create_table("years").unwrap();
+    for pk in ["p1", "p2", "p3"] {
+        for (rk, year) in [("r1", 2001), ("r2", 2010)] {
+            a.insert(
+                "years",
+                Entity::new(pk, rk).with("Year", Value::Int32(year)),
+            )
+            .unwrap();
+        }
+    }
+    // $top 3: page 1 reads p1 and half of p2, page 2 the rest of p2 and all of p3.
+    let pages = pages_of(&a, "Year gt 2000", 3);
+    let per_page: Vec<_> = pages
+        .iter()
+        .map(|p| (p.partitions, p.continues_partition))
+        .collect();
+    assert_eq!(per_page, [(2, true), (2, false)]);
+    assert_eq!(
+        distinct_partitions(pages.iter().map(|p| (p.partitions, p.continues_partition))),
+        3
+    );
+    // $top 2: each page fills up on a partition's last entity, so the next page starts on
+    // a partition of its own; the continuation splits none.
+    let pages = pages_of(&a, "Year gt 2000", 2);
+    let per_page: Vec<_> = pages
+        .iter()
+        .map(|p| (p.partitions, p.continues_partition))
+        .collect();
+    assert_eq!(per_page, [(1, false), (1, false), (1, false)]);
+    assert_eq!(
+        distinct_partitions(pages.iter().map(|p| (p.partitions, p.continues_partition))),
+        3
+    );
+    // $top 1: every partition split in two, six page-partitions, three partitions.
+    let pages = pages_of(&a, "Year gt 2000", 1);
+    assert_eq!(pages.iter().map(|p| p.partitions).sum::<u64>(), 6);
+    assert_eq!(
+        distinct_partitions(pages.iter().map(|p| (p.partitions, p.continues_partition))),
+        3
+    );
+}

@@ -43,7 +43,7 @@ fn welcome_panel() -> AnyView {
                     section.set(Section::Data);
                     // After the next frame: by then the welcome is gone and the grid drawn, so
                     // the heading stays where it was scrolled to.
-                    request_animation_frame(|| focus_when_ready("#data-heading", 50));
+                    request_animation_frame(|| focus_when_ready("#data-heading", true, 50));
                 }
                 // Said in the banner above the page (dismissible), as storage problems are.
                 Err(e) => Storage::get().tell(format!("{}: {e}", msg::start_sample()), false),
@@ -130,12 +130,13 @@ async fn load_sample(state: AppState) -> Result<String, String> {
 
 /// Opens the first lesson: the Learn section mounts the lessons module, which lists the
 /// lessons once loaded; the first entry is pressed as a click would, then the player's first
-/// step button takes focus. Tries every 100 ms, `tries` more times.
+/// step button takes focus (the player itself scrolls to the lesson's introduction, which is
+/// above that button). Tries every 100 ms, `tries` more times.
 fn open_first_lesson(tries: u32) {
     match element(".lessons-host .scenario-load") {
         Some(first) => {
             first.click();
-            focus_when_ready(".scenario-player .run-next", 50);
+            focus_when_ready(".scenario-player .run-next", false, 50);
         }
         None if tries > 0 => {
             set_timeout(
@@ -147,20 +148,23 @@ fn open_first_lesson(tries: u32) {
     }
 }
 
-/// Scrolls the element `selector` matches into view and focuses it, as soon as it is on the
-/// page (every 100 ms, `tries` more times). A heading gets `tabindex="-1"` to take focus.
-fn focus_when_ready(selector: &'static str, tries: u32) {
+/// Focuses the element `selector` matches, scrolled to the top when `scroll` (else only as
+/// far as focus needs), as soon as it is on the page (every 100 ms, `tries` more times). A
+/// heading gets `tabindex="-1"` to take focus.
+fn focus_when_ready(selector: &'static str, scroll: bool, tries: u32) {
     match element(selector) {
         Some(el) => {
             if el.tab_index() < 0 && !el.has_attribute("tabindex") {
                 let _ = el.set_attribute("tabindex", "-1");
             }
-            el.scroll_into_view();
+            if scroll {
+                el.scroll_into_view();
+            }
             let _ = el.focus();
         }
         None if tries > 0 => {
             set_timeout(
-                move || focus_when_ready(selector, tries - 1),
+                move || focus_when_ready(selector, scroll, tries - 1),
                 std::time::Duration::from_millis(100),
             );
         }

@@ -196,6 +196,8 @@ impl Bridge {
             returned: count(1)?,
             partitions: count(2)?,
             kind,
+            // Not sent: a page of its own, never summed with another's.
+            continues_partition: false,
         };
         let continuation = match (a.get(4).as_string(), a.get(5).as_string()) {
             (Some(next_partition_key), Some(next_row_key)) => Some(Continuation {

@@ -276,6 +276,8 @@ fn stats_of(response: &JsValue) -> Result<QueryStats, String> {
         returned: number("returned")?,
         partitions: number("partitions")?,
         kind,
+        // Not sent: a page of its own, never summed with another's.
+        continues_partition: false,
     })
 }
 

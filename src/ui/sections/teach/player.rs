@@ -242,21 +242,45 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     let total = scenario.steps.len();
     let runner = StoredValue::new_local(Runner::new(scenario.clone()));
     let steps = RwSignal::new(Vec::<StepView>::new());
-    let run_next = move |_| {
-        if let Some(v) = runner.try_update_value(step).flatten() {
-            steps.update(|s| s.push(v));
+    // Parallel to `steps`: whether each card shows its body (the newest does, the earlier
+    // ones are one-line summaries until opened).
+    let open = RwSignal::new(Vec::<bool>::new());
+    // The step the live region reports.
+    let said = RwSignal::new(None::<usize>);
+    super::follow::open_at_intro();
+    let ran = move |views: Vec<StepView>| {
+        if views.is_empty() {
+            return;
         }
+        steps.update(|s| s.extend(views));
+        let n = steps.with_untracked(Vec::len);
+        open.set((0..n).map(|i| i + 1 == n).collect());
+        said.set(Some(n - 1));
+        super::follow::bring_into_view(n - 1);
+    };
+    let run_next = move |_| {
+        ran(runner
+            .try_update_value(step)
+            .flatten()
+            .into_iter()
+            .collect())
     };
     let run_all = move |_| {
         let mut views = Vec::new();
         while let Some(v) = runner.try_update_value(step).flatten() {
             views.push(v);
         }
-        steps.update(|s| s.extend(views));
+        ran(views);
     };
     let reset = move |_| {
         runner.set_value(Runner::new(scenario.clone()));
         steps.set(Vec::new());
+        open.set(Vec::new());
+        said.set(None);
+    };
+    let announcement = move || {
+        let i = said.get()?;
+        steps.with(|s| s.get(i).map(super::follow::announcement))
     };
     let done = move || steps.with(Vec::len) >= total;
     let failed = move || steps.with(|s| s.iter().filter(|v| !v.failures.is_empty()).count());
@@ -288,10 +312,12 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                 <button type="button" class="share-scenario" on:click=share>
                     {t(msg::learn_share)}
                 </button>
-                <span class="player-progress" aria-live="polite" data-failed=failed>
+                <span class="player-progress" data-failed=failed>
                     {progress}
                 </span>
             </div>
+            // What the step just run found, said politely (the counter alone told nothing).
+            <p class="step-said" role="status">{announcement}</p>
             {move || {
                 share_link
                     .get()
@@ -311,7 +337,11 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
                 // The cards render again in a new language (they hold no state of their own).
                 {move || {
                     lang();
-                    steps.get().into_iter().map(|v| view! { <StepCard v=v /> }).collect_view()
+                    steps
+                        .get()
+                        .into_iter()
+                        .map(|v| view! { <StepCard v=v open=open /> })
+                        .collect_view()
                 }}
             </ol>
             <super::try_query::TryQuery runner=runner revision=Signal::derive(move || steps.with(Vec::len)) />
@@ -319,8 +349,19 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
     }
 }
 
+/// One step: a disclosure button with its number, request and a one-line result, over its
+/// body (note, figures, expectations, map, request), shown while `open` says so for it.
 #[component]
-fn StepCard(v: StepView) -> impl IntoView {
+fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
+    let i = v.index;
+    let shown = move || open.with(|o| o.get(i) == Some(&true));
+    let toggle = move |_| {
+        open.update(|o| {
+            if let Some(b) = o.get_mut(i) {
+                *b = !*b;
+            }
+        })
+    };
     // The expectations in the language shown now (the card renders again on a switch).
     let expected = v
         .spec
@@ -336,10 +377,26 @@ fn StepCard(v: StepView) -> impl IntoView {
     } else {
         "failed"
     };
-    let status_text = match &v.code {
-        Some(code) => format!("{} {}", v.status, code),
-        None => v.status.to_string(),
+    let status_text = super::follow::status_text(&v);
+    let brief = {
+        let mark = match verdict {
+            "held" => "✓ ",
+            "failed" => "✗ ",
+            _ => "",
+        };
+        match (v.kind, v.scanned, v.returned) {
+            (Some(kind), Some(scanned), Some(returned)) => format!(
+                "{mark}{} · {} {} · {} {}",
+                crate::ui::text::explain_text::kind_name(kind),
+                number(scanned),
+                msg::learn_fig_scanned(),
+                number(returned),
+                msg::learn_fig_returned()
+            ),
+            _ => format!("{mark}{status_text}"),
+        }
     };
+    let body_id = format!("step-body-{}", v.index);
     let figure = |label: fn() -> String, field: &'static str, value: Option<String>| {
         value.map(|value| {
             view! {
@@ -394,9 +451,19 @@ fn StepCard(v: StepView) -> impl IntoView {
     view! {
         <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
             <div class="step-head">
-                <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
-                <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
+                <button
+                    type="button"
+                    class="step-toggle"
+                    aria-expanded=move || shown().to_string()
+                    aria-controls=body_id.clone()
+                    on:click=toggle
+                >
+                    <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
+                    <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
+                    <span class="step-brief">{brief}</span>
+                </button>
             </div>
+            <div class="step-body" id=body_id hidden=move || !shown()>
             {v.spec.note_for(lang().code()).map(|n| view! { <div class="step-note"><Markdown text=n.to_string() /></div> })}
             <dl class="step-figures">
                 {figure(msg::learn_fig_status, "status", Some(status_text))}
@@ -417,6 +484,7 @@ fn StepCard(v: StepView) -> impl IntoView {
                 <summary>{t(msg::learn_request)}</summary>
                 <pre dir="ltr">{v.request.clone()}</pre>
             </details>
+            </div>
         </li>
     }
 }

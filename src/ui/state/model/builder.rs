@@ -156,6 +156,22 @@ impl Group {
         })
     }
 
+    /// The place (from 1) of condition `id` among every condition in this group, in the
+    /// order they are drawn (depth first); `None` when it is not here.
+    pub fn ordinal(&self, id: u64) -> Option<usize> {
+        fn walk(g: &Group, id: u64, seen: &mut usize) -> bool {
+            g.members.iter().any(|m| match m {
+                Node::Condition(c) => {
+                    *seen += 1;
+                    c.id == id
+                }
+                Node::Group(inner) => walk(inner, id, seen),
+            })
+        }
+        let mut seen = 0;
+        walk(self, id, &mut seen).then_some(seen)
+    }
+
     /// A condition anywhere in this group, by id.
     pub fn condition(&self, id: u64) -> Option<&Condition> {
         self.members.iter().find_map(|m| match m {

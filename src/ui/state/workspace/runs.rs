@@ -9,6 +9,9 @@ pub struct RunPage {
     pub scanned: u64,
     pub returned: u64,
     pub partitions: u64,
+    /// The page's continuation resumes inside a partition it scanned (the next page scans
+    /// that partition too).
+    pub continues_partition: bool,
     /// The continuation token this page returned, as text.
     pub token: Option<String>,
 }
@@ -35,10 +38,14 @@ impl Run {
         self.pages.iter().map(|p| p.returned).sum()
     }
 
-    /// Partitions touched, summed over pages (a partition split across two pages counts in
-    /// both, as each page reads from it).
+    /// Distinct partitions the run's pages scanned (a partition split across two pages
+    /// counts once).
     pub fn partitions(&self) -> u64 {
-        self.pages.iter().map(|p| p.partitions).sum()
+        crate::engine::distinct_partitions(
+            self.pages
+                .iter()
+                .map(|p| (p.partitions, p.continues_partition)),
+        )
     }
 
     /// Scanned far more than returned (at least 10, and 5 times as many): worth a warning.

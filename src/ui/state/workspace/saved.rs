@@ -16,7 +16,7 @@
 //!
 //! Format (version 1): `{"version": 1, "section": "query", "table": "Employees",
 //! "query": {"filter", "select", "top", "budget"}, "history": [{"table", "filter", "kind",
-//! "pages": [{"scanned", "returned", "partitions", "token"}]}], "batch": [{"op": "merge",
+//! "pages": [{"scanned", "returned", "partitions", "continues", "token"}]}], "batch": [{"op": "merge",
 //! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}],
 //! "columns": [["Table", [["Name", true], ["Timestamp", false], …]], …]}` (operation names as
 //! the service spells them; `columns` is optional, see `super::layouts::layouts_js`).
@@ -222,6 +222,7 @@ fn encode_some_runs(runs: &[Run]) -> Array {
                     set(&page, "scanned", p.scanned as f64);
                     set(&page, "returned", p.returned as f64);
                     set(&page, "partitions", p.partitions as f64);
+                    set(&page, "continues", p.continues_partition);
                     set(&page, "token", p.token.clone());
                     JsValue::from(page)
                 })
@@ -258,6 +259,7 @@ fn decode_runs(runs: &Array, w: Workspace) -> Vec<Run> {
                         scanned: count(&p, "scanned"),
                         returned: count(&p, "returned"),
                         partitions: count(&p, "partitions"),
+                        continues_partition: get(&p, "continues").as_bool().unwrap_or(false),
                         token: str_at(&p, "token"),
                     })
                     .collect(),

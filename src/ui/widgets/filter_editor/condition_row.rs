@@ -16,7 +16,16 @@ pub(super) fn ConditionRow(
 ) -> impl IntoView {
     let get = move || builder.with(|b| b.conditions.condition(id).cloned());
     view! {
-        <div class="condition-row" data-condition-id=id>
+        // A named group: every row's fields have the same labels, the group tells them apart.
+        <div
+            class="condition-row"
+            data-condition-id=id
+            role="group"
+            aria-label=move || {
+                let n = builder.with(|b| b.conditions.ordinal(id)).unwrap_or(0);
+                msg::query_cond_group(crate::i18n::number(n))
+            }
+        >
             <input
                 type="text"
                 class="cond-property"
