@@ -28,9 +28,9 @@ mod session;
 mod storage;
 
 pub use error::{PersistError, NOT_ON_DISK};
+pub use layout::{db_name, MAX_CHUNK};
 /// Lets the browser run a task (paint, input) before long work goes on.
 pub(crate) use load::pause;
-pub use layout::{db_name, MAX_CHUNK};
 pub use session::{
     attach, attach_recovering, busy, detach, hold, is_attached, on_busy, record, release,
     saves_in_flight,

@@ -53,6 +53,7 @@ pub(crate) fn execute_page(
             returned: 0,
             partitions: 0,
             kind: plan.kind,
+            continues_partition: false,
         },
         scanned_keys: trace.then(Vec::new),
         last_partition: None,
@@ -102,6 +103,12 @@ pub(crate) fn execute_page(
             }
         }
     };
+    // Pages walk insertion order here, so a partition may also come back on a later page
+    // than the next one: the count over pages is exact only where partitions were written
+    // one after another (see `query::distinct_partitions`).
+    if let Some(next) = continuation.as_ref().map(CosmosToken::from_continuation) {
+        page.stats.continues_partition = page.seen.contains(&next?.next.partition_key);
+    }
     Ok(QueryPage {
         entities: page.entities,
         continuation,
