@@ -77,11 +77,7 @@ pub fn difference(d: &Difference) -> String {
             property,
             values,
             declared,
-        } => msg::design_why_fewer(
-            fmt::num(*declared as f64),
-            property,
-            fmt::num(*values as f64),
-        ),
+        } => msg::design_why_fewer(*values, fmt::num(*declared as f64), property),
         Difference::Share {
             property,
             value,
