@@ -107,6 +107,9 @@ impl Table {
 
     /// The Cosmos container's order and index; `None` on a storage table.
     pub fn items(&self) -> Option<&Items> {
+        if cfg!(feature = "without-cosmos") {
+            return None;
+        }
         self.items.as_deref()
     }
 
@@ -187,7 +190,7 @@ impl Table {
             properties: Record::encode(shape, &properties),
         };
         let (pk, rk) = (Key::from(entity.partition_key), Key::from(entity.row_key));
-        if let Some(items) = &mut self.items {
+        if let Some(items) = live(&mut self.items) {
             if let Some(old) = self.partitions.get(&pk).and_then(|p| p.rows.get(&rk)) {
                 items.remove(&pk, &rk, old.timestamp, &old.properties);
             }
@@ -212,7 +215,7 @@ impl Table {
         let partition = self.partitions.get_mut(&pk)?;
         let rk = Key::new(row_key);
         let removed = partition.rows.remove(&rk)?;
-        if let Some(items) = &mut self.items {
+        if let Some(items) = live(&mut self.items) {
             items.remove(&pk, &rk, removed.timestamp, &removed.properties);
         }
         if partition.rows.is_empty() {
@@ -232,9 +235,9 @@ impl Table {
         };
         // The row's key is kept for the items only (a Cosmos table); its record is read back
         // from the partition once stored, not copied.
-        let indexed = self.items.is_some().then(|| row_key.clone());
+        let indexed = live(&mut self.items).is_some().then(|| row_key.clone());
         let inserted = partition.rows.insert_new(row_key, stored);
-        if let (true, Some(items), Some(rk)) = (inserted, &mut self.items, indexed) {
+        if let (true, Some(items), Some(rk)) = (inserted, live(&mut self.items), indexed) {
             if let Some(stored) = partition.rows.get(&rk) {
                 items.add(partition_key, &rk, stored.timestamp, &stored.properties);
             }
@@ -356,6 +359,15 @@ pub fn to_entity(partition_key: &str, row_key: &str, stored: &Stored) -> Entity 
         timestamp: Some(stored.timestamp),
         properties: stored.properties.to_vec(),
     }
+}
+
+/// A table's items to keep up to date; never any in an engine built `without-cosmos`, so that
+/// build leaves out the Cosmos order and index code altogether.
+fn live(items: &mut Option<Box<Items>>) -> Option<&mut Items> {
+    if cfg!(feature = "without-cosmos") {
+        return None;
+    }
+    items.as_deref_mut()
 }
 
 #[cfg(test)]

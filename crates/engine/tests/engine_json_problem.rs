@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use tablescope_engine::{
-    DateTime, Detail, JsonExpected, JsonFound, JsonProblem, JsonProblemKind, JsonSyntax, RawEntity,
+    DateTime, JsonExpected, JsonFound, JsonProblem, JsonProblemKind, JsonSyntax, RawEntity,
 };
 
 #[derive(Debug, Deserialize)]
