@@ -90,6 +90,9 @@ pub struct Shared {
     pub connection: RwSignal<Option<Connection>>,
     /// The connection's table the user works on (also the sandbox table of the same name).
     pub table: RwSignal<String>,
+    /// What the user typed in the Table field: the tables list's filter. Choosing a table
+    /// from the list sets `table` but not this, so the list keeps the rows it showed.
+    pub filter: RwSignal<String>,
 }
 
 #[component]
@@ -100,6 +103,7 @@ fn ConnectPanel() -> impl IntoView {
             connection::load().and_then(|(c, complete)| complete.then_some(c)),
         ),
         table: RwSignal::new(String::new()),
+        filter: RwSignal::new(String::new()),
     };
     // The query editor and the typed grid are the Query section's own; they keep their ids and
     // column arrangements in a workspace, which the module has apart from the playground's.

@@ -241,7 +241,10 @@ pub fn Browse(shared: Shared, connection: Connection) -> impl IntoView {
                     id="connect-table"
                     label=msg::connect_table
                     value=shared.table
-                    on_input=Callback::new(move |v| shared.table.set(v))
+                    on_input=Callback::new(move |v: String| {
+                        shared.filter.set(v.clone());
+                        shared.table.set(v);
+                    })
                 />
             </div>
             <p class="hint">{t(msg::connect_query_hint)}</p>

@@ -21,6 +21,7 @@ pub fn ConnectForm(shared: Shared) -> impl IntoView {
                 invalid.set(None);
                 sas_again.set(false);
                 shared.table.set(String::new());
+                shared.filter.set(String::new());
                 shared.connection.set(Some(c));
             }
             Err(e) => invalid.set(Some(e)),

@@ -1,4 +1,5 @@
-//! The connection's tables as a list that the Table field filters, virtualised: however many
+//! The connection's tables as a list that what the user types in the Table field filters
+//! (choosing a row fills the field but keeps the list as it was), virtualised: however many
 //! tables the connection has (a million at most, `query::MAX_TABLE_PAGES`), the page holds
 //! only the rows in view, so a keypress costs one pass over the names and a few rows of DOM,
 //! never a DOM node (or a reactive closure) per table.
@@ -74,7 +75,8 @@ impl Matches {
     }
 }
 
-/// The tables, filtered by the Table field (`shared.table`); a click chooses one.
+/// The tables, filtered by what was typed in the Table field (`shared.filter`); a click
+/// chooses one (`shared.table`).
 #[component]
 pub fn TablesList(names: Vec<String>, shared: Shared) -> impl IntoView {
     let total = names.len();
@@ -86,7 +88,7 @@ pub fn TablesList(names: Vec<String>, shared: Shared) -> impl IntoView {
     );
     let names = StoredValue::new(names);
     let matches = Memo::new(move |previous: Option<&Matches>| {
-        let filter = shared.table.with(|t| t.trim().to_ascii_lowercase());
+        let filter = shared.filter.with(|t| t.trim().to_ascii_lowercase());
         lower.with_value(|lower| Matches::of(lower, previous, filter))
     });
     let scroll = RwSignal::new(0.0_f64);
@@ -126,8 +128,14 @@ pub fn TablesList(names: Vec<String>, shared: Shared) -> impl IntoView {
         })
     };
     let count = move || {
-        let matching = matches.with(|m| m.len(total));
-        msg::connect_tables_matching(i18n::number(matching as f64), i18n::number(total as f64))
+        let (matching, filter) = matches.with(|m| (m.len(total), m.filter.clone()));
+        let total = i18n::number(total as f64);
+        if filter.is_empty() {
+            return msg::connect_tables_all(total);
+        }
+        // Isolated, so a table name keeps its own direction inside a right-to-left sentence.
+        let typed = shared.filter.with(|f| format!("\u{2068}{}\u{2069}", f.trim()));
+        msg::connect_tables_matching(typed, i18n::number(matching as f64), total)
     };
     view! {
         <p class="hint connect-tables-count" role="status">{count}</p>
