@@ -20,7 +20,7 @@
 // the SDK, the meta names only the hash, so the service worker (www/sw.js) keeps these files
 // once used but does not precache them.
 //
-// Trunk runs it after every build (`[[hooks]] stage = "post_build"` in Trunk.toml):
+// A post-build step (scripts/post-build.mjs, Trunk's hook), after every build:
 //
 //   node scripts/bundle-code.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
 //

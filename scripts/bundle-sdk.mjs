@@ -10,7 +10,7 @@
 // so the service worker (www/sw.js), which precaches every .js file index.html names, does
 // not download the SDK for every visitor.
 //
-// Trunk runs it after every build (`[[hooks]] stage = "post_build"` in Trunk.toml), for
+// A post-build step (scripts/post-build.mjs, Trunk's hook) after every build, for
 // `trunk build` and `trunk serve` alike, with TRUNK_STAGING_DIR set to the build's output:
 //
 //   node scripts/bundle-sdk.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist

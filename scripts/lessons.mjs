@@ -8,7 +8,7 @@
 // its one text (English where the file lacks the language), so an embed downloads only the
 // language it shows. The copies are written without whitespace: smaller than the source too.
 //
-// A Trunk post_build hook, for every build (the embed fetches these files in debug builds
+// A post-build step (scripts/post-build.mjs), for every build (the embed fetches these files in debug builds
 // too).
 //
 //   node scripts/lessons.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist

@@ -26,7 +26,7 @@
 // The source catalogues (www/locales/*.json) keep their format; Trunk copies them, and this
 // script replaces the copies (English is compiled in and never downloaded, so en.json goes).
 //
-// A Trunk post_build hook, for every build (a debug build fetches catalogues too).
+// A post-build step (scripts/post-build.mjs), for every build (a debug build fetches catalogues too).
 // Guarded by tests/e2e/first-visit.test.mjs (an embed within budget in every language) and
 // the i18n end-to-end tests (every section translated).
 //

@@ -7,7 +7,7 @@
 // the playground's glue is minified by scripts/split.mjs once it has patched it. Every byte
 // here is in a page load's budget.
 //
-// A Trunk post_build hook: it runs for release builds only (TRUNK_PROFILE=release), so a
+// A post-build step (scripts/post-build.mjs, the last): it runs for release builds only (TRUNK_PROFILE=release), so a
 // debug build stays readable.
 //
 //   node scripts/minify.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
@@ -51,8 +51,7 @@ if (main && (process.argv[2] || process.env.TRUNK_PROFILE === 'release')) {
   await writeFile(page, html.replace(start[0], () => start[1] + code.trim() + start[3]));
   // The lessons (an embed downloads one), so their indentation counts too. Whitespace between
   // tokens only: JSON.parse reads the same value, members in the same order. (The catalogues
-  // are written without whitespace by scripts/locales.mjs, a hook Trunk may run at the same
-  // time as this one.)
+  // are written without whitespace by scripts/locales.mjs.)
   for (const sub of ['scenarios']) {
     for (const name of await readdir(join(dir, sub))) {
       if (!name.endsWith('.json')) continue;
