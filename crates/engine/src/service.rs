@@ -45,6 +45,17 @@ impl Account {
 
     fn try_execute(&mut self, request: &Request, rows: &mut Answer) -> Result<Response> {
         use Request as R;
+        if cfg!(feature = "without-account-settings")
+            && matches!(
+                request,
+                R::GetServiceProperties {}
+                    | R::SetServiceProperties { .. }
+                    | R::GetTableAcl { .. }
+                    | R::SetTableAcl { .. }
+            )
+        {
+            return Err(Error::new(ErrorCode::NotImplemented));
+        }
         match request {
             R::CreateTable { table } => self.create_table_answer(table),
             R::DeleteTable { table } => self.delete_table(table).map(|_| Response {
