@@ -63,8 +63,12 @@ pub fn mount_design(
 /// its first download): figures on one line, failed grades marked, and a checkbox's label
 /// that wraps beside its box (the playground's `.inline-check` keeps its short labels on
 /// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
+/// Projected vs measured has seven columns in the main column at 1280 px: its headings and
+/// its reasons wrap between words, so it fits without scrolling sideways.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
+#section-design .versus th{white-space:normal}\
+#section-design .versus td.v-why{white-space:normal;font-family:inherit}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
 #section-design .inline-check input{flex:none}";
