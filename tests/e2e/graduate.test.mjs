@@ -694,7 +694,7 @@ TARGETS[0].outOfRange = 'AuthorizationFailure';
 TARGETS[1].outOfRange = null;
 TARGETS[0].readOnlyStop = 'Stopped at batch 1 of 1 (partition d, RowKey 1 to 2); that batch wrote nothing:';
 TARGETS[1].readOnlyStop = 'Creating the table Drafts failed, so nothing was written:';
-TARGETS[0].sameAnswers = ['The same answers: 5 entities in the same order, on 3 pages with the same continuation tokens.'];
+TARGETS[0].sameAnswers = ['The same answers: 5 entities in the same order. 3 pages, with the same continuation tokens.'];
 TARGETS[0].differences = [
   'Pages: 2 in the sandbox, 3 at the connection.',
   // The sandbox's second page is its last (4 entities); the connection has a fifth after it.

@@ -341,7 +341,7 @@ fn shown_view(shown: Shown, c: Connection) -> AnyView {
                 None
             } else if differences.is_empty() {
                 let (n, p) = (sandbox.entities().len(), sandbox.pages.len());
-                Some(view! { <p class="connect-same" role="status">{move || msg::connect_same(n, i18n::number(p as f64))}</p> }.into_any())
+                Some(view! { <p class="connect-same" role="status">{move || format!("{} {}", msg::connect_same(n), msg::connect_same_pages(p))}</p> }.into_any())
             } else {
                 let n = differences.len();
                 let items = differences
