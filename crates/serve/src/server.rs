@@ -80,7 +80,8 @@ fn open(options: &Options) -> Result<State, String> {
             let (store, r) = open(dir, options.snapshot_bytes, &mut account)
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
             new = r.generation == 0 && r.records == 0;
-            // A directory keeps the target it was made with (its snapshots carry it).
+            // Refuses a directory whose recovered account is of the other target. The store
+            // reads snapshots table by table, so only a target it restores is seen here.
             if !new && account.target() != options.target {
                 return Err(format!(
                     "{}: holds an {} account (made with --target {}); it cannot be opened \
@@ -146,7 +147,7 @@ fn open(options: &Options) -> Result<State, String> {
         return Err("--cors-origin: Azure Cosmos DB for Table does not support CORS".into());
     }
     if new && !loaded_any {
-        // The first snapshot records the target, so the directory reopens only with it.
+        // The first snapshot records the target in the directory.
         if let Some(store) = &mut state.store {
             store.snapshot(&state.account).map_err(|e| e.to_string())?;
         }
