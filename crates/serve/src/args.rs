@@ -3,6 +3,7 @@
 use super::cors::CorsStart;
 use super::store::DEFAULT_SNAPSHOT_BYTES;
 use std::path::PathBuf;
+use tablescope_engine::Target;
 use tablescope_wire::{DEV_ACCOUNT, DEV_KEY};
 
 pub const USAGE: &str = "\
@@ -17,6 +18,9 @@ OPTIONS:
     --port PORT            port to listen on, 0 for any free one [default: 10002]
     --account NAME         the storage account's name [default: devstoreaccount1]
     --key BASE64           the account key [default: the development account's key]
+    --target TARGET        the service the account models: `storage` (Azure Table storage)
+                           or `cosmos` (Azure Cosmos DB for Table) [default: storage]; a
+                           --location DIR keeps its target and opens only with the same one
     --location DIR         keep the data in DIR across restarts: every acknowledged write
                            is on disk before it is acknowledged
     --in-memory            keep the data in memory only (the default without --location;
@@ -70,6 +74,8 @@ pub struct Options {
     pub cors: CorsStart,
     /// `--repair`: open a damaged data directory, dropping what cannot be read.
     pub repair: bool,
+    /// `--target`: the service the account models.
+    pub target: Target,
 }
 
 impl Default for Options {
@@ -87,7 +93,16 @@ impl Default for Options {
             threads: None,
             cors: CorsStart::Default,
             repair: false,
+            target: Target::TableStorage,
         }
+    }
+}
+
+/// The `--target` value naming `target`.
+pub fn target_flag(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "storage",
+        Target::CosmosTable => "cosmos",
     }
 }
 
@@ -152,6 +167,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--cors-origin" => origins.push(value()?),
             "--no-cors" => no_cors = true,
             "--repair" => options.repair = true,
+            "--target" => {
+                let v = value()?;
+                options.target = Target::ALL
+                    .into_iter()
+                    .find(|t| target_flag(*t) == v)
+                    .ok_or_else(|| format!("--target {v}: not `storage` or `cosmos`"))?;
+            }
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -212,6 +234,7 @@ mod tests {
                 threads: Some(3),
                 cors: CorsStart::Default,
                 repair: true,
+                target: Target::TableStorage,
             }))
         );
         assert_eq!(
@@ -221,6 +244,14 @@ mod tests {
             })
         );
         assert_eq!(parse_str("--port 9 -h"), Ok(Command::Help));
+        match parse_str("--target cosmos") {
+            Ok(Command::Serve(o)) => assert_eq!(o.target, Target::CosmosTable),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            parse_str("--target=mongo"),
+            Err("--target mongo: not `storage` or `cosmos`".to_string())
+        );
         let cors = |line: &str| match parse_str(line) {
             Ok(Command::Serve(o)) => Ok(o.cors),
             Ok(other) => panic!("{other:?}"),

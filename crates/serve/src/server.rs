@@ -1,9 +1,10 @@
 //! HTTP/1.1 on hyper: each request read whole, answered by [`State::serve`] under a lock
 //! (the engine runs one request at a time), CORS added, one log line written.
 
-use super::args::{Options, Storage};
+use super::args::{target_flag, Options, Storage};
 use super::body::Body;
 use super::commit::GroupCommit;
+use super::cors::CorsStart;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{reply, request, time};
@@ -17,7 +18,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use tablescope_engine::{Account, ErrorCode};
+use tablescope_engine::{Account, ErrorCode, Target};
 use tablescope_wire::cors;
 use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
@@ -56,7 +57,7 @@ fn open(options: &Options) -> Result<State, String> {
     let mut endpoint = Endpoint::with_key(&options.account, &options.key)
         .ok_or_else(|| "--key: not base64".to_string())?;
     endpoint.allow_anonymous = options.allow_anonymous;
-    let mut account = Account::new(Box::new(time::now));
+    let mut account = Account::for_target(options.target, Box::new(time::now));
     let loaded = match &options.load {
         Some(path) => {
             Some(std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?)
@@ -79,6 +80,18 @@ fn open(options: &Options) -> Result<State, String> {
             let (store, r) = open(dir, options.snapshot_bytes, &mut account)
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
             new = r.generation == 0 && r.records == 0;
+            // Refuses a directory whose recovered account is of the other target. The store
+            // reads snapshots table by table, so only a target it restores is seen here.
+            if !new && account.target() != options.target {
+                return Err(format!(
+                    "{}: holds an {} account (made with --target {}); it cannot be opened \
+                     with --target {}",
+                    dir.display(),
+                    service_name(account.target()),
+                    target_flag(account.target()),
+                    target_flag(options.target),
+                ));
+            }
             for repair in &r.repairs {
                 eprintln!("tablescope-serve: --repair: {repair}");
             }
@@ -107,6 +120,18 @@ fn open(options: &Options) -> Result<State, String> {
                 e.detail.map_or(e.message, |d| d.to_string())
             )
         })?;
+        // The import replaced the account in memory only: refusing here changes nothing on disk.
+        let workspace = &state.account;
+        if workspace.target() != options.target {
+            return Err(format!(
+                "{}: a workspace of an {} account; start with --target {} to serve it, \
+                 not --target {}",
+                path.display(),
+                service_name(workspace.target()),
+                target_flag(workspace.target()),
+                target_flag(options.target),
+            ));
+        }
         if let Some(store) = &mut state.store {
             store.snapshot(&state.account).map_err(|e| e.to_string())?;
         }
@@ -115,8 +140,20 @@ fn open(options: &Options) -> Result<State, String> {
     }
     // The starting CORS rules: asked for on the command line, or the default for an account
     // without properties of its own (stored properties win over the default).
+    // Cosmos DB for Table supports no CORS rules: its account starts with none.
+    let cosmos = state.account.target() == Target::CosmosTable;
     let fresh = (new || loaded_any) && state.account.service_properties().cors.is_empty();
-    if options.cors.explicit() || fresh {
+    if cosmos && options.cors.explicit() && options.cors != CorsStart::None {
+        return Err("--cors-origin: Azure Cosmos DB for Table does not support CORS".into());
+    }
+    if new && !loaded_any && cosmos {
+        // The first snapshot records the target in the directory (a directory without one
+        // holds a Table storage account).
+        if let Some(store) = &mut state.store {
+            store.snapshot(&state.account).map_err(|e| e.to_string())?;
+        }
+    }
+    if !cosmos && (options.cors.explicit() || fresh) {
         state
             .account
             .set_service_properties(&options.cors.update())
@@ -143,6 +180,14 @@ fn open(options: &Options) -> Result<State, String> {
         ),
     }
     Ok(state)
+}
+
+/// The service a target models, as messages name it.
+fn service_name(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "Azure Table storage",
+        Target::CosmosTable => "Azure Cosmos DB for Table",
+    }
 }
 
 async fn listen(options: Options, state: State) -> Result<(), String> {

@@ -32,6 +32,7 @@ pub(super) fn serve(
             response: error_response(reply, &error),
             request: None,
             stats: None,
+            ru: None,
         },
     }
 }
@@ -110,6 +111,7 @@ fn run(
         response: http,
         request: Some(engine_request),
         stats: None,
+        ru: None,
     })
 }
 
