@@ -19,8 +19,9 @@ OPTIONS:
     --account NAME         the storage account's name [default: devstoreaccount1]
     --key BASE64           the account key [default: the development account's key]
     --target TARGET        the service the account models: `storage` (Azure Table storage)
-                           or `cosmos` (Azure Cosmos DB for Table) [default: storage]; a
-                           --location DIR keeps its target and opens only with the same one
+                           or `cosmos` (Azure Cosmos DB for Table) [default: a --location
+                           DIR's own, else storage]; a DIR keeps its target and refuses the
+                           other one
     --location DIR         keep the data in DIR across restarts: every acknowledged write
                            is on disk before it is acknowledged
     --in-memory            keep the data in memory only (the default without --location;
@@ -74,8 +75,9 @@ pub struct Options {
     pub cors: CorsStart,
     /// `--repair`: open a damaged data directory, dropping what cannot be read.
     pub repair: bool,
-    /// `--target`: the service the account models.
-    pub target: Target,
+    /// `--target`: the service the account models; without it, a data directory's own (Table
+    /// storage for a new one or in memory).
+    pub target: Option<Target>,
 }
 
 impl Default for Options {
@@ -93,8 +95,16 @@ impl Default for Options {
             threads: None,
             cors: CorsStart::Default,
             repair: false,
-            target: Target::TableStorage,
+            target: None,
         }
+    }
+}
+
+/// The service a target models, as messages name it.
+pub fn service_name(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "Azure Table storage",
+        Target::CosmosTable => "Azure Cosmos DB for Table",
     }
 }
 
@@ -169,10 +179,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--repair" => options.repair = true,
             "--target" => {
                 let v = value()?;
-                options.target = Target::ALL
-                    .into_iter()
-                    .find(|t| target_flag(*t) == v)
-                    .ok_or_else(|| format!("--target {v}: not `storage` or `cosmos`"))?;
+                options.target = Some(
+                    Target::ALL
+                        .into_iter()
+                        .find(|t| target_flag(*t) == v)
+                        .ok_or_else(|| format!("--target {v}: not `storage` or `cosmos`"))?,
+                );
             }
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
@@ -234,7 +246,7 @@ mod tests {
                 threads: Some(3),
                 cors: CorsStart::Default,
                 repair: true,
-                target: Target::TableStorage,
+                target: None,
             }))
         );
         assert_eq!(
@@ -245,7 +257,7 @@ mod tests {
         );
         assert_eq!(parse_str("--port 9 -h"), Ok(Command::Help));
         match parse_str("--target cosmos") {
-            Ok(Command::Serve(o)) => assert_eq!(o.target, Target::CosmosTable),
+            Ok(Command::Serve(o)) => assert_eq!(o.target, Some(Target::CosmosTable)),
             other => panic!("{other:?}"),
         }
         assert_eq!(

@@ -1,7 +1,7 @@
 //! HTTP/1.1 on hyper: each request read whole, answered by [`State::serve`] under a lock
 //! (the engine runs one request at a time), CORS added, one log line written.
 
-use super::args::{target_flag, Options, Storage};
+use super::args::{service_name, target_flag, Options, Storage};
 use super::body::Body;
 use super::commit::GroupCommit;
 use super::cors::CorsStart;
@@ -57,7 +57,7 @@ fn open(options: &Options) -> Result<State, String> {
     let mut endpoint = Endpoint::with_key(&options.account, &options.key)
         .ok_or_else(|| "--key: not base64".to_string())?;
     endpoint.allow_anonymous = options.allow_anonymous;
-    let mut account = Account::for_target(options.target, Box::new(time::now));
+    let mut account = Account::for_target(options.target.unwrap_or_default(), Box::new(time::now));
     let loaded = match &options.load {
         Some(path) => {
             Some(std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?)
@@ -68,36 +68,36 @@ fn open(options: &Options) -> Result<State, String> {
     let mut new = true;
     let store = match &options.storage {
         Storage::Memory => {
-            eprintln!("tablescope-serve: data in memory only (pass --location DIR to keep it)");
+            eprintln!(
+                "tablescope-serve: data in memory only ({}; pass --location DIR to keep it)",
+                service_name(account.target())
+            );
             None
         }
         Storage::Location(dir) => {
-            let open = if options.repair {
-                Store::repair
-            } else {
-                Store::open
-            };
-            let (store, r) = open(dir, options.snapshot_bytes, &mut account)
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
-            new = r.generation == 0 && r.records == 0;
-            // Refuses a directory whose recovered account is of the other target. The store
-            // reads snapshots table by table, so only a target it restores is seen here.
-            if !new && account.target() != options.target {
-                return Err(format!(
-                    "{}: holds an {} account (made with --target {}); it cannot be opened \
-                     with --target {}",
-                    dir.display(),
-                    service_name(account.target()),
-                    target_flag(account.target()),
-                    target_flag(options.target),
-                ));
+            // The account takes the directory's target; an explicit other one is refused
+            // before anything on disk changes.
+            let (store, r) = match options.target {
+                Some(target) => Store::open_for(
+                    dir,
+                    options.snapshot_bytes,
+                    options.repair,
+                    target,
+                    &mut account,
+                ),
+                None if options.repair => Store::repair(dir, options.snapshot_bytes, &mut account),
+                None => Store::open(dir, options.snapshot_bytes, &mut account),
             }
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+            new = r.generation == 0 && r.records == 0;
             for repair in &r.repairs {
                 eprintln!("tablescope-serve: --repair: {repair}");
             }
             eprintln!(
-                "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
+                "tablescope-serve: data in {} ({}, generation {}, {} entities, {} change \
+                 records{})",
                 dir.display(),
+                service_name(r.target),
                 r.generation,
                 r.entities,
                 r.records,
@@ -110,6 +110,7 @@ fn open(options: &Options) -> Result<State, String> {
             Some(store)
         }
     };
+    let target_before = account.target();
     let mut state = State::new(account, endpoint, store);
     let loaded_any = loaded.is_some();
     if let (Some(text), Some(path)) = (loaded, &options.load) {
@@ -121,15 +122,18 @@ fn open(options: &Options) -> Result<State, String> {
             )
         })?;
         // The import replaced the account in memory only: refusing here changes nothing on disk.
-        let workspace = &state.account;
-        if workspace.target() != options.target {
+        // The account must stay on the target asked for, or the directory's; a new one takes
+        // the workspace's.
+        let required = options.target.or((!new).then_some(target_before));
+        let workspace = state.account.target();
+        if let Some(required) = required.filter(|r| *r != workspace) {
             return Err(format!(
                 "{}: a workspace of an {} account; start with --target {} to serve it, \
                  not --target {}",
                 path.display(),
-                service_name(workspace.target()),
-                target_flag(workspace.target()),
-                target_flag(options.target),
+                service_name(workspace),
+                target_flag(workspace),
+                target_flag(required),
             ));
         }
         if let Some(store) = &mut state.store {
@@ -180,14 +184,6 @@ fn open(options: &Options) -> Result<State, String> {
         ),
     }
     Ok(state)
-}
-
-/// The service a target models, as messages name it.
-fn service_name(target: Target) -> &'static str {
-    match target {
-        Target::TableStorage => "Azure Table storage",
-        Target::CosmosTable => "Azure Cosmos DB for Table",
-    }
 }
 
 async fn listen(options: Options, state: State) -> Result<(), String> {
