@@ -339,3 +339,29 @@ fn a_duplicate_row_is_refused_at_the_top_in_fullmetadata() {
         "nothing written"
     );
 }
+
+#[test]
+fn the_account_level_operations_answer_not_implemented() {
+    // The documentation lists them as not supported without saying what a request answers;
+    // the model answers the engine's refusal (docs/service/cosmos.md, "Silences").
+    let mut a = with_table("people");
+    let properties = r#"<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties></StorageServiceProperties>"#;
+    let acl = r#"<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers></SignedIdentifiers>"#;
+    for request in [
+        req("GET", "/?restype=service&comp=properties"),
+        req("PUT", "/?restype=service&comp=properties").body(properties.as_bytes().to_vec()),
+        req("GET", "/?restype=service&comp=stats"),
+        req("GET", "/people?comp=acl"),
+        req("PUT", "/people?comp=acl").body(acl.as_bytes().to_vec()),
+    ] {
+        let described = format!("{} {}", request.method, request.url);
+        let r = send(&mut a, request);
+        assert_eq!(r.status, 501, "{described}: {}", text(&r));
+        let error_code = r
+            .headers
+            .iter()
+            .find(|(n, _)| n == "x-ms-error-code")
+            .map(|(_, v)| v.as_str());
+        assert_eq!(error_code, Some("NotImplemented"), "{described}");
+    }
+}
