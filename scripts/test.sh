@@ -21,7 +21,7 @@ scripts/lint.sh
 step "cargo test (native: engine, wire, conformance, tablescope-serve with its kill -9 test, show-as-code with the SDKs, doc tests)"
 cargo test --locked --no-fail-fast --workspace
 
-step "SDK conformance: @azure/data-tables and azure-data-tables against tablescope-serve (tests/sdk/run.sh)"
+step "SDK conformance: @azure/data-tables and azure-data-tables against tablescope-serve --target storage and --target cosmos (tests/sdk/run.sh)"
 tests/sdk/run.sh
 
 step "cargo test --target wasm32-unknown-unknown (lib wasm tests, tests/web_*.rs in headless Chromium)"

@@ -33,7 +33,15 @@ if [ -z "$log" ]; then
   own_log=true
 fi
 : >"$log"
-"$bin" --host 127.0.0.1 --port 0 --in-memory >>"$log" 2>&1 &
+# TABLESCOPE_TARGET: the service the account models, `storage` (the default) or `cosmos`; the
+# suites read it to expect that service's answers.
+target="${TABLESCOPE_TARGET:-storage}"
+case "$target" in
+  storage | cosmos) ;;
+  *) echo "serve.sh: TABLESCOPE_TARGET=$target: not storage or cosmos" >&2; exit 2 ;;
+esac
+export TABLESCOPE_TARGET="$target"
+"$bin" --host 127.0.0.1 --port 0 --in-memory --target "$target" >>"$log" 2>&1 &
 server=$!
 stop_server() {
   if kill -0 "$server" 2>/dev/null; then

@@ -30,6 +30,9 @@
 
 #![forbid(unsafe_code)]
 
+pub use connection::{connection_string, show_for, KEY_PLACEHOLDER};
+
+mod connection;
 mod csharp;
 pub(crate) mod http;
 mod java;

@@ -3,6 +3,7 @@
 use super::cors::CorsStart;
 use super::store::DEFAULT_SNAPSHOT_BYTES;
 use std::path::PathBuf;
+use tablescope_engine::Target;
 use tablescope_wire::{DEV_ACCOUNT, DEV_KEY};
 
 pub const USAGE: &str = "\
@@ -17,6 +18,10 @@ OPTIONS:
     --port PORT            port to listen on, 0 for any free one [default: 10002]
     --account NAME         the storage account's name [default: devstoreaccount1]
     --key BASE64           the account key [default: the development account's key]
+    --target TARGET        the service the account models: `storage` (Azure Table storage)
+                           or `cosmos` (Azure Cosmos DB for Table) [default: a --location
+                           DIR's own, else storage]; a DIR keeps its target and refuses the
+                           other one
     --location DIR         keep the data in DIR across restarts: every acknowledged write
                            is on disk before it is acknowledged
     --in-memory            keep the data in memory only (the default without --location;
@@ -70,6 +75,9 @@ pub struct Options {
     pub cors: CorsStart,
     /// `--repair`: open a damaged data directory, dropping what cannot be read.
     pub repair: bool,
+    /// `--target`: the service the account models; without it, a data directory's own (Table
+    /// storage for a new one or in memory).
+    pub target: Option<Target>,
 }
 
 impl Default for Options {
@@ -87,7 +95,24 @@ impl Default for Options {
             threads: None,
             cors: CorsStart::Default,
             repair: false,
+            target: None,
         }
+    }
+}
+
+/// The service a target models, as messages name it.
+pub fn service_name(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "Azure Table storage",
+        Target::CosmosTable => "Azure Cosmos DB for Table",
+    }
+}
+
+/// The `--target` value naming `target`.
+pub fn target_flag(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "storage",
+        Target::CosmosTable => "cosmos",
     }
 }
 
@@ -152,6 +177,15 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--cors-origin" => origins.push(value()?),
             "--no-cors" => no_cors = true,
             "--repair" => options.repair = true,
+            "--target" => {
+                let v = value()?;
+                options.target = Some(
+                    Target::ALL
+                        .into_iter()
+                        .find(|t| target_flag(*t) == v)
+                        .ok_or_else(|| format!("--target {v}: not `storage` or `cosmos`"))?,
+                );
+            }
             other => return Err(format!("unknown argument {other} (see --help)")),
         }
     }
@@ -212,6 +246,7 @@ mod tests {
                 threads: Some(3),
                 cors: CorsStart::Default,
                 repair: true,
+                target: None,
             }))
         );
         assert_eq!(
@@ -221,6 +256,14 @@ mod tests {
             })
         );
         assert_eq!(parse_str("--port 9 -h"), Ok(Command::Help));
+        match parse_str("--target cosmos") {
+            Ok(Command::Serve(o)) => assert_eq!(o.target, Some(Target::CosmosTable)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            parse_str("--target=mongo"),
+            Err("--target mongo: not `storage` or `cosmos`".to_string())
+        );
         let cors = |line: &str| match parse_str(line) {
             Ok(Command::Serve(o)) => Ok(o.cors),
             Ok(other) => panic!("{other:?}"),

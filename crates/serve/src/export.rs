@@ -6,7 +6,7 @@ use super::record::Tables;
 use std::io::{self, Read, Write};
 use tablescope_engine::json::decode_stored;
 use tablescope_engine::snapshot::{Snapshot, FORMAT, VERSION};
-use tablescope_engine::{Account, Entity, RawEntity, ServiceProperties};
+use tablescope_engine::{Account, Entity, RawEntity, ServiceProperties, Target};
 
 /// Writes the account as the playground's export writes it (`serde_json::to_string` of
 /// [`Account::export`]), byte for byte, one entity at a time.
@@ -14,6 +14,11 @@ pub fn write(account: &Account, out: &mut impl Write) -> io::Result<()> {
     write!(out, "{{\"format\":")?;
     serde_json::to_writer(&mut *out, FORMAT)?;
     write!(out, ",\"version\":{VERSION},")?;
+    if account.target() != Target::TableStorage {
+        out.write_all(b"\"target\":")?;
+        serde_json::to_writer(&mut *out, &account.target())?;
+        out.write_all(b",")?;
+    }
     let properties = account.service_properties();
     if *properties != ServiceProperties::default() {
         out.write_all(b"\"serviceProperties\":")?;
@@ -60,7 +65,7 @@ pub fn read(input: impl Read) -> Result<Tables, String> {
     if snapshot.format != FORMAT || snapshot.version != VERSION {
         return Err(format!("not a {FORMAT} version {VERSION} export"));
     }
-    let mut tables = Tables::default();
+    let mut tables = Tables::for_target(snapshot.target);
     if let Some(properties) = snapshot.service_properties {
         tables.set_properties(properties);
     }
@@ -153,6 +158,37 @@ mod tests {
             serde_json::to_string(&back.export()).unwrap(),
             serde_json::to_string(&account.export()).unwrap()
         );
+    }
+
+    #[test]
+    fn a_cosmos_account_keeps_its_target_and_its_case_sensitive_names() {
+        let mut account = Account::for_target(Target::CosmosTable, Box::new(FixedClock::default()));
+        account.create_table("Orders").unwrap();
+        account.create_table("orders").unwrap();
+        account
+            .insert("orders", Entity::new("p", "r").with("N", Value::Int32(1)))
+            .unwrap();
+        let mut out = Vec::new();
+        write(&account, &mut out).unwrap();
+        let written = String::from_utf8(out).unwrap();
+        assert_eq!(written, serde_json::to_string(&account.export()).unwrap());
+        assert!(
+            written.starts_with(
+                r#"{"format":"tablescope-account","version":1,"target":"cosmosTable","tables":["#
+            ),
+            "{written}"
+        );
+        let tables = read(written.as_bytes()).unwrap();
+        assert_eq!(tables.target(), Target::CosmosTable);
+        assert_eq!(tables.entity_count(), 1);
+        let mut back = Account::default();
+        tables.restore(&mut back);
+        assert_eq!(back.target(), Target::CosmosTable);
+        let mut names: Vec<&str> = back.tables().map(|t| t.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Orders", "orders"]);
+        assert_eq!(back.table("orders").unwrap().entity_count(), 1);
+        assert_eq!(back.table("Orders").unwrap().entity_count(), 0);
     }
 
     #[test]

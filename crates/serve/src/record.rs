@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tablescope_engine::{
     Account, Change, ChangeSet, DateTime, Entity, ServiceProperties, SignedIdentifier, Table,
+    Target,
 };
 
 /// One change, with the value it leaves behind.
@@ -118,26 +119,59 @@ fn written(account: &Account, table: &str, partition_key: &str, row_key: &str) -
 
 /// Tables being rebuilt from a snapshot and a log, before they go into an [`Account`].
 ///
-/// Invariants: keyed by the lower-cased table name, as the account keys them; `latest` is the
-/// largest Timestamp put so far.
+/// Invariants: keyed by [`Tables::key`] of the table name (lower-cased on Table storage, whose
+/// names are case-insensitive; exact on Cosmos DB for Table, whose names are not); `latest`
+/// is the largest Timestamp put so far; `target` is the snapshot's (Table storage when there
+/// is none, as a directory without one was written by a storage account).
 #[derive(Debug, Default)]
 pub struct Tables {
     tables: BTreeMap<String, Table>,
     latest: Option<DateTime>,
     properties: ServiceProperties,
+    target: Target,
 }
 
 impl Tables {
+    /// No tables yet, of an account on `target`.
+    pub fn for_target(target: Target) -> Tables {
+        Tables {
+            target,
+            ..Tables::default()
+        }
+    }
+
+    /// The service the account these tables belong to models.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Makes tables that hold nothing yet belong to an account on `target` (a new directory
+    /// takes the target it is opened with).
+    pub fn set_target_when_empty(&mut self, target: Target) {
+        if self.tables.is_empty() {
+            self.target = target;
+        }
+    }
+
+    /// The key a table is kept under: names match as the target matches them.
+    fn key(&self, name: &str) -> String {
+        match self.target {
+            Target::TableStorage => name.to_ascii_lowercase(),
+            Target::CosmosTable => name.to_string(),
+        }
+    }
+
     /// Applies one op. An op that cannot apply (an entity for a table that does not exist)
     /// means the files do not say what was acknowledged: recovery stops rather than guess.
     pub fn apply(&mut self, op: Op) -> Result<(), String> {
         match op {
             Op::CreateTable { table } => {
-                self.tables
-                    .insert(table.to_ascii_lowercase(), Table::new(&table));
+                let key = self.key(&table);
+                self.tables.insert(key, Table::new(&table));
             }
             Op::DeleteTable { table } => {
-                self.tables.remove(&table.to_ascii_lowercase());
+                let key = self.key(&table);
+                self.tables.remove(&key);
             }
             Op::Put { table, entity } => self.put(&table, entity)?,
             Op::Delete {
@@ -160,11 +194,11 @@ impl Tables {
         for op in ops {
             let (table, key) = match op {
                 Op::CreateTable { table } => {
-                    exists.insert(table.to_ascii_lowercase(), true);
+                    exists.insert(self.key(table), true);
                     continue;
                 }
                 Op::DeleteTable { table } => {
-                    exists.insert(table.to_ascii_lowercase(), false);
+                    exists.insert(self.key(table), false);
                     continue;
                 }
                 Op::SetServiceProperties { .. } => continue,
@@ -172,11 +206,9 @@ impl Tables {
                     if entity.timestamp.is_none() {
                         return Err(format!("an entity of table '{table}' has no Timestamp"));
                     }
-                    (table, table.to_ascii_lowercase())
+                    (table, self.key(table))
                 }
-                Op::Delete { table, .. } | Op::SetAcl { table, .. } => {
-                    (table, table.to_ascii_lowercase())
-                }
+                Op::Delete { table, .. } | Op::SetAcl { table, .. } => (table, self.key(table)),
             };
             let there = exists
                 .get(&key)
@@ -193,7 +225,7 @@ impl Tables {
 
     /// Adds an empty table (a snapshot's table, before its entities).
     pub fn add_table(&mut self, name: &str) -> Result<(), String> {
-        let key = name.to_ascii_lowercase();
+        let key = self.key(name);
         if self.tables.contains_key(&key) {
             return Err(format!("table '{name}' appears twice"));
         }
@@ -217,8 +249,9 @@ impl Tables {
     }
 
     pub(crate) fn table_mut(&mut self, table: &str) -> Result<&mut Table, String> {
+        let key = self.key(table);
         self.tables
-            .get_mut(&table.to_ascii_lowercase())
+            .get_mut(&key)
             .ok_or_else(|| format!("a change names table '{table}', which does not exist"))
     }
 
@@ -229,6 +262,10 @@ impl Tables {
     /// Puts the tables into `account` (which must be empty) and makes its later Timestamps
     /// come after every one loaded, so no ETag is issued twice.
     pub fn restore(self, account: &mut Account) {
+        if account.target() != self.target {
+            // The account is empty: the switch only changes which service it models.
+            account.switch_target(self.target);
+        }
         for table in self.tables.into_values() {
             account.restore_table(table);
         }

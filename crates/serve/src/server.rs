@@ -1,9 +1,10 @@
 //! HTTP/1.1 on hyper: each request read whole, answered by [`State::serve`] under a lock
 //! (the engine runs one request at a time), CORS added, one log line written.
 
-use super::args::{Options, Storage};
+use super::args::{service_name, target_flag, Options, Storage};
 use super::body::Body;
 use super::commit::GroupCommit;
+use super::cors::CorsStart;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{reply, request, time};
@@ -17,7 +18,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use tablescope_engine::{Account, ErrorCode};
+use tablescope_engine::{Account, ErrorCode, Target};
 use tablescope_wire::cors;
 use tablescope_wire::{Context, Endpoint, HttpRequest, HttpResponse, MAX_BODY_BYTES};
 
@@ -56,7 +57,7 @@ fn open(options: &Options) -> Result<State, String> {
     let mut endpoint = Endpoint::with_key(&options.account, &options.key)
         .ok_or_else(|| "--key: not base64".to_string())?;
     endpoint.allow_anonymous = options.allow_anonymous;
-    let mut account = Account::new(Box::new(time::now));
+    let mut account = Account::for_target(options.target.unwrap_or_default(), Box::new(time::now));
     let loaded = match &options.load {
         Some(path) => {
             Some(std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?)
@@ -67,24 +68,36 @@ fn open(options: &Options) -> Result<State, String> {
     let mut new = true;
     let store = match &options.storage {
         Storage::Memory => {
-            eprintln!("tablescope-serve: data in memory only (pass --location DIR to keep it)");
+            eprintln!(
+                "tablescope-serve: data in memory only ({}; pass --location DIR to keep it)",
+                service_name(account.target())
+            );
             None
         }
         Storage::Location(dir) => {
-            let open = if options.repair {
-                Store::repair
-            } else {
-                Store::open
-            };
-            let (store, r) = open(dir, options.snapshot_bytes, &mut account)
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            // The account takes the directory's target; an explicit other one is refused
+            // before anything on disk changes.
+            let (store, r) = match options.target {
+                Some(target) => Store::open_for(
+                    dir,
+                    options.snapshot_bytes,
+                    options.repair,
+                    target,
+                    &mut account,
+                ),
+                None if options.repair => Store::repair(dir, options.snapshot_bytes, &mut account),
+                None => Store::open(dir, options.snapshot_bytes, &mut account),
+            }
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
             new = r.generation == 0 && r.records == 0;
             for repair in &r.repairs {
                 eprintln!("tablescope-serve: --repair: {repair}");
             }
             eprintln!(
-                "tablescope-serve: data in {} (generation {}, {} entities, {} change records{})",
+                "tablescope-serve: data in {} ({}, generation {}, {} entities, {} change \
+                 records{})",
                 dir.display(),
+                service_name(r.target),
                 r.generation,
                 r.entities,
                 r.records,
@@ -97,6 +110,7 @@ fn open(options: &Options) -> Result<State, String> {
             Some(store)
         }
     };
+    let target_before = account.target();
     let mut state = State::new(account, endpoint, store);
     let loaded_any = loaded.is_some();
     if let (Some(text), Some(path)) = (loaded, &options.load) {
@@ -107,6 +121,21 @@ fn open(options: &Options) -> Result<State, String> {
                 e.detail.map_or(e.message, |d| d.to_string())
             )
         })?;
+        // The import replaced the account in memory only: refusing here changes nothing on disk.
+        // The account must stay on the target asked for, or the directory's; a new one takes
+        // the workspace's.
+        let required = options.target.or((!new).then_some(target_before));
+        let workspace = state.account.target();
+        if let Some(required) = required.filter(|r| *r != workspace) {
+            return Err(format!(
+                "{}: a workspace of an {} account; start with --target {} to serve it, \
+                 not --target {}",
+                path.display(),
+                service_name(workspace),
+                target_flag(workspace),
+                target_flag(required),
+            ));
+        }
         if let Some(store) = &mut state.store {
             store.snapshot(&state.account).map_err(|e| e.to_string())?;
         }
@@ -115,8 +144,20 @@ fn open(options: &Options) -> Result<State, String> {
     }
     // The starting CORS rules: asked for on the command line, or the default for an account
     // without properties of its own (stored properties win over the default).
+    // Cosmos DB for Table supports no CORS rules: its account starts with none.
+    let cosmos = state.account.target() == Target::CosmosTable;
     let fresh = (new || loaded_any) && state.account.service_properties().cors.is_empty();
-    if options.cors.explicit() || fresh {
+    if cosmos && options.cors.explicit() && options.cors != CorsStart::None {
+        return Err("--cors-origin: Azure Cosmos DB for Table does not support CORS".into());
+    }
+    if new && !loaded_any && cosmos {
+        // The first snapshot records the target in the directory (a directory without one
+        // holds a Table storage account).
+        if let Some(store) = &mut state.store {
+            store.snapshot(&state.account).map_err(|e| e.to_string())?;
+        }
+    }
+    if !cosmos && (options.cors.explicit() || fresh) {
         state
             .account
             .set_service_properties(&options.cors.update())

@@ -7,7 +7,8 @@
 //! DIR                          locked (flock) by the server that owns it, while it runs
 //! DIR/snapshot-<g>.<crc>.json  the account at the start of generation g, in the playground's
 //!                              export format (loadable in the browser as it is); <crc> is
-//!                              the CRC-32 of its bytes, 8 hex digits
+//!                              the CRC-32 of its bytes, 8 hex digits. Its `target` member
+//!                              says which service the account models (none: Table storage)
 //! DIR/changes-<g>.log          what changed since snapshot g: see `log` for the framing, and
 //!                              `record` for what a record holds (one per change set)
 //! DIR/*.tmp                    a snapshot being written; never read
@@ -53,7 +54,16 @@
 //!
 //! `--repair` keeps every record that reads whole and applies, copies the damaged files
 //! aside, says what it dropped, and writes what it kept as the next snapshot.
+//!
+//! # Which service the account models
+//!
+//! A directory keeps its account's target: the newest snapshot names it (a snapshot without
+//! a `target`, or a directory with records and no snapshot, holds a Table storage account; a
+//! server that starts a new directory for Cosmos DB for Table writes a snapshot before it
+//! listens). Opening a directory that holds anything with the other target is refused before
+//! anything on disk changes (a torn tail is cut only after the check).
 
+use super::args::{service_name, target_flag};
 use super::commit::{Committer, GroupCommit};
 use super::export;
 use super::log::{self, Damage, LogWriter};
@@ -61,7 +71,7 @@ use super::record::{self, Op, Tables};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use tablescope_engine::{Account, ChangeSet};
+use tablescope_engine::{Account, ChangeSet, Target};
 
 /// The default log size that triggers a snapshot.
 pub const DEFAULT_SNAPSHOT_BYTES: u64 = 64 << 20;
@@ -91,6 +101,9 @@ pub struct Recovered {
     pub entities: usize,
     /// With `--repair`: what was dropped or rebuilt, one line each (empty when nothing was).
     pub repairs: Vec<String>,
+    /// The service the account models: the directory's, or (for a directory that holds
+    /// nothing yet) the one it was opened with.
+    pub target: Target,
 }
 
 /// A snapshot file: `snapshot-<g>.<crc32 of its bytes, 8 hex digits>.json`.
@@ -229,9 +242,44 @@ fn load_snapshot(
     export::read(file).map_err(|e| other(format!("{}: {e}", path.display())))
 }
 
+/// What the account's target must be: `expected`, when a target was asked for (a directory
+/// holding an account of another is refused); `fresh` is the target of a directory that holds
+/// nothing yet (no snapshot, no record).
+#[derive(Debug, Clone, Copy)]
+struct Targets {
+    expected: Option<Target>,
+    fresh: Target,
+}
+
+/// Gives tables that hold nothing yet the fresh target; refuses tables that hold an account
+/// of another target than the one expected.
+fn check_target(tables: &mut Tables, written: bool, targets: Targets) -> io::Result<Target> {
+    if !written {
+        tables.set_target_when_empty(targets.fresh);
+        return Ok(tables.target());
+    }
+    match targets.expected {
+        Some(want) if want != tables.target() => {
+            let held = tables.target();
+            return Err(other(format!(
+                "it holds an {} account (made with --target {}), which --target {} cannot \
+                 open; nothing was changed. Start without --target, or with --target {}, to \
+                 serve it",
+                service_name(held),
+                target_flag(held),
+                target_flag(want),
+                target_flag(held),
+            )));
+        }
+        _ => {}
+    }
+    Ok(tables.target())
+}
+
 /// Loads the account that `dir` holds; in [`Mode::Open`] and [`Mode::Repair`] also cuts a
-/// torn tail off the log, so that appends continue after the last whole record.
-fn recover(dir: &Path, mode: Mode) -> io::Result<(Tables, Recovered, Listing)> {
+/// torn tail off the log, so that appends continue after the last whole record. With
+/// an expected target, a directory holding an account of another target is refused first.
+fn recover(dir: &Path, mode: Mode, targets: Targets) -> io::Result<(Tables, Recovered, Listing)> {
     let listing = list(dir)?;
     let generation = listing
         .snapshots
@@ -252,6 +300,7 @@ fn recover(dir: &Path, mode: Mode) -> io::Result<(Tables, Recovered, Listing)> {
         torn_bytes: 0,
         entities: 0,
         repairs: Vec::new(),
+        target: Target::TableStorage,
     };
     let mut tables = match listing.snapshot(generation) {
         None => Tables::default(),
@@ -285,7 +334,9 @@ fn recover(dir: &Path, mode: Mode) -> io::Result<(Tables, Recovered, Listing)> {
         ));
         Ok(())
     };
+    let snapshot = !listing.snapshots.is_empty();
     if !listing.logs.contains(&generation) {
+        recovered.target = check_target(&mut tables, snapshot, targets)?;
         lost("missing", &mut recovered.repairs)?;
         recovered.entities = tables.entity_count();
         return Ok((tables, recovered, listing));
@@ -341,6 +392,7 @@ fn recover(dir: &Path, mode: Mode) -> io::Result<(Tables, Recovered, Listing)> {
     }
     recovered.records = scan.records - dropped_records;
     recovered.torn_bytes = scan.file_len - scan.valid_len;
+    recovered.target = check_target(&mut tables, snapshot || scan.records > 0, targets)?;
     if mode != Mode::Read && scan.generation.is_some() && scan.valid_len < scan.file_len {
         let file = OpenOptions::new().write(true).open(&path)?;
         file.set_len(scan.valid_len)?;
@@ -409,7 +461,7 @@ impl Store {
         snapshot_bytes: u64,
         account: &mut Account,
     ) -> io::Result<(Store, Recovered)> {
-        Store::open_as(dir, snapshot_bytes, Mode::Open, account)
+        Store::open_as(dir, snapshot_bytes, Mode::Open, None, account)
     }
 
     /// [`Store::open`] for `--repair`: keeps every record that reads whole and applies, and
@@ -421,18 +473,37 @@ impl Store {
         snapshot_bytes: u64,
         account: &mut Account,
     ) -> io::Result<(Store, Recovered)> {
-        Store::open_as(dir, snapshot_bytes, Mode::Repair, account)
+        Store::open_as(dir, snapshot_bytes, Mode::Repair, None, account)
+    }
+
+    /// [`Store::open`] (or with `repair`, [`Store::repair`]) for an account on `target`: a
+    /// directory that holds an account of the other target is refused, naming both, before
+    /// anything on disk changes; one that holds nothing yet takes `target`.
+    pub fn open_for(
+        dir: &Path,
+        snapshot_bytes: u64,
+        repair: bool,
+        target: Target,
+        account: &mut Account,
+    ) -> io::Result<(Store, Recovered)> {
+        let mode = if repair { Mode::Repair } else { Mode::Open };
+        Store::open_as(dir, snapshot_bytes, mode, Some(target), account)
     }
 
     fn open_as(
         dir: &Path,
         snapshot_bytes: u64,
         mode: Mode,
+        expected: Option<Target>,
         account: &mut Account,
     ) -> io::Result<(Store, Recovered)> {
         fs::create_dir_all(dir)?;
         let lock = lock(dir)?;
-        let (tables, recovered, listing) = recover(dir, mode)?;
+        let targets = Targets {
+            expected,
+            fresh: expected.unwrap_or(account.target()),
+        };
+        let (tables, recovered, listing) = recover(dir, mode, targets)?;
         let g = recovered.generation;
         let repaired = !recovered.repairs.is_empty();
         if repaired {
@@ -494,7 +565,11 @@ impl Store {
         // files it removes are whole copies of the newer ones, so reading again is enough.
         let mut last = None;
         for _ in 0..5 {
-            match recover(dir, Mode::Read) {
+            let targets = Targets {
+                expected: None,
+                fresh: account.target(),
+            };
+            match recover(dir, Mode::Read, targets) {
                 Ok((tables, recovered, _)) => {
                     tables.restore(account);
                     return Ok(recovered);

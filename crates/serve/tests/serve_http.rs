@@ -40,7 +40,7 @@ fn writes_survive_a_restart_with_their_etags() {
     assert!(
         server
             .log_text()
-            .contains("(generation 1, 4 entities, 3 change records)"),
+            .contains("(Azure Table storage, generation 1, 4 entities, 3 change records)"),
         "{}",
         server.log_text()
     );

@@ -7,11 +7,11 @@
 
 use super::handle::{authorize, keys, Call};
 use super::multipart::{self, BatchPart, PartResponse};
-use super::payload;
+use super::payload::{self, Metadata};
 use super::reply::{header as h, Reply};
 use super::route::{self, entity_path, Target};
 use super::translate;
-use super::{HttpRequest, Outcome};
+use super::{Dialect, HttpRequest, Outcome};
 use tablescope_engine::Account;
 use tablescope_engine::{BatchRequest, Request, Response};
 use tablescope_engine::{Error, ErrorCode, Result};
@@ -62,23 +62,30 @@ pub fn run(account: &mut Account, call: &Call, request: &HttpRequest) -> Result<
     };
     let response = account.execute(&batch);
     if let Some(error) = &response.error {
-        if error.code == ErrorCode::RequestBodyTooLarge {
+        if error.code == ErrorCode::RequestBodyTooLarge || reply.dialect.refused_at_top(error) {
             return Err(error.clone());
         }
         let index = failing_index(error);
         let part = parsed.parts.get(index).cloned().unwrap_or_default();
-        let failed = failure_part(reply, error.clone(), &part);
-        return Ok(finish(reply, &parsed, vec![failed], Some(batch)));
+        let mut failed = failure_part(reply, error.clone(), &part);
+        cosmos_part(reply.dialect, &mut failed, index + 1);
+        let mut outcome = finish(reply, &parsed, vec![failed], Some(batch));
+        outcome.ru = response.ru;
+        return Ok(outcome);
     }
     let results = response.results.as_deref().unwrap_or_default();
     let mut parts = Vec::with_capacity(results.len());
     let Request::Batch { operations, .. } = &batch else {
         return Err(Error::new(ErrorCode::InvalidInput));
     };
-    for ((op, result), info) in operations.iter().zip(results).zip(&infos) {
-        parts.push(success_part(account, call, &table, op, result, info));
+    for (i, ((op, result), info)) in operations.iter().zip(results).zip(&infos).enumerate() {
+        let mut part = success_part(account, call, &table, op, result, info);
+        cosmos_part(reply.dialect, &mut part, i + 1);
+        parts.push(part);
     }
-    Ok(finish(reply, &parsed, parts, Some(batch)))
+    let mut outcome = finish(reply, &parsed, parts, Some(batch));
+    outcome.ru = response.ru;
+    Ok(outcome)
 }
 
 fn finish(
@@ -88,11 +95,12 @@ fn finish(
     request: Option<Request>,
 ) -> Outcome {
     let id = &reply.context.request_id;
-    let (content_type, body) = multipart::write(id, id, parsed.changeset, &parts);
+    let (content_type, body) = multipart::write_as(reply.dialect, id, id, parsed.changeset, &parts);
     Outcome {
         response: reply.response(202, Some(&content_type), Vec::new(), Vec::new(), body),
         request,
         stats: None,
+        ru: None,
     }
 }
 
@@ -104,7 +112,13 @@ fn operation(
     table: &mut Option<String>,
 ) -> Result<(BatchRequest, PartInfo)> {
     let resource = route::route(&part.url, host, &call.endpoint.account)?;
-    let mut op = translate::operation(&part.method, &resource, &part.headers, &part.body)?;
+    let mut op = translate::operation(
+        call.reply.dialect,
+        &part.method,
+        &resource,
+        &part.headers,
+        &part.body,
+    )?;
     authorize(&call.credential, &mut op)?;
     let part_table = match &resource.target {
         Target::Entities(t) | Target::Entity { table: t, .. } => t.clone(),
@@ -204,9 +218,34 @@ fn failure_part(reply: &Reply, error: Error, part: &BatchPart) -> PartResponse {
             ],
         ]
         .concat(),
-        body: reply.error_body(&error).into_bytes(),
+        body: reply.part_error_body(&error).into_bytes(),
         content_id: part.content_id.clone(),
     }
+}
+
+/// A part as Cosmos writes it ([`Dialect::numbered_parts`]): `ETag`, `Preference-Applied`,
+/// `Location`, then `Content-ID: <position>`; a part with a body keeps its `Content-Type`
+/// (the recordings list no other header; where it goes is the model's choice).
+fn cosmos_part(dialect: Dialect, part: &mut PartResponse, position: usize) {
+    if !dialect.numbered_parts() {
+        return;
+    }
+    let take = |name: &str| {
+        part.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .cloned()
+    };
+    let mut headers: Vec<(String, String)> = ["ETag", "Preference-Applied", "Location"]
+        .into_iter()
+        .filter_map(take)
+        .collect();
+    headers.push(h("Content-ID", position.to_string()));
+    if !part.body.is_empty() {
+        headers.push(h("Content-Type", dialect.content_type(Metadata::Minimal)));
+    }
+    part.headers = headers;
+    part.content_id = None;
 }
 
 fn success_part(
@@ -221,7 +260,7 @@ fn success_part(
         h("X-Content-Type-Options", "nosniff"),
         h("Cache-Control", "no-cache"),
     ];
-    let etag = result.etag;
+    let etag = result.etag.map(|t| call.reply.dialect.etag(t));
     let mut body = Vec::new();
     let status = match op {
         BatchRequest::Insert { entity } => {
@@ -236,7 +275,7 @@ fn success_part(
                 headers.push(h("DataServiceVersion", "3.0;"));
                 headers.push(h("Location", location.clone()));
                 headers.push(h("DataServiceId", location));
-                headers.extend(etag.map(|t| h("ETag", t)));
+                headers.extend(etag.clone().map(|t| h("ETag", t)));
                 204
             } else {
                 if info.return_content == Some(true) {
@@ -245,7 +284,7 @@ fn success_part(
                 headers.push(h("DataServiceVersion", "3.0;"));
                 headers.push(h("Content-Type", PART_JSON));
                 headers.push(h("Location", location));
-                headers.extend(etag.map(|t| h("ETag", t)));
+                headers.extend(etag.clone().map(|t| h("ETag", t)));
                 let stored = account
                     .table(table)
                     .ok()
@@ -263,7 +302,7 @@ fn success_part(
         } => {
             headers.push(h("DataServiceVersion", "3.0;"));
             headers.push(h("Content-Type", PART_JSON));
-            headers.extend(etag.map(|t| h("ETag", t)));
+            headers.extend(etag.clone().map(|t| h("ETag", t)));
             // A read is alone in its batch, so the stored entity is the one it read.
             let entity = account
                 .table(table)
@@ -276,7 +315,7 @@ fn success_part(
         }
         _ => {
             headers.push(h("DataServiceVersion", "1.0;"));
-            headers.extend(etag.map(|t| h("ETag", t)));
+            headers.extend(etag.clone().map(|t| h("ETag", t)));
             204
         }
     };

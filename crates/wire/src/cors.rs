@@ -68,6 +68,7 @@ pub fn preflight(
     let reply = Reply {
         context,
         version: super::reply::api_version(request),
+        dialect: super::Dialect::Storage,
     };
     let mut response = reply.response(200, None, own, Vec::new(), Vec::new());
     vary(properties, &mut response);

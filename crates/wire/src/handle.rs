@@ -5,7 +5,9 @@ use super::payload::{self, Metadata, Place};
 use super::reply::{api_version, header as h, Reply};
 use super::route::{self, entity_path, Resource, Target};
 use super::translate::{self, Operation};
-use super::{batch, cors, settings, token, Context, Endpoint, HttpRequest, HttpResponse, Outcome};
+use super::{
+    batch, cors, settings, token, Context, Dialect, Endpoint, HttpRequest, HttpResponse, Outcome,
+};
 use tablescope_engine::Account;
 use tablescope_engine::{Error, ErrorCode, Result};
 use tablescope_engine::{Request, Response, Rows};
@@ -25,12 +27,14 @@ pub fn handle(
     let reply = Reply {
         context,
         version: api_version(request),
+        dialect: Dialect::of(account.target()),
     };
     if cors::is_preflight(request) {
         return Outcome {
             response: cors::preflight(account.service_properties(), context, request),
             request: None,
             stats: None,
+            ru: None,
         };
     }
     let mut outcome = match serve(account, endpoint, &reply, request) {
@@ -39,6 +43,7 @@ pub fn handle(
             response: reply.error_with(&error, kept_preference(&error, asks_no_content(request))),
             request: None,
             stats: None,
+            ru: None,
         },
     };
     cors::decorate(account.service_properties(), request, &mut outcome.response);
@@ -132,6 +137,7 @@ fn serve(
         }
     }
     let mut op = translate::operation(
+        call.reply.dialect,
         &request.method,
         &call.resource,
         &request.headers,
@@ -143,6 +149,7 @@ fn serve(
     Ok(Outcome {
         response: http,
         stats: response.stats,
+        ru: response.ru,
         request: Some(op.request),
     })
 }
@@ -287,6 +294,7 @@ fn read_table(account: &mut Account, call: &Call, name: &str) -> Result<Outcome>
         .table(name)
         .map_err(|_| Error::new(ErrorCode::ResourceNotFound))?;
     let body = payload::table_element(
+        call.reply.dialect,
         &call.resource.base,
         &call.endpoint.account,
         call.level,
@@ -295,13 +303,14 @@ fn read_table(account: &mut Account, call: &Call, name: &str) -> Result<Outcome>
     Ok(Outcome {
         response: call.reply.response(
             200,
-            Some(call.level.content_type()),
+            Some(call.reply.dialect.content_type(call.level)),
             Vec::new(),
             Vec::new(),
             body.into_bytes(),
         ),
         request: None,
         stats: None,
+        ru: None,
     })
 }
 
@@ -317,17 +326,21 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
     } = call;
     let level = *level;
     if let Some(error) = &response.error {
-        return reply.error_with(
+        let merge = matches!(op.request, Request::Merge { .. });
+        return reply.error_as(
             error,
             kept_preference(error, op.return_content == Some(false)),
+            merge,
         );
     }
     use Request as R;
-    let json = Some(level.content_type());
+    let dialect = reply.dialect;
+    let json = Some(dialect.content_type(level));
     match &op.request {
         R::ListTables { .. } => {
             let names = response.tables.clone().unwrap_or_default();
-            let body = payload::table_page(&resource.base, &endpoint.account, level, &names);
+            let body =
+                payload::table_page(dialect, &resource.base, &endpoint.account, level, &names);
             let own = response
                 .next_table_name
                 .iter()
@@ -337,23 +350,32 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
         }
         R::CreateTable { table } => {
             let location = format!("{}/Tables('{table}')", resource.base);
+            // Cosmos answers a create with the table's ETag; the engine gives none on storage.
+            let etag: Vec<_> = response
+                .etag
+                .iter()
+                .map(|t| h("ETag", dialect.etag(*t)))
+                .collect();
             if op.return_content == Some(false) {
                 reply.response(
                     204,
                     None,
-                    vec![h("Location", location.clone())],
-                    vec![
-                        h("Preference-Applied", "return-no-content"),
-                        h("DataServiceId", location),
-                    ],
+                    [etag, vec![h("Location", location.clone())]].concat(),
+                    no_content_after(dialect, location),
                     Vec::new(),
                 )
             } else {
-                let body = payload::table_element(&resource.base, &endpoint.account, level, table);
+                let body = payload::table_element(
+                    dialect,
+                    &resource.base,
+                    &endpoint.account,
+                    level,
+                    table,
+                );
                 reply.response(
                     201,
                     json,
-                    vec![h("Location", location)],
+                    [etag, vec![h("Location", location)]].concat(),
                     preference_applied(op),
                     body.into_bytes(),
                 )
@@ -369,16 +391,13 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
                 entity.row_key.as_str(),
             );
             let location = format!("{}/{path}", resource.base);
-            let etag = response.etag.map(String::from).unwrap_or_default();
+            let etag = response.etag.map(|t| dialect.etag(t)).unwrap_or_default();
             if op.return_content == Some(false) {
                 reply.response(
                     204,
                     None,
                     vec![h("ETag", etag), h("Location", location.clone())],
-                    vec![
-                        h("Preference-Applied", "return-no-content"),
-                        h("DataServiceId", location),
-                    ],
+                    no_content_after(dialect, location),
                     Vec::new(),
                 )
             } else {
@@ -398,7 +417,7 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
             };
             let place = call.place(table);
             let body = payload::entity_element(&place, level, select.as_deref(), entity.into());
-            let etag = response.etag.map(String::from).unwrap_or_default();
+            let etag = response.etag.map(|t| dialect.etag(t)).unwrap_or_default();
             reply.response(
                 200,
                 json,
@@ -417,11 +436,11 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
                     [
                         h(
                             "x-ms-continuation-NextPartitionKey",
-                            token::encode(&c.next_partition_key),
+                            dialect.continuation_header(&c.next_partition_key),
                         ),
                         h(
                             "x-ms-continuation-NextRowKey",
-                            token::encode(&c.next_row_key),
+                            dialect.continuation_header(&c.next_row_key),
                         ),
                     ]
                 })
@@ -430,10 +449,23 @@ fn write(call: &Call, op: &Operation, response: &Response, rows: &Rows) -> HttpR
         }
         // Replace, merge, upserts, deletes, delete table: 204 and (for writes) the ETag.
         _ => {
-            let own = response.etag.iter().map(|t| h("ETag", *t)).collect();
+            let own = response
+                .etag
+                .iter()
+                .map(|t| h("ETag", dialect.etag(*t)))
+                .collect();
             reply.response(204, None, own, Vec::new(), Vec::new())
         }
     }
+}
+
+/// What follows `X-Content-Type-Options` on a no-content insert or create-table answer.
+fn no_content_after(dialect: Dialect, location: String) -> Vec<(String, String)> {
+    let mut after = vec![h("Preference-Applied", "return-no-content")];
+    if dialect.data_service_id() {
+        after.push(h("DataServiceId", location));
+    }
+    after
 }
 
 fn preference_applied(op: &Operation) -> Vec<(String, String)> {
@@ -456,6 +488,7 @@ impl Call<'_> {
     /// Where `table`'s entities live, for their bodies' metadata.
     pub fn place<'b>(&'b self, table: &'b str) -> Place<'b> {
         Place {
+            dialect: self.reply.dialect,
             base: &self.resource.base,
             account: &self.endpoint.account,
             table,

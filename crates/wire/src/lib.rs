@@ -25,6 +25,7 @@
 mod auth;
 mod batch;
 pub mod cors;
+mod dialect;
 mod handle;
 mod http;
 mod multipart;
@@ -38,6 +39,7 @@ mod version;
 mod xml;
 
 pub use auth::{Access, Credential, KeyRange, Sas};
+pub use dialect::Dialect;
 pub use handle::{handle, MAX_BODY_BYTES};
 pub use http::{HttpRequest, HttpResponse};
 pub use multipart::{BatchPart, PartResponse};
@@ -54,6 +56,7 @@ pub use token::encode as continuation_token;
 use tablescope_engine::DateTime;
 use tablescope_engine::QueryStats;
 use tablescope_engine::Request;
+use tablescope_engine::RuEstimate;
 
 /// The account a wire endpoint serves, and how callers must prove who they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,4 +135,8 @@ pub struct Outcome {
     pub response: HttpResponse,
     pub request: Option<Request>,
     pub stats: Option<QueryStats>,
+    /// On a Cosmos DB for Table account, the engine's request-unit estimate for the
+    /// operation. The service sends no such header on the Table API, so it goes to the wire
+    /// log only, labelled an estimate (docs/service/cosmos.md#on-the-wire).
+    pub ru: Option<RuEstimate>,
 }

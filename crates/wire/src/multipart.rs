@@ -108,45 +108,74 @@ pub fn parse(content_type: &str, body: &[u8]) -> Result<ParsedBatch> {
 /// a part's headers end with a blank line, its body (empty for most successes) is followed
 /// by CRLF, and both closing delimiters end with CRLF. A `Content-ID` goes first among the
 /// part's HTTP headers, where production echoes it.
+#[cfg(test)]
 pub fn write(
     batch_id: &str,
     changeset_id: &str,
     changeset: bool,
     parts: &[PartResponse],
 ) -> (String, Vec<u8>) {
+    write_as(
+        super::Dialect::Storage,
+        batch_id,
+        changeset_id,
+        changeset,
+        parts,
+    )
+}
+
+/// [`write`] as `dialect` frames it: Cosmos ends the boundary lines and the parts' own
+/// headers with a bare LF and the embedded HTTP responses with CRLF; storage uses CRLF
+/// throughout.
+pub fn write_as(
+    dialect: super::Dialect,
+    batch_id: &str,
+    changeset_id: &str,
+    changeset: bool,
+    parts: &[PartResponse],
+) -> (String, Vec<u8>) {
+    let eol: &[u8] = if dialect.bare_lf_frames() {
+        b"\n"
+    } else {
+        b"\r\n"
+    };
+    let frame = |out: &mut Vec<u8>, text: &str| {
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(eol);
+    };
     let batch = format!("batchresponse_{batch_id}");
     let content_type = format!("multipart/mixed; boundary={batch}");
     let size: usize = parts.iter().map(|p| 256 + p.body.len()).sum();
     let mut out = Vec::with_capacity(size + 256);
-    line(&mut out, &format!("--{batch}"));
+    frame(&mut out, &format!("--{batch}"));
     if changeset {
         let set = format!("changesetresponse_{changeset_id}");
-        line(
+        frame(
             &mut out,
             &format!("Content-Type: multipart/mixed; boundary={set}"),
         );
-        line(&mut out, "");
+        frame(&mut out, "");
         for part in parts {
-            line(&mut out, &format!("--{set}"));
-            write_part(&mut out, part);
+            frame(&mut out, &format!("--{set}"));
+            write_part(&mut out, part, &frame);
         }
-        line(&mut out, &format!("--{set}--"));
+        frame(&mut out, &format!("--{set}--"));
     } else {
         for (i, part) in parts.iter().enumerate() {
             if i > 0 {
-                line(&mut out, &format!("--{batch}"));
+                frame(&mut out, &format!("--{batch}"));
             }
-            write_part(&mut out, part);
+            write_part(&mut out, part, &frame);
         }
     }
-    line(&mut out, &format!("--{batch}--"));
+    frame(&mut out, &format!("--{batch}--"));
     (content_type, out)
 }
 
-fn write_part(out: &mut Vec<u8>, part: &PartResponse) {
-    line(out, "Content-Type: application/http");
-    line(out, "Content-Transfer-Encoding: binary");
-    line(out, "");
+fn write_part(out: &mut Vec<u8>, part: &PartResponse, frame: &dyn Fn(&mut Vec<u8>, &str)) {
+    frame(out, "Content-Type: application/http");
+    frame(out, "Content-Transfer-Encoding: binary");
+    frame(out, "");
     let status = part.status;
     line(out, &format!("HTTP/1.1 {status} {}", reason_phrase(status)));
     if let Some(id) = &part.content_id {

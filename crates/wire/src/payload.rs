@@ -100,6 +100,7 @@ impl Metadata {
 
 /// Where a body's entities live: the service root URL, the account and the table.
 pub struct Place<'a> {
+    pub dialect: super::Dialect,
     pub base: &'a str,
     pub account: &'a str,
     pub table: &'a str,
@@ -114,7 +115,8 @@ pub fn entity_page(
 ) -> String {
     let mut out = String::with_capacity(64 + entities.len() * 256);
     out.push('{');
-    if level != Metadata::None {
+    let value_first = place.dialect.value_first();
+    if level != Metadata::None && !value_first {
         out.push_str("\"odata.metadata\":");
         metadata_url(&mut out, place, select, false);
         out.push(',');
@@ -128,7 +130,12 @@ pub fn entity_page(
         entity_members(&mut out, place, level, select, e.into());
         out.push('}');
     }
-    out.push_str("]}");
+    out.push(']');
+    if level != Metadata::None && value_first {
+        out.push_str(",\"odata.metadata\":");
+        metadata_url(&mut out, place, select, false);
+    }
+    out.push('}');
     out
 }
 
@@ -154,6 +161,10 @@ pub fn entity_element(
 fn metadata_url(out: &mut String, place: &Place, select: Option<&[String]>, element: bool) {
     let mut url = String::with_capacity(place.base.len() + place.table.len() + 24);
     url.push_str(place.base);
+    if element && place.dialect.element_table_segment() {
+        url.push('/');
+        url.push_str(place.table);
+    }
     url.push_str("/$metadata#");
     url.push_str(place.table);
     if element {
@@ -215,28 +226,33 @@ fn entity_members(
     entity: Shown,
 ) {
     let mut m = Members { out, first: true };
+    let fraction = place.dialect.fraction();
     let (partition_key, row_key) = entity.keys();
     if level == Metadata::Full {
         let path = entity_path(place.table, partition_key, row_key);
         m.text("odata.type", &format!("{}.{}", place.account, place.table));
         m.text("odata.id", &format!("{}/{path}", place.base));
         if let Some(t) = entity.timestamp() {
-            etag(m.name("odata.etag"), t);
+            etag(m.name("odata.etag"), t, fraction);
         }
         m.text("odata.editLink", &path);
     } else if level == Metadata::Minimal {
         if let Some(t) = entity.timestamp() {
-            etag(m.name("odata.etag"), t);
+            etag(m.name("odata.etag"), t, fraction);
         }
     }
     let annotate = level != Metadata::None;
     let Some(select) = select else {
         m.text("PartitionKey", partition_key);
         m.text("RowKey", row_key);
-        if let Some(t) = entity.timestamp() {
-            timestamp(&mut m, level, t);
+        let last = place.dialect.timestamp_last();
+        if let Some(t) = entity.timestamp().filter(|_| !last) {
+            timestamp(&mut m, level, t, fraction);
         }
         entity.for_each(|name, value| property(&mut m, annotate, name, value));
+        if let Some(t) = entity.timestamp().filter(|_| last) {
+            timestamp(&mut m, level, t, fraction);
+        }
         return;
     };
     for name in select {
@@ -244,7 +260,7 @@ fn entity_members(
             "PartitionKey" => m.text(name, partition_key),
             "RowKey" => m.text(name, row_key),
             "Timestamp" => match entity.timestamp() {
-                Some(t) => timestamp(&mut m, level, t),
+                Some(t) => timestamp(&mut m, level, t, fraction),
                 None => m.name(name).push_str("null"),
             },
             _ => match entity.get(name) {
@@ -256,19 +272,19 @@ fn entity_members(
 }
 
 /// The ETag as a JSON string: `"W/\"datetime'2021-…%3A…Z'\""`.
-fn etag(out: &mut String, t: DateTime) {
+fn etag(out: &mut String, t: DateTime, fraction: Fraction) {
     out.push_str("\"W/\\\"datetime'");
-    t.write(out, "%3A", Fraction::Trimmed);
+    t.write(out, "%3A", fraction);
     out.push_str("'\\\"\"");
 }
 
-fn timestamp(m: &mut Members, level: Metadata, t: DateTime) {
+fn timestamp(m: &mut Members, level: Metadata, t: DateTime, fraction: Fraction) {
     if level == Metadata::Full {
         m.annotation("Timestamp", "Edm.DateTime");
     }
     let out = m.name("Timestamp");
     out.push('"');
-    t.write(out, ":", Fraction::Trimmed);
+    t.write(out, ":", fraction);
     out.push('"');
 }
 
@@ -313,9 +329,16 @@ fn property(m: &mut Members, annotate: bool, name: &str, value: ValueRef) {
 }
 
 /// The table list: `{"odata.metadata":…/$metadata#Tables,"value":[{"TableName":…}]}`.
-pub fn table_page(base: &str, account: &str, level: Metadata, names: &[String]) -> String {
+pub fn table_page(
+    dialect: super::Dialect,
+    base: &str,
+    account: &str,
+    level: Metadata,
+    names: &[String],
+) -> String {
     let mut out = String::from("{");
-    if level != Metadata::None {
+    let value_first = dialect.value_first();
+    if level != Metadata::None && !value_first {
         out.push_str("\"odata.metadata\":");
         string(&mut out, &format!("{base}/$metadata#Tables"));
         out.push(',');
@@ -329,19 +352,40 @@ pub fn table_page(base: &str, account: &str, level: Metadata, names: &[String]) 
         table_members(&mut out, base, account, level, name);
         out.push('}');
     }
-    out.push_str("]}");
+    out.push(']');
+    if level != Metadata::None && value_first {
+        out.push_str(",\"odata.metadata\":");
+        string(&mut out, &format!("{base}/$metadata#Tables"));
+    }
+    out.push('}');
     out
 }
 
 /// One table as the body of a create or a `Tables('name')` read.
-pub fn table_element(base: &str, account: &str, level: Metadata, name: &str) -> String {
+pub fn table_element(
+    dialect: super::Dialect,
+    base: &str,
+    account: &str,
+    level: Metadata,
+    name: &str,
+) -> String {
     let mut out = String::from("{");
-    if level != Metadata::None {
-        out.push_str("\"odata.metadata\":");
-        string(&mut out, &format!("{base}/$metadata#Tables/@Element"));
-        out.push(',');
+    let url = format!("{base}/$metadata#Tables/@Element");
+    if dialect.value_first() {
+        // Cosmos: `TableName` (after fullmetadata's members) before `odata.metadata`.
+        table_members(&mut out, base, account, level, name);
+        if level != Metadata::None {
+            out.push_str(",\"odata.metadata\":");
+            string(&mut out, &url);
+        }
+    } else {
+        if level != Metadata::None {
+            out.push_str("\"odata.metadata\":");
+            string(&mut out, &url);
+            out.push(',');
+        }
+        table_members(&mut out, base, account, level, name);
     }
-    table_members(&mut out, base, account, level, name);
     out.push('}');
     out
 }
@@ -360,10 +404,12 @@ fn table_members(out: &mut String, base: &str, account: &str, level: Metadata, n
 }
 
 /// The error body: `{"odata.error":{"code":…,"message":{"lang":"en-US","value":…}}}`.
-pub fn error(code: &str, message: &str) -> String {
+pub fn error(code: &str, lang: &str, message: &str) -> String {
     let mut out = String::from("{\"odata.error\":{\"code\":");
     string(&mut out, code);
-    out.push_str(",\"message\":{\"lang\":\"en-US\",\"value\":");
+    out.push_str(",\"message\":{\"lang\":");
+    string(&mut out, lang);
+    out.push_str(",\"value\":");
     string(&mut out, message);
     out.push_str("}}}");
     out

@@ -1,6 +1,7 @@
 //! The headers every response carries, in the order production writes them, and the error
 //! response (docs/service/wire.md#headers, docs/service/wire.md#statuses).
 
+use super::dialect::Dialect;
 use super::http::HttpResponse;
 use super::payload;
 use super::Context;
@@ -16,6 +17,8 @@ pub struct Reply<'a> {
     pub context: &'a Context,
     /// The request's `x-ms-version`, echoed.
     pub version: &'a str,
+    /// The service whose bytes are written.
+    pub dialect: Dialect,
 }
 
 impl Reply<'_> {
@@ -31,8 +34,12 @@ impl Reply<'_> {
         after: Vec<(String, String)>,
         body: Vec<u8>,
     ) -> HttpResponse {
-        let mut headers = vec![("Cache-Control".to_string(), "no-cache".to_string())];
-        if status == 204 || (status == 202 && body.is_empty()) {
+        let service = self.dialect.service_headers();
+        let mut headers = Vec::with_capacity(8);
+        if service {
+            headers.push(("Cache-Control".to_string(), "no-cache".to_string()));
+        }
+        if self.dialect.empty_length() && (status == 204 || (status == 202 && body.is_empty())) {
             // Production says a bodiless answer is empty, in so many words (a 202 without a
             // body is Set Table Service Properties'; HTTP frames it the same way).
             headers.push(("Content-Length".into(), "0".into()));
@@ -42,8 +49,10 @@ impl Reply<'_> {
         }
         headers.extend(own);
         headers.push(("x-ms-request-id".into(), self.context.request_id.clone()));
-        headers.push(("x-ms-version".into(), self.version.to_string()));
-        headers.push(("X-Content-Type-Options".into(), "nosniff".into()));
+        if service {
+            headers.push(("x-ms-version".into(), self.version.to_string()));
+            headers.push(("X-Content-Type-Options".into(), "nosniff".into()));
+        }
         headers.extend(after);
         headers.push(("Date".into(), http_date(self.context.now)));
         HttpResponse {
@@ -63,25 +72,43 @@ impl Reply<'_> {
     /// [`Reply::error`] with headers of the request's own that production keeps on this error
     /// (`Preference-Applied` on an insert refused for a property without a value).
     pub fn error_with(&self, error: &Error, after: Vec<(String, String)>) -> HttpResponse {
+        self.error_as(error, after, false)
+    }
+
+    /// [`Reply::error_with`] saying whether the refused request was a merge (Cosmos answers
+    /// a merge's 404 in fullmetadata).
+    pub fn error_as(
+        &self,
+        error: &Error,
+        after: Vec<(String, String)>,
+        merge: bool,
+    ) -> HttpResponse {
         let body = self.error_body(error);
         self.response(
             error.status(),
-            Some(payload::Metadata::Minimal.content_type()),
+            Some(self.dialect.error_content_type(error, merge)),
             Vec::new(),
             after,
             body.into_bytes(),
         )
     }
 
-    /// `{"odata.error":…}` with `RequestId` and `Time` lines after the message.
+    /// `{"odata.error":…}` with the request id (and on storage the time) after the message.
     pub fn error_body(&self, error: &Error) -> String {
-        let message = format!(
-            "{}\nRequestId:{}\nTime:{}",
-            error.message,
-            self.context.request_id,
-            self.context.now.to_string_7()
-        );
-        payload::error(error.code.as_str(), &message)
+        let time = self.context.now.to_string_7();
+        let message = self
+            .dialect
+            .error_message(error, &self.context.request_id, &time);
+        payload::error(error.code.as_str(), self.dialect.lang(), &message)
+    }
+
+    /// A failing `$batch` part's error body.
+    pub fn part_error_body(&self, error: &Error) -> String {
+        let time = self.context.now.to_string_7();
+        let message = self
+            .dialect
+            .part_message(error, &self.context.request_id, &time);
+        payload::error(error.code.as_str(), self.dialect.lang(), &message)
     }
 }
 
@@ -94,7 +121,12 @@ pub fn error_response(
     error: &Error,
 ) -> HttpResponse {
     let version = api_version(request);
-    Reply { context, version }.error(error)
+    Reply {
+        context,
+        version,
+        dialect: Dialect::Storage,
+    }
+    .error(error)
 }
 
 /// The API version a response names: the request's `x-ms-version`, echoed as production

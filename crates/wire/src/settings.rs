@@ -11,7 +11,7 @@ use super::{Endpoint, HttpRequest, HttpResponse, Outcome};
 use tablescope_engine::settings::{Logging, Metrics, RetentionPolicy};
 use tablescope_engine::{
     AccessPolicy, Account, CorsRule, DateTime, Error, ErrorCode, PropertiesUpdate, Request, Result,
-    ServiceProperties, SignedIdentifier,
+    ServiceProperties, SignedIdentifier, Unsupported,
 };
 
 const XML: &str = "application/xml";
@@ -32,6 +32,7 @@ pub(super) fn serve(
             response: error_response(reply, &error),
             request: None,
             stats: None,
+            ru: None,
         },
     }
 }
@@ -59,6 +60,8 @@ fn run(
         }
         (Target::ServiceStats, "GET") => {
             authorize_service(&credential, 'r')?;
+            // Cosmos DB for Table has no service stats at all (`Rule::UnsupportedOperations`).
+            account.target().supports(Unsupported::GetServiceStats)?;
             // The primary endpoint of an account without read access to a secondary region:
             // stats are only served by a geo-redundant account's secondary endpoint.
             return Err(Error::with_text(
@@ -110,6 +113,7 @@ fn run(
         response: http,
         request: Some(engine_request),
         stats: None,
+        ru: None,
     })
 }
 

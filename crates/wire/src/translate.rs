@@ -4,7 +4,6 @@
 
 use super::auth::Access;
 use super::route::{Resource, Target};
-use super::token;
 use serde_json::Value as Json;
 use tablescope_engine::Continuation;
 use tablescope_engine::RawEntity;
@@ -33,6 +32,7 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
 /// Translates one operation. `GET /Tables` and friends are table operations; the rest name
 /// a table's entities.
 pub fn operation(
+    dialect: super::Dialect,
     method: &str,
     resource: &Resource,
     headers: &[(String, String)],
@@ -52,7 +52,8 @@ pub fn operation(
                 filter: resource.param("$filter").map(str::to_string),
                 top: top(resource)?,
                 next_table_name: match resource.param("NextTableName") {
-                    Some(t) => Some(continuation_key(t)?),
+                    // COSMOS.md is silent on table-listing tokens: storage's form on both.
+                    Some(t) => Some(continuation_key(super::Dialect::Storage, t)?),
                     None => None,
                 },
             },
@@ -83,7 +84,7 @@ pub fn operation(
                 filter: resource.param("$filter").map(str::to_string),
                 select: select(resource),
                 top: top(resource)?,
-                continuation: continuation(resource)?,
+                continuation: continuation(dialect, resource)?,
                 page_budget: None,
                 trace: false,
             },
@@ -281,20 +282,26 @@ fn select(resource: &Resource) -> Option<Vec<String>> {
     (!names.is_empty() && !names.iter().any(|n| n == "*")).then_some(names)
 }
 
-fn continuation(resource: &Resource) -> Result<Option<Continuation>> {
+fn continuation(dialect: super::Dialect, resource: &Resource) -> Result<Option<Continuation>> {
     let pk = resource.param("NextPartitionKey");
     let rk = resource.param("NextRowKey");
     if pk.is_none() && rk.is_none() {
         return Ok(None);
     }
     Ok(Some(Continuation {
-        next_partition_key: pk.map(continuation_key).transpose()?.unwrap_or_default(),
-        next_row_key: rk.map(continuation_key).transpose()?.unwrap_or_default(),
+        next_partition_key: pk
+            .map(|t| continuation_key(dialect, t))
+            .transpose()?
+            .unwrap_or_default(),
+        next_row_key: rk
+            .map(|t| continuation_key(dialect, t))
+            .transpose()?
+            .unwrap_or_default(),
     }))
 }
 
-fn continuation_key(t: &str) -> Result<String> {
-    token::decode(t).ok_or_else(|| {
+fn continuation_key(dialect: super::Dialect, t: &str) -> Result<String> {
+    dialect.continuation_key(t).ok_or_else(|| {
         Error::with_text(
             ErrorCode::InvalidInput,
             format!("'{t}' is not a continuation token this service issued"),

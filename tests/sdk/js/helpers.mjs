@@ -148,3 +148,44 @@ export async function insertAll(client, entities) {
 export function ordinal(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * The service the server models (tests/sdk/serve.sh's TABLESCOPE_TARGET): `storage` (Azure
+ * Table storage) or `cosmos` (Azure Cosmos DB for Table, docs/service/cosmos.md). Where the
+ * two answer differently, a test expects the answer of the one served.
+ */
+export const TARGET = process.env.TABLESCOPE_TARGET ?? "storage";
+export const COSMOS = TARGET === "cosmos";
+
+/**
+ * Keys (or `[PartitionKey, RowKey]` pairs) listed in the order they were last written, in
+ * the order a query returns them: key order (ordinal) on Table storage; on Cosmos DB for
+ * Table not key order ([rec][doc]) but, as the model chooses where the sources are silent
+ * about updates, the order of each entity's last write (Rule::InsertionOrder).
+ */
+export function served(written) {
+  if (COSMOS) return [...written];
+  const key = (k) => (Array.isArray(k) ? k : ["", k]);
+  return [...written].sort((a, b) => {
+    const [p1, r1] = key(a);
+    const [p2, r2] = key(b);
+    return ordinal(p1, p2) || ordinal(r1, r2);
+  });
+}
+
+/**
+ * Table names in the order a listing returns them: by name on Table storage; on Cosmos DB
+ * for Table in neither name nor creation order ([rec]), here the model's order of an FNV-1a
+ * hash of the name, then the name (ModelChoice::HashOfName).
+ */
+export function listedTables(names) {
+  if (!COSMOS) return [...names].sort(ordinal);
+  const hashed = (name) => {
+    let hash = 0xcbf29ce484222325n;
+    for (const byte of Buffer.from(name, "utf8")) {
+      hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+    }
+    return hash.toString(16).padStart(16, "0") + name;
+  };
+  return [...names].sort((a, b) => ordinal(hashed(a), hashed(b)));
+}

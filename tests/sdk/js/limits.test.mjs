@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { freshTable, rejectsWith, tableClient } from "./helpers.mjs";
+import { COSMOS, freshTable, rejectsWith, tableClient } from "./helpers.mjs";
 
 const table = await freshTable("limits");
 
@@ -123,4 +123,18 @@ test("a request body of MAX_BODY_BYTES is read; one byte more is 413 RequestBody
   }
   // The entity upserted first is unchanged.
   assert.equal((await table.getEntity("p", "big")).s, "");
+});
+
+test("a RowKey of 255 bytes is taken by both; 256 bytes only by storage (Cosmos: 400 KeyValueTooLarge)", async () => {
+  await table.createEntity({ partitionKey: "rk", rowKey: "k".repeat(255) });
+  assert.equal((await table.getEntity("rk", "k".repeat(255))).rowKey.length, 255);
+  // 128 two-byte characters: 256 bytes of UTF-8 in 128 UTF-16 code units.
+  const long = "é".repeat(128);
+  if (COSMOS) {
+    await rejectsWith(table.createEntity({ partitionKey: "rk", rowKey: long }), 400, "KeyValueTooLarge");
+    await rejectsWith(table.getEntity("rk", long), 404, "ResourceNotFound");
+  } else {
+    await table.createEntity({ partitionKey: "rk", rowKey: long });
+    assert.equal((await table.getEntity("rk", long)).rowKey, long);
+  }
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { odata } from "@azure/data-tables";
-import { ETAG, all, freshTable, rejectsWith, tableClient, uniqueName } from "./helpers.mjs";
+import { COSMOS, ETAG, all, freshTable, rejectsWith, served, tableClient, uniqueName } from "./helpers.mjs";
 
 const table = await freshTable("transactions");
 
@@ -47,13 +47,58 @@ test("create, update (Replace with ETag, Merge), upsert (Replace, Merge) and del
     result.subResponses.slice(0, 5).map((r) => r.etag),
     ["new", "a", "b", "c", "e"].map((rk) => etagOf[rk]),
   );
-  assert.deepEqual(await partition(pk), [
-    { partitionKey: pk, rowKey: "a", v: 2 },
-    { partitionKey: pk, rowKey: "b", v: 2, keep: "b" },
-    { partitionKey: pk, rowKey: "c", v: 2 },
-    { partitionKey: pk, rowKey: "e", v: 2 },
-    { partitionKey: pk, rowKey: "new", v: 1 },
-  ]);
+  const rows = {
+    a: { partitionKey: pk, rowKey: "a", v: 2 },
+    b: { partitionKey: pk, rowKey: "b", v: 2, keep: "b" },
+    c: { partitionKey: pk, rowKey: "c", v: 2 },
+    e: { partitionKey: pk, rowKey: "e", v: 2 },
+    new: { partitionKey: pk, rowKey: "new", v: 1 },
+  };
+  // The transaction wrote them in this order (Cosmos returns them so; storage by RowKey).
+  assert.deepEqual(await partition(pk), served(["new", "a", "b", "c", "e"]).map((rk) => rows[rk]));
+});
+
+test("two operations on one entity: storage fails the second part (400 InvalidDuplicateRow, 1:); Cosmos refuses the whole batch at the top", async () => {
+  const pk = "twice";
+  await table.createEntity({ partitionKey: pk, rowKey: "x", v: 1 });
+  const before = await partition(pk);
+  const error = await rejectsWith(
+    table.submitTransaction([
+      ["update", { partitionKey: pk, rowKey: "x", v: 2 }, "Merge"],
+      ["delete", { partitionKey: pk, rowKey: "x" }],
+    ]),
+    400,
+    "InvalidDuplicateRow",
+    "1:The batch request contains multiple changes with same row key. An entity can appear only once in a batch request.",
+  );
+  // Storage's answer is a multipart 202 body holding the failing part; Cosmos's a plain JSON
+  // error in fullmetadata at the top.
+  const contentType = error.response.headers.get("content-type");
+  if (COSMOS) {
+    assert.equal(contentType, "application/json; odata=fullmetadata");
+    assert.equal(JSON.parse(error.response.bodyAsText)["odata.error"].message.lang, "en-us");
+  } else {
+    assert.match(contentType, /^multipart\/mixed; boundary=batchresponse_/);
+  }
+  assert.deepEqual(await partition(pk), before);
+});
+
+test("a transaction's inserts share one Timestamp on storage; on Cosmos each has its own, in order, with 7 digits", async () => {
+  const pk = "stamps";
+  const result = await table.submitTransaction(
+    ["r1", "r2", "r3"].map((rk) => ["create", { partitionKey: pk, rowKey: rk }]),
+  );
+  const etags = result.subResponses.map((r) => r.etag);
+  for (const etag of etags) assert.match(etag, ETAG);
+  if (COSMOS) {
+    for (const etag of etags) assert.match(etag, /\.\d{7}Z'"$/);
+    assert.equal(new Set(etags).size, 3);
+    assert.deepEqual([...etags].sort(), etags);
+  } else {
+    assert.equal(new Set(etags).size, 1);
+  }
+  const stored = await all(table.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${pk}` } }));
+  assert.deepEqual(stored.map((e) => e.etag), etags);
 });
 
 test("a duplicate insert at index 2: 409 EntityAlreadyExists naming index 2, and nothing applied", async () => {

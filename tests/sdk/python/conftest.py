@@ -23,8 +23,46 @@ DEV_ACCOUNT = "devstoreaccount1"
 DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 CREDENTIAL = AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY)
 
+# The service the server models (tests/sdk/serve.sh's TABLESCOPE_TARGET): "storage" (Azure
+# Table storage) or "cosmos" (Azure Cosmos DB for Table, docs/service/cosmos.md). Where the two
+# answer differently, a test expects the answer of the one served.
+TARGET = os.environ.get("TABLESCOPE_TARGET", "storage")
+COSMOS = TARGET == "cosmos"
+
 # An ETag as the service writes it: the write's instant, colons as %3A, up to 7 digits.
 ETAG = re.compile(r"""W/"datetime'\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\d(\.\d{1,7})?Z'"\Z""")
+
+
+def ordinal(text):
+    """The sort key of ordinal order by UTF-16 code unit, as the service orders keys."""
+    return text.encode("utf-16-be")
+
+
+def served(written):
+    """Keys (or (PartitionKey, RowKey) pairs) listed in the order they were last written, in the
+    order a query returns them: key order (ordinal) on Table storage; on Cosmos DB for Table not
+    key order ([rec][doc]) but, as the model chooses where the sources are silent about
+    updates, the order of each entity's last write (Rule::InsertionOrder)."""
+    if COSMOS:
+        return list(written)
+    key = lambda k: tuple(map(ordinal, k)) if isinstance(k, tuple) else ordinal(k)
+    return sorted(written, key=key)
+
+
+def listed_tables(names):
+    """Table names in the order a listing returns them: by name on Table storage; on Cosmos DB
+    for Table in neither name nor creation order ([rec]), here the model's order of an FNV-1a
+    hash of the name, then the name (ModelChoice::HashOfName)."""
+    if not COSMOS:
+        return sorted(names, key=ordinal)
+
+    def hashed(name):
+        h = 0xCBF29CE484222325
+        for byte in name.encode("utf-8"):
+            h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        return f"{h:016x}{name}".encode("utf-8")
+
+    return sorted(names, key=hashed)
 
 
 def unique_name(prefix):

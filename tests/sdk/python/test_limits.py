@@ -7,7 +7,7 @@ level; these must agree with it."""
 from azure.core.exceptions import ResourceNotFoundError
 from azure.data.tables import UpdateMode
 
-from conftest import raises
+from conftest import COSMOS, raises
 
 VALUE_TOO_LARGE = "The property value exceeds the maximum allowed size (64KB)."
 ENTITY_TOO_LARGE = "The entity is larger than the maximum allowed size (1MB)."
@@ -127,3 +127,17 @@ def test_a_request_body_over_max_body_bytes_is_413(table):
         # Sent once: the SDK does not retry these statuses.
         assert sent == [size]
     assert table.get_entity("p", "big")["s"] == ""
+
+
+def test_a_row_key_of_255_bytes_is_taken_by_both_256_only_by_storage(table):
+    """Cosmos DB for Table holds a RowKey of at most 255 bytes: 400 KeyValueTooLarge."""
+    table.create_entity({"PartitionKey": "rk", "RowKey": "k" * 255})
+    assert table.get_entity("rk", "k" * 255)["RowKey"] == "k" * 255
+    # 128 two-byte characters: 256 bytes of UTF-8 in 128 UTF-16 code units.
+    long = "é" * 128
+    if COSMOS:
+        raises(lambda: table.create_entity({"PartitionKey": "rk", "RowKey": long}), 400, "KeyValueTooLarge")
+        absent(table, "rk", long)
+    else:
+        table.create_entity({"PartitionKey": "rk", "RowKey": long})
+        assert table.get_entity("rk", long)["RowKey"] == long

@@ -133,7 +133,7 @@ impl Target {
     }
 
     /// Refuses an operation this target does not support ([`Rule::UnsupportedOperations`]).
-    pub(crate) fn supports(self, operation: Unsupported) -> Result<()> {
+    pub fn supports(self, operation: Unsupported) -> Result<()> {
         match self {
             Target::TableStorage => Ok(()),
             Target::CosmosTable => Err(Error {

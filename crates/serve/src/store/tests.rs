@@ -106,7 +106,8 @@ fn every_acknowledged_write_is_there_after_a_restart() {
             records: 0,
             torn_bytes: 0,
             entities: 0,
-            repairs: vec![]
+            repairs: vec![],
+            target: Target::TableStorage,
         }
     );
     run(
@@ -130,7 +131,8 @@ fn every_acknowledged_write_is_there_after_a_restart() {
             records: 3,
             torn_bytes: 0,
             entities: 4,
-            repairs: vec![]
+            repairs: vec![],
+            target: Target::TableStorage,
         }
     );
 }
@@ -391,4 +393,51 @@ fn reading_changes_nothing() {
         fs::metadata(dir.join("changes-0.log")).unwrap().len(),
         len + 5
     );
+}
+
+#[test]
+fn a_cosmos_directory_replays_case_sensitive_table_names_and_keeps_its_target() {
+    let dir = temp("cosmos-names");
+    let mut account = Account::for_target(Target::CosmosTable, Box::new(FixedClock::default()));
+    let (mut store, recovered) = Store::open_for(
+        &dir,
+        DEFAULT_SNAPSHOT_BYTES,
+        false,
+        Target::CosmosTable,
+        &mut account,
+    )
+    .unwrap();
+    assert_eq!(recovered.target, Target::CosmosTable);
+    // The server's first snapshot of a new Cosmos directory, before any write.
+    store.snapshot(&account).unwrap();
+    for name in ["Tab", "tab"] {
+        let create = Request::CreateTable { table: name.into() };
+        run(&mut account, &mut store, create);
+    }
+    run(&mut account, &mut store, insert("p", "1", 1));
+    drop(store);
+
+    // Opened without a target (a storage account handed in): the directory's wins.
+    let (back, recovered) = load(&dir);
+    assert_eq!(recovered.target, Target::CosmosTable);
+    assert_eq!(back.target(), Target::CosmosTable);
+    assert_eq!((recovered.records, recovered.entities), (3, 1));
+    assert_eq!(text(&back), text(&account));
+    assert_eq!(back.table("Tab").unwrap().entity_count(), 1);
+    assert_eq!(back.table("tab").unwrap().entity_count(), 0);
+
+    // Asked for the other target: refused, and the directory is as it was.
+    let before: Vec<_> = list(&dir).unwrap().logs;
+    let err = Store::open_for(
+        &dir,
+        DEFAULT_SNAPSHOT_BYTES,
+        true,
+        Target::TableStorage,
+        &mut fresh(),
+    )
+    .unwrap_err();
+    assert!(err
+        .to_string()
+        .starts_with("it holds an Azure Cosmos DB for Table account (made with --target cosmos)"));
+    assert_eq!(list(&dir).unwrap().logs, before);
 }
