@@ -5,6 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { keysHash, keysIn, shipped } from '../../scripts/locales.mjs';
 
 test("the key hash is Rust's (src/i18n/keys_hash.rs), which the wasm compares a catalogue's first entry with", () => {
@@ -42,4 +43,12 @@ test('the shipped form is the key hash, then each message in key order, 0 where 
     0,
     'nein',
   ]);
+});
+
+test('the Dutch catalogue keeps one register: the formal u/uw, never je/jij/jouw', async () => {
+  const nl = JSON.parse(await readFile(new URL('../../www/locales/nl.json', import.meta.url), 'utf8'));
+  const texts = Object.entries(nl).flatMap(([key, v]) => (typeof v === 'string' ? [[key, v]] : Object.values(v).map((t) => [key, t])));
+  const informal = texts.filter(([, t]) => /(^|[^\p{L}])(je|jij|jouw)(?![\p{L}])/iu.test(t)).map(([k]) => k);
+  assert.deepEqual(informal, []);
+  assert.ok(texts.filter(([, t]) => /(^|[^\p{L}])(u|uw)(?![\p{L}])/iu.test(t)).length >= 30);
 });

@@ -123,6 +123,23 @@ for (const [lang, viewport, name] of [
       assert.equal(await page.locator('#design-heading').textContent(), 'استوديو التصميم');
     }
     await page.screenshot({ path: `${SHOTS}/module-${name}.png`, fullPage: false });
+    // The projection's figures break between a number and its share, never inside a number.
+    const summary = page.locator('dl.design-summary');
+    await summary.scrollIntoViewIfNeeded();
+    const broken = await summary.evaluate((dl) => [...dl.querySelectorAll('dd')].flatMap((dd) => {
+      const text = dd.firstChild;
+      const out = [];
+      for (const m of text.data.matchAll(/[\d.,]+/g)) {
+        const r = document.createRange();
+        r.setStart(text, m.index);
+        r.setEnd(text, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].map((c) => Math.round(c.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+      return out;
+    }));
+    assert.deepEqual(broken, [], `numbers broken across lines in ${name}`);
+    await summary.screenshot({ path: `${SHOTS}/module-${name}-summary.png` });
     await page.locator('#section-design table.measured').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/module-${name}-figures.png`, fullPage: false });
     assertClean(page);

@@ -142,7 +142,7 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   assert.equal(await text('.s-cost-tx'), '2,000.96 USD');
   assert.equal(await text('.s-cost-storage'), '7.82 USD');
   assert.equal(await text('.s-cost'), '2,008.78 USD');
-  assert.equal(await text('.design-hottest'), "Hottest partition: cust0001 in orders, 2,000,000 entities/s (100,000% of 2,000/s), 0.2% of the account's load.");
+  assert.equal(await text('.design-hottest'), "Hottest partition: cust0001 in Orders, 2,000,000 entities/s (100,000% of 2,000/s), 0.2% of the account's load.");
   // The price table is dated, names its source, and is editable.
   await page.locator('details.design-prices summary').click();
   assert.equal(await text('details.design-prices summary'), 'Prices as of 2026-11-23, from https://azure.microsoft.com/en-us/pricing/details/storage/tables/ (editable)');

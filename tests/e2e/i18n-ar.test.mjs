@@ -76,3 +76,46 @@ test('right to left: the sidebar on the right, data left to right, a mixed key i
     await page.context().close();
   }
 });
+
+/** The x of a text's `i`th character, for checking the visual order of a mixed run. */
+function charX(element, needle) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(needle);
+    if (at < 0) continue;
+    const x = (i) => {
+      const r = document.createRange();
+      r.setStart(node, at + i);
+      r.setEnd(node, at + i + 1);
+      return r.getBoundingClientRect().x;
+    };
+    return [x(0), x(1)];
+  }
+  return null;
+}
+
+test('code and query options inside Arabic prose read as written: "$top 5", not "top 5$"', async () => {
+  // A lesson's description quotes `$top 5` in a code span.
+  const page = await openPage(env.browser, `${env.url}?embed=1&lang=ar&scenario=log-tail.json`);
+  const code = page.locator('code', { hasText: '$top 5' }).first();
+  await code.waitFor({ timeout: 20_000 });
+  const [dollar, t] = await code.evaluate(charX, '$top');
+  assert.ok(dollar < t, `"$" at x=${dollar}, "t" at x=${t}`);
+  await page.context().close();
+
+  // A message that names $top in running text (too large a $top in the Query section).
+  const app = await openPage(env.browser, `${env.url}?lang=ar`);
+  await app.locator('#new-table-name').fill('Top');
+  await app.locator('.tables-panel button[type=submit]').click();
+  await app.locator('[data-table=Top]').waitFor();
+  await app.locator('#nav-query').click();
+  await app.locator('#q-top').fill('5000');
+  await app.locator('.run-query').click();
+  const notice = app.locator('.error-notice', { hasText: '$top' }).first();
+  await notice.waitFor();
+  const [d2, t2] = await notice.evaluate(charX, '$top');
+  assert.ok(d2 < t2, `"$" at x=${d2}, "t" at x=${t2}`);
+  await shoot(app, 'ar-top-message');
+  await app.context().close();
+});
+

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { assertClean, openPage, PHONE, screenshot, start } from './lib.mjs';
+import { assertClean, openPage, PHONE, savesSettled, screenshot, start } from './lib.mjs';
 
 let env;
 before(async () => {
@@ -315,6 +315,36 @@ test('storage use is shown and persistent storage can be asked for', async () =>
   await page.locator(PANEL).getByRole('button', { name: 'Keep data persistent' }).click();
   await page.locator(`${PANEL} .status`).filter({ hasText: /granted/i }).waitFor();
   assert.match(await status(page), /^(Granted|Not granted): /);
+  assertClean(page);
+  await page.context().close();
+});
+
+test('the storage figure follows the saves: it grows once 20,000 written entities are on disk', async () => {
+  const page = await openPage(env.browser, `${env.url}?perf=1`);
+  await mounted(page);
+  const usage = page.locator(`${PANEL} .storage-usage`);
+  await usage.filter({ hasText: /^Using / }).waitFor();
+  /** The bytes the figure says are used (its first size, in B, KB or MB). */
+  const used = async () => {
+    const [, n, unit] = (await usage.textContent()).match(/^Using ([\d.,]+) (B|KB|MB) of /);
+    return Number(n.replaceAll(',', '')) * { B: 1, KB: 1024, MB: 1024 ** 2 }[unit];
+  };
+  const before = await used();
+  await page.getByLabel('New table').fill('Grow');
+  await page.getByRole('button', { name: 'Create table' }).click();
+  await page.locator('[data-table="Grow"]').waitFor();
+  assert.equal(await page.evaluate(() => window.__tablescopeFill('Grow', 20, 1000)), 20_000);
+  await savesSettled(page, 60_000);
+  // No other action on the page: the figure is read again because the saves ended.
+  await page.waitForFunction(
+    ([sel, was]) => {
+      const m = document.querySelector(sel)?.textContent.match(/^Using ([\d.,]+) (B|KB|MB) of /);
+      return m && Number(m[1].replaceAll(',', '')) * { B: 1, KB: 1024, MB: 1024 ** 2 }[m[2]] > was + 500_000;
+    },
+    [`${PANEL} .storage-usage`, before],
+    { timeout: 20_000 },
+  );
+  assert.ok((await used()) > before + 500_000, `${before} B before, ${await used()} B after`);
   assertClean(page);
   await page.context().close();
 });

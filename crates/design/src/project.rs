@@ -526,16 +526,19 @@ impl<'d> Projector<'d> {
 
     fn totals(self, patterns: Vec<Projected>, prices: &Prices) -> Projection {
         let account: f64 = patterns.iter().map(|p| p.entities_per_sec).sum();
-        let mut by_key: BTreeMap<(String, String), f64> = BTreeMap::new();
+        // Keyed by the table's name in lower case (table names are case-insensitive), said as
+        // the design first spells it.
+        let mut by_key: BTreeMap<(String, String), (&str, f64)> = BTreeMap::new();
         for h in patterns.iter().filter_map(|p| p.hottest.as_ref()) {
-            *by_key
+            by_key
                 .entry((h.table.to_lowercase(), h.partition_key.clone()))
-                .or_default() += h.entities_per_sec;
+                .or_insert((h.table.as_str(), 0.0))
+                .1 += h.entities_per_sec;
         }
         let hottest = by_key
             .into_iter()
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|((table, key), load)| hot(&table, key, load));
+            .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+            .map(|((_, key), (table, load))| hot(table, key, load));
         let stored_bytes: f64 = self
             .models
             .iter()

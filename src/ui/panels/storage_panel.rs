@@ -50,6 +50,14 @@ pub fn StoragePanel() -> impl IntoView {
     // A workspace export read and checked, waiting for the confirmation.
     let checked = StoredValue::new_local(None::<crate::engine::snapshot::stream::Imported>);
     refresh_usage(usage);
+    // The figure follows the saves: read again whenever the last save in flight has ended.
+    Effect::new(move |was_busy: Option<bool>| {
+        let busy = storage.busy.get();
+        if was_busy == Some(true) && !busy {
+            refresh_usage(usage);
+        }
+        busy
+    });
     let outcome = move |result: Result<Say, Say>| match result {
         Ok(text) => {
             error.set(None);

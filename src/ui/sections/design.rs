@@ -64,11 +64,14 @@ pub fn mount_design(
 /// that wraps beside its box (the playground's `.inline-check` keeps its short labels on
 /// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
 /// Projected vs measured has seven columns in the main column at 1280 px: its headings and
-/// its reasons wrap between words, so it fits without scrolling sideways.
+/// its reasons wrap between words, so it fits without scrolling sideways. The projection's
+/// figures are wide enough for a ten-digit number, which breaks only before its share.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
 #section-design .versus td.v-why{white-space:normal;font-family:inherit}\
+#section-design .design-summary{grid-template-columns:repeat(auto-fit,minmax(min(100%,220px),1fr))}\
+#section-design .design-summary dd{overflow-wrap:normal}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
 #section-design .inline-check input{flex:none}";

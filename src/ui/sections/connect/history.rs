@@ -82,7 +82,7 @@ pub fn History(runs: Runs, on_use: Callback<RunRecord>) -> impl IntoView {
                         <tr>
                             <th scope="col">"#"</th>
                             <th scope="col">{t(msg::history_table)}</th>
-                            <th scope="col">"$filter"</th>
+                            <th scope="col"><bdi>"$filter"</bdi></th>
                             <th scope="col">{t(msg::scan_pages)}</th>
                             <th scope="col">{t(msg::scan_returned)}</th>
                             <th scope="col">{t(msg::connect_history_differences)}</th>
