@@ -183,7 +183,11 @@ fn print_figures() {
 fn the_hottest_partition_keeps_the_table_name_as_written() {
     let d = gallery::design("date-keyed-hot-partition").unwrap();
     let table = d.entity_types[0].table.clone();
-    assert_ne!(table, table.to_lowercase(), "the gallery table name has capitals");
+    assert_ne!(
+        table,
+        table.to_lowercase(),
+        "the gallery table name has capitals"
+    );
     let p = design::project(&d, &Target::scaled(&d, 1_000_000_000), &Prices::default()).unwrap();
     assert_eq!(p.hottest.unwrap().table, table);
 }
