@@ -157,12 +157,18 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   assert.deepEqual(findings['query-scope'], {
     // Weighed by load: the table scan at 1 call/s scans 10⁹ entities per call.
     grade: 'fail', evidence: "A table scan takes 98% of the account's load (entities scanned per second): a table scan fails from 10%, whatever its rate.", blame: 'Orders with a total',
-    cite: 'Abfragebereich: Haben Sie Ihr Schema so konzipiert, dass in den meisten Fällen Punktabfragen verwendet werden können und Tabellenabfragen nur sparsam erfolgen?',
+    item: 'Is your schema designed so that most reads are point queries and table queries are rare?',
+    source: 'translation',
+    cite: 'Our translation of the German performance checklist item: the English design guide has no such sentence.',
+    original: 'Abfragebereich: Haben Sie Ihr Schema so konzipiert, dass in den meisten Fällen Punktabfragen verwendet werden können und Tabellenabfragen nur sparsam erfolgen?',
     lesson: './?scenario=query-kinds.json#learn',
   });
   assert.deepEqual(findings['query-density'], {
     grade: 'fail', evidence: '1,000 entities scanned per entity returned at worst (pass up to 5).', blame: 'Orders with a total',
-    cite: 'Abfragedichte: Erfassen Ihre Abfragen normalerweise nur Zeilen für die Rückgabe, die Ihre Anwendung auch verwenden wird?',
+    item: 'Do your queries usually scan only the rows your application will use?',
+    source: 'translation',
+    cite: 'Our translation of the German performance checklist item: the English design guide has no such sentence.',
+    original: 'Abfragedichte: Erfassen Ihre Abfragen normalerweise nur Zeilen für die Rückgabe, die Ihre Anwendung auch verwenden wird?',
     lesson: './?scenario=index-entities.json#learn',
   });
   assert.equal(findings['write-spread'].evidence, 'The busiest partition takes 0.1 entities/s against the 2,000/s target.');
