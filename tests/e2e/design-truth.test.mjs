@@ -193,3 +193,57 @@ test('the checklist in the reader\'s language: the guide quoted, the checklist t
     await page.context().close();
   }
 });
+
+// Problems beside the fields they concern, in the reader's language, and the list under the
+// editor naming each element by its name, never by a 0-based path.
+const FIELD_PROBLEMS = {
+  en: {
+    rate: 'Calls/s: a rate is a number of calls per second, 0 or more',
+    params: 'Parameters: uniform needs min <= max and at most 1,000,000,000 values',
+    list: [
+      'Order · CustomerId · Parameters: uniform needs min <= max and at most 1,000,000,000 values',
+      'Orders of a customer · Calls/s: a rate is a number of calls per second, 0 or more',
+    ],
+  },
+  nl: {
+    rate: 'Aanroepen/s: een frequentie is een aantal aanroepen per seconde, 0 of meer',
+    params: 'Parameters: uniform vraagt min <= max en hoogstens 1.000.000.000 waarden',
+    list: [
+      'Order · CustomerId · Parameters: uniform vraagt min <= max en hoogstens 1.000.000.000 waarden',
+      'Orders of a customer · Aanroepen/s: een frequentie is een aantal aanroepen per seconde, 0 of meer',
+    ],
+  },
+};
+
+test('a design\'s problems beside their fields, in the reader\'s language, named by element', async () => {
+  for (const lang of ['en', 'nl']) {
+    const page = await openDesign(env, { viewport: DESKTOP, hash: `?lang=${lang}` });
+    await page.locator('input.import-file').setInputFiles({
+      name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ORDERS)),
+    });
+    await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Orders');
+    const pattern = page.locator('li.design-pattern[data-index="1"]');
+    const prop = page.locator('.design-type[data-index="0"] li.design-prop[data-index="1"]');
+    assert.equal(await page.locator('.design-field-problem').count(), 0);
+    await put(pattern.locator('input.pattern-rate'), '-5');
+    await put(prop.locator('input.prop-params'), '50..10');
+    const want = FIELD_PROBLEMS[lang];
+    await pattern.locator('.design-field-problem').waitFor();
+    assert.deepEqual(await pattern.locator('.design-field-problem').allTextContents(), [want.rate]);
+    assert.equal(await pattern.locator('.design-field-problem').getAttribute('data-path'), 'patterns[1].rate');
+    assert.deepEqual(await prop.locator('.design-field-problem').allTextContents(), [want.params]);
+    // Only those two rows speak: the entity type and the other rows have nothing to say.
+    assert.equal(await page.locator('.design-field-problem').count(), 2);
+    const list = await page.locator('ul.design-problems li').allTextContents();
+    assert.deepEqual(list.sort(), want.list);
+    assert.ok(list.every((t) => !/\[\d+\]/.test(t)), list.join('\n'));
+    if (lang === 'en') await page.locator('section.design-editor').screenshot({ path: `${SHOTS}/design-field-problems.png` });
+    // Fixed, the problems go.
+    await put(pattern.locator('input.pattern-rate'), '5');
+    await put(prop.locator('input.prop-params'), '1..10000');
+    await page.locator('.design-field-problem').first().waitFor({ state: 'detached' });
+    assert.equal(await page.locator('ul.design-problems li').count(), 0);
+    assertClean(page);
+    await page.context().close();
+  }
+});
