@@ -65,7 +65,10 @@ export async function rowCells(page, table, i) {
   });
 }
 
-/** Every checklist item: rule → {grade, evidence, blame}. */
+/** Every checklist item: rule → {grade, evidence, blame, item, source, cite, original, lesson}:
+ * `item` the text shown in the page's language, `source` where it comes from (`guide`,
+ * `translation`, `checklist`), `cite` the sentence saying so, `original` the German
+ * checklist item behind the disclosure (null in German, where the item is the original). */
 export async function checklist(page) {
   return page.locator('.design-checklist .checklist-item').evaluateAll((items) =>
     Object.fromEntries(
@@ -75,7 +78,10 @@ export async function checklist(page) {
           grade: li.dataset.grade,
           evidence: li.querySelector('.evidence')?.textContent,
           blame: li.querySelector('.blame bdi')?.textContent ?? null,
-          cite: li.querySelector('.cite q')?.textContent,
+          item: li.querySelector('.item')?.textContent,
+          source: li.querySelector('.cite')?.dataset.source,
+          cite: li.querySelector('.cite')?.textContent,
+          original: li.querySelector('details.cite-original q')?.textContent ?? null,
           lesson: li.querySelector('a.lesson')?.getAttribute('href'),
         },
       ]),

@@ -119,3 +119,131 @@ test('a rare admin scan that takes most of the load fails query scope', async ()
   assertClean(page);
   await page.context().close();
 });
+
+// The checklist in the reader's language: the design guide's own sentence where the guide (in
+// English, Dutch and Arabic) states the rule, a translation of the German checklist item
+// marked as one otherwise, the German original one click away; in German the original.
+const CHECKLIST_TEXT = {
+  en: {
+    scope: 'Is your schema designed so that most reads are point queries and table queries are rare?',
+    spread: 'That is, using more partitions increases the scalability of your application, because Azure has more opportunities for load balancing requests across nodes.',
+    translated: 'Our translation of the German performance checklist item: the English design guide has no such sentence.',
+    guide: 'Quoted from the design guide “Design scalable and performant tables”.',
+  },
+  nl: {
+    scope: "Is uw schema zo ontworpen dat de meeste leesacties puntquery's zijn en tabelquery's zelden voorkomen?",
+    spread: 'Dat wil dat het gebruik van meer partities de schaalbaarheid van uw toepassing verhoogt, omdat Azure meer mogelijkheden heeft voor taakverdelingsaanvragen over knooppunten.',
+    translated: 'Onze vertaling van het punt uit de Duitse prestatiechecklist: de Nederlandse ontwerpgids heeft geen zulke zin.',
+    guide: 'Geciteerd uit de ontwerpgids „Schaalbare en beter bruikbare tabellen ontwerpen”.',
+  },
+  ar: {
+    scope: 'هل صُمّم مخططك بحيث تكون معظم القراءات استعلامات نقطة واستعلامات الجدول نادرة؟',
+    spread: 'أي أن استخدام المزيد من الأقسام يزيد من قابلية تطوير تطبيقك، لأن Azure لديه المزيد من الفرص لطلبات موازنة التحميل عبر العقد.',
+    translated: 'ترجمتنا لبند قائمة تحقق الأداء الألمانية: لا يتضمن دليل التصميم العربي جملة كهذه.',
+    guide: 'مقتبس من دليل التصميم «تصميم جداول قابلة للتوسع ذات أداء».',
+  },
+};
+const GERMAN = {
+  scope: 'Abfragebereich: Haben Sie Ihr Schema so konzipiert, dass in den meisten Fällen Punktabfragen verwendet werden können und Tabellenabfragen nur sparsam erfolgen?',
+  spread: 'Heiße Partitionen: Verteilen sich Ihre Einfügungen/Aktualisierungen auf mehrere Partitionen?',
+};
+
+test('the checklist in the reader\'s language: the guide quoted, the checklist translated, the German one click away', async () => {
+  for (const lang of ['en', 'nl', 'ar', 'de']) {
+    const page = await openDesign(env, { viewport: DESKTOP, hash: `?lang=${lang}` });
+    await page.locator('input.import-file').setInputFiles({
+      name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ORDERS)),
+    });
+    await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Orders');
+    await page.locator('.design-checklist .checklist-item[data-rule="write-spread"]').waitFor();
+    const items = await checklist(page);
+    const scope = items['query-scope'];
+    const spread = items['write-spread'];
+    if (lang === 'de') {
+      // The German page shows the checklist's own words and no disclosure.
+      assert.equal(scope.item, GERMAN.scope.split(': ')[1]);
+      assert.equal(spread.item, GERMAN.spread.split(': ')[1]);
+      assert.deepEqual([scope.source, spread.source], ['checklist', 'checklist']);
+      assert.equal(scope.cite, 'Aus der „Checkliste zu Leistung und Skalierbarkeit für Table Storage“.');
+      assert.deepEqual([scope.original, spread.original], [null, null]);
+      assert.equal(await page.locator('details.cite-original').count(), 0);
+    } else {
+      const want = CHECKLIST_TEXT[lang];
+      assert.deepEqual(
+        { item: scope.item, source: scope.source, cite: scope.cite, original: scope.original },
+        { item: want.scope, source: 'translation', cite: want.translated, original: GERMAN.scope },
+      );
+      assert.deepEqual(
+        { item: spread.item, source: spread.source, cite: spread.cite, original: spread.original },
+        { item: want.spread, source: 'guide', cite: want.guide, original: GERMAN.spread },
+      );
+      // Three items are the guide's sentences, six translations.
+      const sources = Object.values(items).map((i) => i.source).sort();
+      assert.deepEqual(sources, [...Array(3).fill('guide'), ...Array(6).fill('translation')]);
+      // The original is hidden until its summary is clicked, then shown in German.
+      const li = page.locator('.checklist-item[data-rule="query-scope"]');
+      const original = li.locator('details.cite-original q');
+      assert.equal(await original.isVisible(), false);
+      await li.locator('details.cite-original summary').click();
+      assert.equal(await original.isVisible(), true);
+      assert.equal(await original.getAttribute('lang'), 'de');
+      await li.screenshot({ path: `${SHOTS}/design-checklist-${lang}.png` });
+    }
+    assertClean(page);
+    await page.context().close();
+  }
+});
+
+// Problems beside the fields they concern, in the reader's language, and the list under the
+// editor naming each element by its name, never by a 0-based path.
+const FIELD_PROBLEMS = {
+  en: {
+    rate: 'Calls/s: a rate is a number of calls per second, 0 or more',
+    params: 'Parameters: uniform needs min <= max and at most 1,000,000,000 values',
+    list: [
+      'Order · CustomerId · Parameters: uniform needs min <= max and at most 1,000,000,000 values',
+      'Orders of a customer · Calls/s: a rate is a number of calls per second, 0 or more',
+    ],
+  },
+  nl: {
+    rate: 'Aanroepen/s: een frequentie is een aantal aanroepen per seconde, 0 of meer',
+    params: 'Parameters: uniform vraagt min <= max en hoogstens 1.000.000.000 waarden',
+    list: [
+      'Order · CustomerId · Parameters: uniform vraagt min <= max en hoogstens 1.000.000.000 waarden',
+      'Orders of a customer · Aanroepen/s: een frequentie is een aantal aanroepen per seconde, 0 of meer',
+    ],
+  },
+};
+
+test('a design\'s problems beside their fields, in the reader\'s language, named by element', async () => {
+  for (const lang of ['en', 'nl']) {
+    const page = await openDesign(env, { viewport: DESKTOP, hash: `?lang=${lang}` });
+    await page.locator('input.import-file').setInputFiles({
+      name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ORDERS)),
+    });
+    await page.waitForFunction(() => document.querySelector('input.design-name')?.value === 'Orders');
+    const pattern = page.locator('li.design-pattern[data-index="1"]');
+    const prop = page.locator('.design-type[data-index="0"] li.design-prop[data-index="1"]');
+    assert.equal(await page.locator('.design-field-problem').count(), 0);
+    await put(pattern.locator('input.pattern-rate'), '-5');
+    await put(prop.locator('input.prop-params'), '50..10');
+    const want = FIELD_PROBLEMS[lang];
+    await pattern.locator('.design-field-problem').waitFor();
+    assert.deepEqual(await pattern.locator('.design-field-problem').allTextContents(), [want.rate]);
+    assert.equal(await pattern.locator('.design-field-problem').getAttribute('data-path'), 'patterns[1].rate');
+    assert.deepEqual(await prop.locator('.design-field-problem').allTextContents(), [want.params]);
+    // Only those two rows speak: the entity type and the other rows have nothing to say.
+    assert.equal(await page.locator('.design-field-problem').count(), 2);
+    const list = await page.locator('ul.design-problems li').allTextContents();
+    assert.deepEqual(list.sort(), want.list);
+    assert.ok(list.every((t) => !/\[\d+\]/.test(t)), list.join('\n'));
+    if (lang === 'en') await page.locator('section.design-editor').screenshot({ path: `${SHOTS}/design-field-problems.png` });
+    // Fixed, the problems go.
+    await put(pattern.locator('input.pattern-rate'), '5');
+    await put(prop.locator('input.prop-params'), '1..10000');
+    await page.locator('.design-field-problem').first().waitFor({ state: 'detached' });
+    assert.equal(await page.locator('ul.design-problems li').count(), 0);
+    assertClean(page);
+    await page.context().close();
+  }
+});

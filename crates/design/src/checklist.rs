@@ -1,7 +1,7 @@
 //! The review: the design items of the guide's performance checklist, each graded pass, warn
 //! or fail on a projection, with the number behind the grade, the design element to blame,
-//! the lesson that teaches the fix, and the checklist item it applies (cited in the guide's
-//! German, as the seed `002_…` words it).
+//! the lesson that teaches the fix, and the checklist item it applies (cited in the
+//! checklist's German, the original; the UI shows each item in the page's language).
 
 use super::figures::Kind;
 use super::model::{Design, Distribution, Pattern, WriteOp};
@@ -60,6 +60,16 @@ impl Rule {
             Rule::WriteSpread => ("Heiße Partitionen", "Verteilen sich Ihre Einfügungen/Aktualisierungen auf mehrere Partitionen?"),
             Rule::DataSeries => ("Einfügen, Aktualisieren und Löschen", "Haben Sie überlegt, Datenreihen, die häufig zusammen abgerufen werden, in einer einzigen Entität als Eigenschaften zu speichern statt in mehreren Entitäten?"),
         }
+    }
+
+    /// Whether the design guide ("Design scalable and performant tables", in English, Dutch
+    /// and Arabic) states this item's rule in a sentence of its own: the UI then quotes that
+    /// sentence, and otherwise shows its translation of the German checklist item, marked so.
+    pub fn in_design_guide(self) -> bool {
+        matches!(
+            self,
+            Rule::Batches | Rule::WriteSpread | Rule::Denormalisation
+        )
     }
 
     /// The lesson (a built-in scenario) that teaches the fix.

@@ -17,6 +17,7 @@ use super::sample::{root_of, Drawn, TypeModel};
 use super::DesignError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use tablescope_engine::query::page_count;
 use tablescope_engine::throughput::{ACCOUNT_TARGET, PARTITION_TARGET};
 use tablescope_engine::DateTime;
 
@@ -331,10 +332,13 @@ impl<'d> Projector<'d> {
                     Some(need) if returned > need => (scanned * need / returned, need),
                     _ => (scanned, returned),
                 };
-                let pages = match r.result_size {
+                // A page ends at 1,000 returned or at the scan budget (the engine's model,
+                // the pages the Query section and the evaluator count).
+                let by_returned = match r.result_size {
                     Some(_) => super::count::expected_pages(returned, 0.0),
                     None => super::count::expected_pages(returned, variance),
                 };
+                let pages = by_returned.max(page_count(scanned, 0.0));
                 call.pages += pages;
                 call.scanned += scanned;
                 call.returned += returned;

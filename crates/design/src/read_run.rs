@@ -1,6 +1,7 @@
 //! A read pattern's evaluation in steps of one query page, so a caller that must stay
 //! responsive (the browser's Design section) can pause between pages: a pattern that scans a
-//! whole table at 10⁶ entities is a thousand pages, far too long for one task.
+//! whole table at 10⁶ entities is a hundred pages of the scan budget or more, far too long
+//! for one task.
 //!
 //! Invariant: stepping a [`ReadRun`] to the end gives exactly the figures the evaluation
 //! gave in one go: the same requests (planned for every draw first, each distinct `$filter`
@@ -12,7 +13,7 @@ use super::model::{Design, ReadPattern};
 use super::query::{requests, select};
 use super::sample::TypeModel;
 use std::collections::HashMap;
-use tablescope_engine::query::{Continuation, QueryOptions, MAX_PAGE};
+use tablescope_engine::query::{Continuation, QueryOptions, MAX_PAGE, PAGE_SCAN_BUDGET};
 
 /// Entities of a request's first page whose JSON sizes are measured: sizes vary only in
 /// digits and chosen texts, so 100 measure them.
@@ -123,7 +124,8 @@ impl ReadRun {
             select: None,
             top,
             continuation: req.continuation.take(),
-            page_budget: None,
+            // Paged as the Query section pages: a page also ends at the scan budget.
+            page_budget: Some(PAGE_SCAN_BUDGET),
         };
         let page = data.counted_page(&self.table, &opts, keep)?;
         if req.kind.is_none() {

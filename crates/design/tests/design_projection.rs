@@ -191,3 +191,29 @@ fn the_hottest_partition_keeps_the_table_name_as_written() {
     let p = design::project(&d, &Target::scaled(&d, 1_000_000_000), &Prices::default()).unwrap();
     assert_eq!(p.hottest.unwrap().table, table);
 }
+
+/// A table scan pages as the Query section pages it: at 100,000 employees "with a last
+/// name" scans the table in pages of the engine's scan budget (10 pages of 10,000
+/// entities), though its few thousand matches would fit in 4 pages of 1,000, and the
+/// projection counts the same 10 pages.
+#[test]
+fn a_table_scan_pages_at_the_scan_budget_measured_and_projected() {
+    let d = at_size("employees-by-department", 100_000);
+    let mut account = Account::default();
+    design::Generator::new(&d)
+        .unwrap()
+        .run(&mut account)
+        .unwrap();
+    let measured = design::evaluate(&d, &account, &EvalOptions::default()).unwrap();
+    let projected = design::project(&d, &Target::of_design(&d), &Prices::default()).unwrap();
+    let i = d
+        .patterns
+        .iter()
+        .position(|p| p.name() == "Employees with a last name")
+        .unwrap();
+    let (m, p) = (&measured.patterns[i], &projected.patterns[i].figures);
+    assert_eq!(m.scanned.mean, 100_000.0);
+    assert!(m.returned.mean < 4_000.0, "{}", m.returned.mean);
+    assert_eq!(m.requests.mean, 10.0);
+    assert_eq!(p.requests.mean, 10.0);
+}

@@ -7,7 +7,7 @@ mod plan;
 
 pub use advice::{advise, Advice, AdviceKind, Severity};
 pub use execute::{
-    count_page, distinct_partitions, execute_page, Continuation, CountedPage, QueryOptions,
-    QueryPage, QueryStats, MAX_PAGE,
+    count_page, distinct_partitions, execute_page, page_count, Continuation, CountedPage,
+    QueryOptions, QueryPage, QueryStats, MAX_PAGE, PAGE_SCAN_BUDGET,
 };
 pub use plan::{plan, KeyBounds, Plan, QueryKind, Summary};

@@ -320,6 +320,40 @@ fn a_spent_budget_gives_empty_pages_that_still_continue() {
 }
 
 #[test]
+fn page_count_is_the_pages_a_run_takes_at_the_playground_budget() {
+    use tablescope_engine::query::{page_count, PAGE_SCAN_BUDGET};
+    // 25,000 entities in 25 partitions; Flag is true on every 30th.
+    let mut a = account_with("Big");
+    for i in 0..25_000u32 {
+        insert(
+            &mut a,
+            "Big",
+            &format!(
+                r#"{{"PartitionKey":"p{:02}","RowKey":"{i:05}","Flag":{}}}"#,
+                i / 1000,
+                i % 30 == 0
+            ),
+        );
+    }
+    // Few matches: the scan budget ends the pages (3); many: 1,000 returned does (25).
+    for (filter, returned, want) in [("Flag eq true", 834, 3.0), ("Flag eq false", 24_166, 25.0)] {
+        let (mut pages, mut got, mut token) = (0u32, 0u64, None);
+        loop {
+            let r = query_with(&mut a, "Big", filter, None, token, Some(PAGE_SCAN_BUDGET));
+            pages += 1;
+            got += r.stats.expect("query stats").returned;
+            token = r.continuation;
+            if token.is_none() {
+                break;
+            }
+        }
+        assert_eq!(got, returned, "{filter}");
+        assert_eq!(f64::from(pages), want, "{filter}");
+        assert_eq!(page_count(25_000.0, returned as f64), want, "{filter}");
+    }
+}
+
+#[test]
 fn continuation_tokens_round_trip_non_ascii_keys() {
     let mut a = account_with("Uni");
     for rk in ["ä", "日本", "😀", "it's"] {

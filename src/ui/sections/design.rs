@@ -25,6 +25,7 @@ mod doc;
 mod edit_patterns;
 mod edit_props;
 mod edit_types;
+mod field_problems;
 mod figures;
 mod fmt;
 mod form;

@@ -7,6 +7,7 @@ pub mod runs;
 pub mod saved;
 
 use super::model::{BinaryEncoding, PropertyDraft};
+use crate::engine::query::PAGE_SCAN_BUDGET;
 use crate::engine::{BatchRequest, EdmType, RawEntity};
 use layouts::ColumnLayouts;
 use leptos::prelude::*;
@@ -104,9 +105,6 @@ pub struct Staged {
     pub op: BatchRequest,
 }
 
-/// The default page budget: entities one page may scan (models the service's 5 s per page).
-pub const DEFAULT_BUDGET: &str = "10000";
-
 /// The query panel's options and its runs, kept here (not in the panel) so they are saved
 /// with the workspace.
 #[derive(Clone, Copy)]
@@ -152,7 +150,7 @@ impl Workspace {
             query: QueryOptions {
                 select: RwSignal::new(String::new()),
                 top: RwSignal::new(String::new()),
-                budget: RwSignal::new(DEFAULT_BUDGET.to_string()),
+                budget: RwSignal::new(PAGE_SCAN_BUDGET.to_string()),
                 history: RwSignal::new(Vec::new()),
             },
             columns: ColumnLayouts::new(),

@@ -22,6 +22,21 @@ use std::sync::Arc;
 /// The service's largest page.
 pub const MAX_PAGE: u32 = 1000;
 
+/// The scan budget the playground pages by: entities one page may scan, modelling the
+/// service's 5 seconds of work per page. The Query section's default, and the budget the
+/// Design section's evaluator sends and its projector counts with, so both count the same
+/// pages for the same query.
+pub const PAGE_SCAN_BUDGET: u64 = 10_000;
+
+/// The pages of a run that scans `scanned` entities and returns `returned`, its matches
+/// spread evenly over the scan: a page ends at [`MAX_PAGE`] returned or
+/// [`PAGE_SCAN_BUDGET`] scanned, whichever comes first, and a run has at least one page.
+pub fn page_count(scanned: f64, returned: f64) -> f64 {
+    let by_returned = (returned / f64::from(MAX_PAGE)).ceil();
+    let by_scan = (scanned / PAGE_SCAN_BUDGET as f64).ceil();
+    by_returned.max(by_scan).max(1.0)
+}
+
 /// NextPartitionKey and NextRowKey: the next entity to read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,6 +4,7 @@
 //! one or several entity types, batched or not, read first or not), each with a rate.
 
 use super::doc::Ctx;
+use super::field_problems::{Element, FieldProblems};
 use super::form;
 use crate::design::{Condition, ConditionOp, Pattern, ReadPattern, WriteOp, WritePattern};
 use crate::i18n::{msg, t};
@@ -238,6 +239,7 @@ fn PatternRow(i: usize) -> impl IntoView {
                 </button>
             </div>
             {move || if is_read.get() { read_fields().into_any() } else { write_fields().into_any() }}
+            <FieldProblems prefix=format!("patterns[{i}]") element=Element::Pattern />
         </li>
     }
 }

@@ -4,6 +4,7 @@
 
 use super::doc::Ctx;
 use super::edit_types::update_type;
+use super::field_problems::{Element, FieldProblems};
 use super::form;
 use crate::design::{Distribution, PropertyDef, PropertyType};
 use crate::i18n::{msg, t};
@@ -241,6 +242,7 @@ fn PropRow(i: usize, j: usize) -> impl IntoView {
             <button type="button" class="remove-prop" on:click=move |_| update_type(ctx, i, |t| { if j < t.properties.len() { t.properties.remove(j); } })>
                 {t(msg::design_remove)}
             </button>
+            <FieldProblems prefix=format!("entityTypes[{i}].properties[{j}]") element=Element::Property />
         </li>
     }
 }

@@ -2,6 +2,7 @@
 //! (table, key templates, count; properties in `edit_props`).
 
 use super::doc::Ctx;
+use super::field_problems::{Element, FieldProblems};
 use super::form;
 use crate::design::{Design, EntityType};
 use crate::i18n::{msg, t};
@@ -112,6 +113,7 @@ fn TypeRow(i: usize) -> impl IntoView {
                 {form::text(msg::design_type_pk, "type-pk", get(|t| t.partition_key.clone()), move |v| update_type(ctx, i, |t| t.partition_key = v))}
                 {form::text(msg::design_type_rk, "type-rk", get(|t| t.row_key.clone()), move |v| update_type(ctx, i, |t| t.row_key = v))}
             </div>
+            <FieldProblems prefix=format!("entityTypes[{i}]") element=Element::Type />
             <p class="field-note">{|| msg::design_template_help("{hash(UserId) % 16}", "{Day:date}", "{MaxTicks - Created}", "{Id:06}", "{Property}")}</p>
             <super::edit_props::PropertiesEditor i=i />
             <button type="button" class="remove-type" on:click=move |_| d.update(|d| { if i < d.entity_types.len() { d.entity_types.remove(i); } })>

@@ -10,7 +10,8 @@ use crate::design::{Prices, Projection};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
-/// The design's problems (paths and messages from the engine's validation), if any.
+/// The design's problems, each named by its element and field (each is also shown beside
+/// the field it concerns), if any.
 #[component]
 pub fn Problems() -> impl IntoView {
     let ctx = Ctx::expect();
@@ -20,9 +21,12 @@ pub fn Problems() -> impl IntoView {
     };
     view! {
         <ul class="form-problems design-problems" role="alert" hidden=move || problems().is_empty()>
-            {move || problems().into_iter().map(|p| view! {
-                <li><bdi dir="ltr">{p.path}</bdi>" "{super::problem_text::problem(&p.issue)}</li>
-            }).collect_view()}
+            {move || {
+                let d = ctx.design.get();
+                problems().into_iter().map(|p| view! {
+                    <li data-path=p.path.clone()>{super::field_problems::with_place(&d, &p)}</li>
+                }).collect_view()
+            }}
         </ul>
     }
 }

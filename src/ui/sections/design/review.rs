@@ -1,12 +1,13 @@
 //! The checklist review: each design item of the guide's performance checklist graded pass,
 //! warn or fail on the projection, with its figures, the design element to blame and the
-//! lesson that teaches the fix. The item is shown in the page's language and cited in the
-//! guide's German words.
+//! lesson that teaches the fix. The item is shown in the page's language: the design guide's
+//! own sentence where the guide states the rule, otherwise a translation of the German
+//! checklist item marked as one; the German original is one click away.
 
 use super::doc::Ctx;
 use super::fmt;
 use crate::design::{Design, Finding, Grade, Rule};
-use crate::i18n::{msg, t};
+use crate::i18n::{lang, msg, t, Lang};
 use leptos::prelude::*;
 
 pub fn rule_id(r: Rule) -> &'static str {
@@ -38,7 +39,9 @@ pub fn rule_name(r: Rule) -> String {
     }
 }
 
-/// The item's question in the page's language.
+/// The item in the page's language: in English, Dutch and Arabic the design guide's sentence
+/// for the rules it states ([`Rule::in_design_guide`]) and a translation of the German
+/// checklist item for the others; in German the checklist item itself.
 fn item(r: Rule) -> String {
     match r {
         Rule::QueryScope => msg::design_item_query_scope(),
@@ -142,21 +145,38 @@ pub fn ChecklistPanel() -> impl IntoView {
 fn Item(f: Finding, d: Design) -> impl IntoView {
     let blame = f.element.as_deref().map(|p| element(&d, p));
     let (rule, grade) = (f.rule, f.grade);
-    let cite = format!("{}: {}", f.checklist_category, f.checklist_item);
+    let original = format!("{}: {}", f.checklist_category, f.checklist_item);
+    let guide = rule.in_design_guide();
+    // Where the item's text comes from in the page's language: the German checklist itself,
+    // the design guide, or a translation of the checklist.
+    let source = move || match (lang(), guide) {
+        (Lang::De, _) => "checklist",
+        (_, true) => "guide",
+        (_, false) => "translation",
+    };
     let lesson = f.lesson.clone();
     view! {
         <li class=format!("checklist-item grade-{}", grade_id(grade)) data-rule=rule_id(rule) data-grade=grade_id(grade)>
             <p>
                 <strong class="grade">{move || grade_text(grade)}</strong>" "
                 <span class="rule">{move || rule_name(rule)}</span>" — "
-                <span class="item">{move || item(rule)}</span>
+                <q class="item">{move || item(rule)}</q>
             </p>
             <p class="evidence">{move || evidence(&f)}</p>
             {blame.map(|b| view! { <p class="blame">{t(msg::design_blame)}" "<bdi>{b}</bdi></p> })}
-            <p class="cite">
-                {t(msg::design_cite)}" "
-                <q lang="de" dir="ltr">{cite}</q>
+            <p class="cite" data-source=source>
+                {move || match source() {
+                    "checklist" => msg::design_cite_original(),
+                    "guide" => msg::design_cite_guide(),
+                    _ => msg::design_cite_translated(),
+                }}
             </p>
+            {move || (lang() != Lang::De).then(|| view! {
+                <details class="cite-original">
+                    <summary>{t(msg::design_cite_german)}</summary>
+                    <q lang="de" dir="ltr">{original.clone()}</q>
+                </details>
+            })}
             <a class="lesson" href=lesson>{t(msg::design_lesson)}</a>
         </li>
     }
