@@ -134,7 +134,9 @@ pub fn TablesList(names: Vec<String>, shared: Shared) -> impl IntoView {
             return msg::connect_tables_all(total);
         }
         // Isolated, so a table name keeps its own direction inside a right-to-left sentence.
-        let typed = shared.filter.with(|f| format!("\u{2068}{}\u{2069}", f.trim()));
+        let typed = shared
+            .filter
+            .with(|f| format!("\u{2068}{}\u{2069}", f.trim()));
         msg::connect_tables_matching(typed, i18n::number(matching as f64), total)
     };
     view! {
