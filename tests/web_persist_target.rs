@@ -82,7 +82,10 @@ async fn meta(ns: &str) -> serde_json::Value {
         .unwrap()
         .unwrap();
     db.close();
-    let text = js_sys::JSON::stringify(&value).unwrap().as_string().unwrap();
+    let text = js_sys::JSON::stringify(&value)
+        .unwrap()
+        .as_string()
+        .unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -168,7 +171,10 @@ async fn a_meta_record_without_a_target_loads_as_table_storage() {
     .await;
     let (p, b) = reload(&ns).await;
     assert_eq!(b.target(), Target::TableStorage);
-    assert_eq!(b.tables().map(|t| t.name.clone()).collect::<Vec<_>>(), ["Old"]);
+    assert_eq!(
+        b.tables().map(|t| t.name.clone()).collect::<Vec<_>>(),
+        ["Old"]
+    );
     p.close();
     Persist::delete(&ns).await.unwrap();
 }

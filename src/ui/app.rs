@@ -12,6 +12,7 @@ use crate::ui::panels::query_panel::QueryPanel;
 use crate::ui::panels::settings_panel::SettingsPanel;
 use crate::ui::panels::storage_panel::StoragePanel;
 use crate::ui::panels::tables_panel::TablesPanel;
+use crate::ui::panels::target_panel::TargetPanel;
 use crate::ui::state::navigation::{Navigation, Section};
 use crate::ui::state::workspace::Workspace;
 use leptos::prelude::*;
@@ -56,6 +57,7 @@ pub fn App() -> impl IntoView {
         <div class="app-layout">
             <aside class="app-side">
                 <TablesPanel />
+                <TargetPanel />
                 <StoragePanel />
                 <SettingsPanel />
             </aside>
