@@ -122,7 +122,7 @@ fn Switched(report: CopyReport) -> impl IntoView {
     let dropped = report.dropped;
     view! {
         <p class="target-switched">
-            {move || msg::target_switched(service_name(to), number(tables), number(entities))}
+            {move || msg::target_switched(number(entities), service_name(to), number(tables))}
         </p>
         {(!dropped.is_empty()).then(|| view! {
             <p class="target-dropped-heading">{t(msg::target_dropped)}</p>
@@ -151,6 +151,6 @@ fn dropped_text(d: &Dropped) -> String {
         }
         Dropped::TableAcl { table, .. } => msg::target_dropped_acl(table),
         Dropped::ServiceProperties => msg::target_dropped_properties(),
-        Dropped::TableName { table, kept } => msg::target_dropped_table(table, kept),
+        Dropped::TableName { table, kept } => msg::target_dropped_table(kept, table),
     }
 }
