@@ -216,6 +216,11 @@ impl Persist {
         for name in existing {
             let _ = account.delete_table(&name);
         }
+        // The account takes the saved target while empty, so each table is restored under
+        // its rules (a Cosmos table's order and index are rebuilt from the rows).
+        if account.target() != loaded.target {
+            account.switch_target(loaded.target);
+        }
         for (_, table) in loaded.tables {
             account.restore_table(table);
         }

@@ -2,7 +2,8 @@
 //!
 //! Database `tablescope-<namespace>`, version [`DB_VERSION`], two object stores with
 //! out-of-line string keys:
-//! - `meta`: key `"account"` → `{format: 2, tables: [display names], lastTimestamp, seq}`;
+//! - `meta`: key `"account"` → `{format: 2, tables: [display names], lastTimestamp, seq}`, and
+//!   `target: "cosmosTable"` for a Cosmos DB for Table account (absent: Table storage);
 //! - `chunks`: key `"<Table>/<PartitionKey>/<chunkStartRowKey>"` → the chunk's entities as
 //!   bytes (a `Uint8Array`, `persist::binary`). Format 1 stored a JSON string (an array of the
 //!   entities in the service's JSON form, with Timestamp); a load still reads those.
@@ -65,9 +66,17 @@ pub struct Meta {
     /// The account's service properties, when they are not a new account's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_properties: Option<crate::engine::ServiceProperties>,
+    /// The service the account models; absent (Table storage) in stores written before it
+    /// existed and for every storage account, so their meta record is unchanged.
+    #[serde(default, skip_serializing_if = "is_storage")]
+    pub target: crate::engine::Target,
     /// The stored access policies of the tables that have any, by display name.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub acls: std::collections::BTreeMap<String, Vec<crate::engine::SignedIdentifier>>,
+}
+
+fn is_storage(target: &crate::engine::Target) -> bool {
+    *target == crate::engine::Target::TableStorage
 }
 
 /// Where the chunks of every partition start, by table display name and PartitionKey.

@@ -28,6 +28,8 @@ pub struct Loaded {
     pub restamped: usize,
     /// The meta record's transaction count.
     pub seq: u64,
+    /// The service the account models (Table storage when the meta record names none).
+    pub target: crate::engine::Target,
     /// The service properties the meta record holds (a new account's when it holds none).
     pub service_properties: crate::engine::ServiceProperties,
     /// How many rows were out of their chunk's range, or partitions whose chunks do not start
@@ -107,6 +109,7 @@ pub async fn build(
         }
     }
     let seq = meta.as_ref().map_or(0, |m| m.seq);
+    let target = meta.as_ref().map(|m| m.target).unwrap_or_default();
     let service_properties = meta
         .as_ref()
         .and_then(|m| m.service_properties.clone())
@@ -200,6 +203,7 @@ pub async fn build(
         damaged,
         restamped,
         seq,
+        target,
         service_properties,
         repaired,
     })

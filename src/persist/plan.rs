@@ -122,6 +122,7 @@ pub fn plan(
         tables: account.tables().map(|t| t.name.clone()).collect(),
         last_timestamp: last_timestamp.to_string_7(),
         seq: 0,
+        target: account.target(),
         service_properties: Some(account.service_properties())
             .filter(|p| **p != crate::engine::ServiceProperties::default())
             .cloned(),

@@ -1,6 +1,6 @@
 //! Views that panels and sections share: the entity grid with its columns and row selection,
 //! the error notice, the filter editor, a run's results and scan meter, show-as-code, the
-//! partition map, Markdown and share links.
+//! partition map, Markdown, share links and a request-unit estimate.
 //!
 //! Imports from `state`, `text` and `kit`; widgets may use one another.
 
@@ -14,5 +14,7 @@ pub mod grid_select;
 pub mod markdown;
 pub mod partition_map;
 pub mod results;
+pub mod ru;
 pub mod share;
 pub mod show_code;
+pub mod target_compare;

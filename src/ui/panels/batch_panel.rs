@@ -21,6 +21,8 @@ pub fn BatchPanel() -> impl IntoView {
     // The index the service named in its error: that row is marked in the list.
     let failed_at = RwSignal::new(None::<usize>);
     let status = RwSignal::new(None::<Say>);
+    // The committed batch's request units on a Cosmos DB for Table account (none on storage).
+    let ru = RwSignal::new(None::<f64>);
     let problems = Memo::new(move |_| {
         batch.with(|b| model::check_batch(&b.iter().map(|s| s.op.clone()).collect::<Vec<_>>()))
     });
@@ -28,6 +30,7 @@ pub fn BatchPanel() -> impl IntoView {
     let staged_ids = Memo::new(move |_| batch.with(|b| b.iter().map(|s| s.id).collect::<Vec<_>>()));
     let commit = move |_| {
         status.set(None);
+        ru.set(None);
         failure.set(None);
         failed_at.set(None);
         let Some(table) = workspace.table.get_untracked() else {
@@ -62,6 +65,7 @@ pub fn BatchPanel() -> impl IntoView {
                     .map(|r| r.status.to_string())
                     .collect();
                 let code = response.status;
+                ru.set(response.ru.and_then(|r| r.value));
                 status.set(said(move || {
                     msg::batch_committed(statuses.len(), code, statuses.join(", "))
                 }));
@@ -134,6 +138,7 @@ pub fn BatchPanel() -> impl IntoView {
             {move || failure.get().map(|f| view! { <p class="batch-failure" role="alert">{move || f()}</p> })}
             <ErrorNotice error=error />
             <p class="status batch-status" aria-live="polite">{move || status.get().map(|say| say())}</p>
+            {move || ru.get().map(|ru| view! { <crate::ui::widgets::ru::RuEstimate ru=ru /> })}
             <ByHand />
         </section>
     }

@@ -65,7 +65,10 @@ pub fn QueryPanel() -> impl IntoView {
     let last_query = StoredValue::new(None::<Request>);
     // The request of the page shown ("Show as code" writes it, with its continuation).
     let shown_query = StoredValue::new(None::<Request>);
+    // The query run on both services ("Compare with the other service"), until the next run.
+    let compared = RwSignal::new(None::<[crate::ui::widgets::target_compare::Side; 2]>);
     let run_page = move |continuation: Option<Continuation>| {
+        compared.set(None);
         let mut request = match continuation.clone() {
             Some(c) => {
                 let Some(mut r) = last_query.get_value() else {
@@ -127,6 +130,7 @@ pub fn QueryPanel() -> impl IntoView {
             partitions: stats.map_or(0, |s| s.partitions),
             continues_partition: stats.is_some_and(|s| s.continues_partition),
             token: response.continuation.as_ref().map(token_text),
+            ru: response.ru.and_then(|ru| ru.value),
         };
         let kind = stats
             .map(|s| s.kind.label().to_string())
@@ -232,7 +236,33 @@ pub fn QueryPanel() -> impl IntoView {
                     None => first_page_request(workspace, raw, select, top, budget).map_err(|p| p.join(" ")),
                 })
             />
+            <button
+                type="button"
+                class="compare-targets"
+                on:click=move |_| {
+                    let request = match last_query.get_value() {
+                        Some(r) => Ok(r),
+                        None => first_page_request(workspace, raw, select, top, budget),
+                    };
+                    match request {
+                        Ok(r) => {
+                            problems.set(Vec::new());
+                            compared.set(crate::ui::widgets::target_compare::compare(state, &r));
+                        }
+                        Err(p) => problems.set(p),
+                    }
+                }
+            >
+                {move || {
+                    let other = state.inspect(|a| a.target().other()).unwrap_or_default();
+                    msg::compare_targets_button(match other {
+                        crate::engine::Target::TableStorage => msg::target_table_storage(),
+                        crate::engine::Target::CosmosTable => msg::target_cosmos_table(),
+                    })
+                }}
+            </button>
         </section>
+        {move || compared.get().map(|sides| view! { <crate::ui::widgets::target_compare::TargetCompare sides=sides /> })}
         {move || current_run().map(|run| view! { <ScanMeter run=run on_rewrite=load_rewrite /> })}
         <div hidden=move || current.get().is_none()>
             <RunMap map=run_map />

@@ -25,6 +25,7 @@ pub fn ScanMeter(
     let wasteful = run.wasteful();
     let pages = run.pages.clone();
     let (kind, partitions, page_count) = (run.kind.clone(), run.partitions(), run.pages.len());
+    let ru = run.ru();
     view! {
         <section class="panel scan-meter" aria-labelledby="meter-heading" data-kind=run.kind.clone()>
             <h2 id="meter-heading">{t(msg::scan_heading)}</h2>
@@ -45,6 +46,7 @@ pub fn ScanMeter(
             >
                 <div class="meter-returned" style=format!("width:{}%", share.round() as i64)></div>
             </div>
+            {ru.map(|ru| view! { <crate::ui::widgets::ru::RuEstimate ru=ru /> })}
             <p class="meter-legend">
                 {move || msg::scan_legend(number(returned), number(scanned))}
                 {run.render_ms.map(|ms| move || msg::scan_rendered(number(ms.round() as i64)))}
@@ -229,6 +231,8 @@ pub fn History(history: RwSignal<Vec<Run>>) -> impl IntoView {
                                     {row(msg::scan_returned(), &|r| number(r.returned()))}
                                     {row(msg::scan_partitions(), &|r| number(r.partitions()))}
                                     {row(msg::scan_pages(), &|r| number(r.pages.len()))}
+                                    {(ra.as_ref().and_then(Run::ru).is_some() || rb.as_ref().and_then(Run::ru).is_some())
+                                        .then(|| row(msg::ru_estimate_label(), &|r| r.ru().map(|ru| msg::ru_estimate_value(number(ru))).unwrap_or_default()))}
                                 }
                             }}
                         </tbody>

@@ -14,6 +14,9 @@ pub struct RunPage {
     pub continues_partition: bool,
     /// The continuation token this page returned, as text.
     pub token: Option<String>,
+    /// On a Cosmos DB for Table account: the page's request units, estimated
+    /// (`engine::target::ru`); `None` on Table storage.
+    pub ru: Option<f64>,
 }
 
 /// A query run: its first page and every page fetched after it.
@@ -36,6 +39,14 @@ impl Run {
 
     pub fn returned(&self) -> u64 {
         self.pages.iter().map(|p| p.returned).sum()
+    }
+
+    /// The estimated request units of every page, when the run was on a Cosmos DB for Table
+    /// account (rounded to hundredths, as the model's figures are).
+    pub fn ru(&self) -> Option<f64> {
+        let mut pages = self.pages.iter().filter_map(|p| p.ru).peekable();
+        pages.peek()?;
+        Some((pages.sum::<f64>() * 100.0).round() / 100.0)
     }
 
     /// Distinct partitions the run's pages scanned (a partition split across two pages

@@ -16,7 +16,7 @@
 //!
 //! Format (version 1): `{"version": 1, "section": "query", "table": "Employees",
 //! "query": {"filter", "select", "top", "budget"}, "history": [{"table", "filter", "kind",
-//! "pages": [{"scanned", "returned", "partitions", "continues", "token"}]}], "batch": [{"op": "merge",
+//! "pages": [{"scanned", "returned", "partitions", "continues", "token", "ru"}]}], "batch": [{"op": "merge",
 //! "entity": {…}, "ifMatch": "*"} or {"op": "delete", "partitionKey", "rowKey", "ifMatch"}],
 //! "columns": [["Table", [["Name", true], ["Timestamp", false], …]], …]}` (operation names as
 //! the service spells them; `columns` is optional, see `super::layouts::layouts_js`).
@@ -224,6 +224,9 @@ fn encode_some_runs(runs: &[Run]) -> Array {
                     set(&page, "partitions", p.partitions as f64);
                     set(&page, "continues", p.continues_partition);
                     set(&page, "token", p.token.clone());
+                    if let Some(ru) = p.ru {
+                        set(&page, "ru", ru);
+                    }
                     JsValue::from(page)
                 })
                 .collect();
@@ -261,6 +264,7 @@ fn decode_runs(runs: &Array, w: Workspace) -> Vec<Run> {
                         partitions: count(&p, "partitions"),
                         continues_partition: get(&p, "continues").as_bool().unwrap_or(false),
                         token: str_at(&p, "token"),
+                        ru: get(&p, "ru").as_f64().filter(|ru| *ru >= 0.0),
                     })
                     .collect(),
                 render_ms: None,
