@@ -141,15 +141,20 @@ pub fn visible(found: &[Column], layout: Option<&ColumnLayout>) -> Vec<Column> {
         .collect()
 }
 
-/// The text of one cell: the property's value as text (Timestamp as the service wrote it);
-/// empty where the entity lacks it.
+/// The text of one cell: the property's value as text; empty where the entity lacks it.
+/// Timestamp is written as the service writes it and as every DateTime cell is, the fraction
+/// without trailing zeros, so one column never mixes `…19.2000000Z` and `…00Z`.
 pub fn cell_text(entity: &crate::engine::Entity, raw: &RawEntity, name: &str) -> String {
     if name == TIMESTAMP {
-        return raw
-            .get(TIMESTAMP)
-            .and_then(|v| v.as_str())
-            .map(str::to_string)
-            .or_else(|| entity.timestamp.as_ref().map(|t| t.to_string_7()))
+        return entity
+            .timestamp
+            .as_ref()
+            .map(|t| t.to_string())
+            .or_else(|| {
+                raw.get(TIMESTAMP)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            })
             .unwrap_or_default();
     }
     entity
