@@ -1,4 +1,4 @@
-// Bundles the Code section's JavaScript (issue #12) into two minified ES modules in
+// Bundles the Code section's JavaScript into two minified ES modules in
 // dist/code/, and names their common hash in index.html as
 // <meta name="tablescope-code" content="<hash>">:
 //

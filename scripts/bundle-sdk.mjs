@@ -3,8 +3,7 @@
 // index.html as <meta name="tablescope-sdk" content="<hash>">.
 //
 // Why: the SDK is an npm package of many ES modules; the browser needs one file it can
-// import() the first time SDK code runs (issue #11's in-page transport, issue #12's Code
-// section). It is a separate file, loaded only on use, so the playground's page load stays
+// import() the first time SDK code runs. It is a separate file, loaded only on use, so the playground's page load stays
 // under its 300 KB gzip budget (README "Size"). The name carries a hash of the content, so a
 // browser never runs a bundle of another build; the meta names only the hash, not the file,
 // so the service worker (www/sw.js), which precaches every .js file index.html names, does
@@ -16,7 +15,7 @@
 //   node scripts/bundle-sdk.mjs [dir]      dir defaults to $TRUNK_STAGING_DIR, then dist
 //
 // The SDK's XML module is replaced by www/sdk/no-xml.js, so the bundle also loads in a Web
-// Worker (where issue #12 runs user code and reaches the page's engine by message).
+// Worker (where the Code section runs user code and reaches the page's engine by message).
 //
 // If it is wrong: SDK code in the page (the Code section, tests/e2e/sdk-transport.test.mjs)
 // cannot load, or loads a bundle that does not match the page; if it were named in a way the

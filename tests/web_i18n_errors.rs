@@ -1,5 +1,5 @@
 #![cfg(target_arch = "wasm32")]
-//! The engine's error explanations in the reader's language (issue #14): the filter parser's
+//! The engine's error explanations in the reader's language: the filter parser's
 //! syntax errors and `Error::detail`. Each case makes the engine itself produce the English
 //! text, so a template of `ui::text::error_text` that drifts from the engine's wording fails here:
 //! in English the text must come back unchanged (the data in the right places), and in

@@ -93,7 +93,7 @@ async fn a_raw_filter_in_the_builders_shape_fills_the_builder() {
         "PartitionKey eq 'a''b' and RowKey ge 'abc' and RowKey lt 'abd' and Age ge 30L"
     );
 
-    // An `or` is a group of the builder (issue #17 item 7); only a bare `true`/`false` term
+    // An `or` is a group of the builder; only a bare `true`/`false` term
     // is not expressible: the raw text is kept and the hint says so.
     app.type_into("#raw-filter", "Age eq 1 or Age eq 2");
     tick().await;

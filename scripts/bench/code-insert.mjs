@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The Code section's insert benchmark (issue #12 budget: under 1 s): the snippet
+// The Code section's insert benchmark: the snippet
 // scripts/bench/code-insert-snippet.js inserts 1,000 entities through the official SDK, one
 // createEntity (one HTTP request through the in-page transport) at a time, typed into the Code
 // section's editor of the release build in headless Chromium and run with its Run button.

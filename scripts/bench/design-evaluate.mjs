@@ -1,5 +1,4 @@
-// The Design section's evaluation in the browser (issue #13's benchmark: 10 access patterns
-// on 1,000,000 entities under 1 s, the page responsive throughout): a release build in
+// The Design section's evaluation in the browser: a release build in
 // headless Chromium imports the employees gallery design with ten patterns (its six and the
 // four more of `crates/bench/benches/design.rs`, the native benchmark) at N entities, generates them, then
 // evaluates every pattern ROUNDS times and reports each round's time (from the click to the

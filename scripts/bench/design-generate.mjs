@@ -1,4 +1,4 @@
-// The Design section's generator in the browser (issue #13's benchmark): a release build in
+// The Design section's generator in the browser: a release build in
 // headless Chromium opens the employees gallery design, sets its count, generates, and reports
 // the generation's time (the Design module generates, in its Web Worker where one starts, and
 // the playground's account stores: see src/ui/sections/design/run.rs; the `tablescope-design-generate` User Timing measure, from the first

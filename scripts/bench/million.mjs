@@ -1,4 +1,4 @@
-// The million-entity benchmark (issue #15, item 6): a release build in headless Chromium with
+// The million-entity benchmark: a release build in headless Chromium with
 // 1,000,000 saved entities (1,000 partitions × 1,000, the `?perf=1` fill hook), measuring
 //
 // - the persistence save after the fill: from the fill's end until no save is in flight;

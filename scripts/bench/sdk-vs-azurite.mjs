@@ -19,7 +19,7 @@
 //
 // A line is a target: `{ id, label, run(plan) }`, where run does the whole workload once on a
 // fresh instance and returns the figures of lib/sdk.mjs's runWorkload (seconds per phase,
-// memory after the load). The engine natively and in headless Chromium (issue #16) join as
+// memory after the load). The engine natively and in headless Chromium join as
 // more targets taking the same `plan`, with no change to the rounds or the report.
 
 import { execFileSync } from "node:child_process";
@@ -127,7 +127,7 @@ function targetsFor(args) {
         "and pass --serve-bin target/serve/tablescope-serve (scripts/bench/run.sh does both).",
     );
   }
-  // The engine in-process (issue #16): natively and in headless Chromium, each through the
+  // The engine in-process: natively and in headless Chromium, each through the
   // typed API and through Account::execute.
   for (const [file, where, runner] of [
     [args.engineBin, "native", runNative],
@@ -221,7 +221,7 @@ async function main() {
   const baselineId = targets.some((t) => t.id === "azurite") ? "azurite" : null;
   const summary = summarise(lines(plan), targets, rounds, baselineId);
   const cpu = summarise(cpuLines(plan), targets, rounds, baselineId);
-  // Issue #16's targets: execute within 1.25× of the typed API, wasm within 1.5× of native.
+  // The targets: execute within 1.25× of the typed API, wasm within 1.5× of native.
   const timeLines = lines(plan).filter((line) => line.id !== "memory");
   const pairs = pairRatios(timeLines, targets, rounds, [
     { of: "engine-native", against: "engine-native-typed", label: "native: execute ÷ typed",

@@ -1,4 +1,4 @@
-// Issue #17, item 1: axe-core (npm, node_modules/axe-core) over every section — Entities with
+// Axe-core (npm, node_modules/axe-core) over every section — Entities with
 // a table and an opened entity, Query with results, Batch with a staged operation, Code after a
 // run (console and wire log), the account's settings with a refused CORS rule, Connect with the
 // CORS guidance, Design with a generated and

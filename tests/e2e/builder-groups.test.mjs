@@ -1,4 +1,4 @@
-// Issue #17, item 7: the query builder writes `or` groups as well as `and`, and `not`, so a
+// The query builder writes `or` groups as well as `and`, and `not`, so a
 // raw filter of comparisons joined by and/or/not reads into the builder and back.
 
 import { after, before, test } from 'node:test';

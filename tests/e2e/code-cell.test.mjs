@@ -1,4 +1,4 @@
-// Issue #12, item 3: code cells in docs embeds, on the release build (split, as shipped).
+// Code cells in docs embeds, on the release build (split, as shipped).
 //
 // `?embed=1&snippet=<file>.js` or `?embed=1&code=<text>`, with `&scenario=<lesson>.json` for the
 // lesson's data: the code runs in the Code section's sandbox worker, on an account of the

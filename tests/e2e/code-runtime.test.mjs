@@ -1,4 +1,4 @@
-// The Code section's runtime (issue #12, step 2): user code runs in a sandbox Web Worker with
+// The Code section's runtime: user code runs in a sandbox Web Worker with
 // the official @azure/data-tables in scope, reaching the page's engine only through the
 // in-page transport, by message (www/code/worker.js, www/code/code.js, bundled by
 // scripts/bundle-code.mjs). Checks: nothing of it loads at start; SDK CRUD, queries and

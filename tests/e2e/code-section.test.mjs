@@ -1,4 +1,4 @@
-// The Code section (issue #12, deliverable 1) through its UI, in headless Chromium on the
+// The Code section through its UI, in headless Chromium on the
 // release build: nothing of it loads at start; SDK CRUD, paging and a transaction typed into
 // the editor and run with Ctrl+Enter, with the console and the wire log's exact entries; the
 // other sections show the writes at once; a wire log query opens in the Query section; errors

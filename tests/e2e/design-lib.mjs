@@ -1,4 +1,4 @@
-// Helpers for the Design section's tests (issue #13): open the section, edit the design
+// Helpers for the Design section's tests: open the section, edit the design
 // through its form (each field is committed on `change`, as a person leaving the field does),
 // generate, evaluate, and read figures back.
 

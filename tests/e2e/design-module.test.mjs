@@ -1,4 +1,4 @@
-// Issue #13: the Design section is its own wasm (design.js, design_bg.wasm, src/bin/design.rs),
+// The Design section is its own wasm (design.js, design_bg.wasm, src/bin/design.rs),
 // loaded the first time the section is shown (src/ui/sections/design/host.rs):
 //
 // - the page downloads the module only when Design is opened, never with the playground;

@@ -1,4 +1,4 @@
-// Issue #13: the Design section in headless Chromium. A design built from nothing through the
+// The Design section in headless Chromium. A design built from nothing through the
 // form, 100,000 entities generated into the sandbox, every pattern evaluated, the projection
 // to 10⁹ and the checklist read back with exact figures (the model is deterministic: same
 // design and seed, same data and figures); export → import and share link round trips

@@ -79,7 +79,7 @@ test('tables: create, errors inline, delete after confirming', async () => {
   assert.equal(await page.locator('.table-row').count(), 2);
 
   // Keyboard only: Cancel hands focus back to Delete; Enter opens the confirmation and focuses
-  // its safe choice, Cancel (issue #17); Escape cancels; Enter, Shift+Tab to the confirmation's
+  // its safe choice, Cancel; Escape cancels; Enter, Shift+Tab to the confirmation's
   // Delete, Enter deletes.
   const isFocused = (cls) =>
     page.waitForFunction((c) => document.activeElement?.classList.contains(c), cls);

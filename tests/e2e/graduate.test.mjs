@@ -1,4 +1,4 @@
-// Issue #12, item 4 ("graduate"): the Connect section against two real endpoints started here on
+// The Connect section against two real endpoints started here on
 // loopback ports: `tablescope serve` (in memory) and Azurite (npm `azurite`, in memory). On each:
 // list the tables, query one, compare the same query on the sandbox and the connection (exact
 // entities and exact differences), copy a sample in and a sandbox table out (exact entities both

@@ -1,4 +1,4 @@
-// Issue #17, item 6: the grid as Storage Explorer users expect it: a column chooser (show,
+// The grid as Storage Explorer users expect it: a column chooser (show,
 // hide, reorder, kept per table), the Timestamp column (hidden until chosen), several rows
 // selected and copied as TSV or deleted as one confirmed action, and one column order for the
 // Entities section and the query results. Release build, headless Chromium.

@@ -1,4 +1,4 @@
-// Helpers for the grid tests (issue #17, items 1 and 6): tables filled through the storage
+// Helpers for the grid tests: tables filled through the storage
 // panel's CSV import (one write, however many rows), and what has focus.
 
 import { DESKTOP, openPage } from './lib.mjs';

@@ -1,4 +1,4 @@
-// Issue #17, item 1: the entity grid is a keyboard grid (roving tabindex over virtualised
+// The entity grid is a keyboard grid (roving tabindex over virtualised
 // rows), every confirmation takes focus on its safe choice and gives it back, and the entity
 // editor writes with Ctrl+Enter. All in the release build, in headless Chromium.
 

@@ -1,4 +1,4 @@
-// Issue #14 in Arabic: the first screen, the Query section after a query, a lesson, a docs
+// The first screen, the Query section after a query, a lesson, a docs
 // embed and a storage banner, at desktop and 360 px width (/tmp/shots-i18n/ar-*.png), with no
 // English left outside API terms and data (tests/e2e/i18n-lib.mjs); right to left throughout,
 // with no sideways overflow at 360 px, the sidebar on the right, $filter text and keys

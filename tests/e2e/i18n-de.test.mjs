@@ -1,4 +1,4 @@
-// Issue #14 in de: the first screen, the Query section after a query, a lesson, a docs embed
+// The first screen, the Query section after a query, a lesson, a docs embed
 // and a storage banner, at desktop and 360 px width (/tmp/shots-i18n/de-*.png), with no
 // English left outside API terms and data (tests/e2e/i18n-lib.mjs).
 

@@ -1,4 +1,4 @@
-// Import and JSON errors in the reader's language (issue #14), and problems that follow a
+// Import and JSON errors in the reader's language, and problems that follow a
 // language switch: a refused workspace file and CSV file in the "Your data" panel, text typed
 // as an entity's JSON in the batch stager, and the entity editor's form problems. Each is
 // said in the language shown and says itself again when the language changes, without a

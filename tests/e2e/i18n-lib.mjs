@@ -1,4 +1,4 @@
-// One language's pages on the release build (issue #14): the first screen, the Query section
+// One language's pages on the release build: the first screen, the Query section
 // after a query, a lesson, a docs embed and a storage banner, each walked for English words
 // left in a page of another language, and photographed at desktop and 360 px width into
 // /tmp/shots-i18n/. Used by tests/e2e/i18n-{en,de,nl,ar}.test.mjs.

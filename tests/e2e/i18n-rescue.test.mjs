@@ -1,5 +1,5 @@
 // The start rescue (www/start-rescue.js: "Download saved tables" when the app cannot start)
-// speaks the page's language (issue #14), as the start guard does: its text comes from
+// speaks the page's language, as the start guard does: its text comes from
 // www/start-guard-text.js, which the guard has loaded before anyone can click, so neither a
 // normal start nor an embed downloads anything more. Each language: the message with nothing
 // saved, then with one and with three saved tables (Arabic's plural forms).

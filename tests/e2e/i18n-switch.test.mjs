@@ -1,4 +1,4 @@
-// Switching the language keeps what the user was doing (issue #14): with every section
+// Switching the language keeps what the user was doing: with every section
 // visited and holding state -- a query with its builder and results, a staged batch, code in
 // the editor, a lesson part-way through -- a switch from English to German changes the text
 // only. Afterwards no English word of the UI is left anywhere in the document: in text nodes

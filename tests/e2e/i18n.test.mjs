@@ -1,4 +1,4 @@
-// The UI's languages on the release build (issue #14, stage 1: the mechanism): English needs
+// The UI's languages on the release build: English needs
 // no download, another language's catalogue is fetched only when it is shown, `?lang=` and
 // the saved choice pick it, `<html lang dir>` follow it, the header's switcher shows each
 // language in its own name. Screenshots: tests/e2e/screenshots/i18n-*.png.

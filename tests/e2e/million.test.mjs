@@ -1,4 +1,4 @@
-// A million saved entities (issue #15, item 6), on the split release build in dist/: filled
+// A million saved entities, on the split release build in dist/: filled
 // through the `?perf=1` hook (1,000 partitions × 1,000, src/ui/state/perf.rs), saved, and reloaded.
 // The reload decodes in slices and says how far it has got; every entity comes back, and a
 // point query finds one. The figures (save and reload times, longest task, memory) are the

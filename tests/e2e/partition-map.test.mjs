@@ -1,5 +1,5 @@
 // The partition map's three states ("returned", "scanned, filtered out", "not read") must stay
-// apart without colour (issue #17): each is drawn with its own shape as well as its hue. Checked
+// apart without colour: each is drawn with its own shape as well as its hue. Checked
 // on real pixels, in Chromium's simulated colour-vision deficiencies (the DevTools protocol's
 // Emulation.setEmulatedVisionDeficiency), reduced to grey: two states must differ by more than
 // a just-noticeable amount however the hues collapse.

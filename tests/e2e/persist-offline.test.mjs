@@ -1,4 +1,4 @@
-// Starting offline with saved tables (issue #15, item 4), on the split release build in dist/:
+// Starting offline with saved tables, on the split release build in dist/:
 // saved entities of all eight types load and show with the network gone, and a start that
 // cannot finish says why and offers the saved tables as a file (www/start-guard.js).
 

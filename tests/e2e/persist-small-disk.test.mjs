@@ -1,4 +1,4 @@
-// A really full disk (issue #15, item 3), on the release build in dist/: the browser profile
+// A really full disk, on the release build in dist/: the browser profile
 // lives on a small tmpfs, an 8 MB CSV import and a one-entity write are saved back to back,
 // the import's save fails for lack of room, and after a restart the store loads without any
 // "damaged" notice and holds a prefix of what was acknowledged: never part of the import.

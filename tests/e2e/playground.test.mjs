@@ -263,7 +263,7 @@ test('each query kind reports what it scanned and returned', async () => {
   assert.deepEqual(m, { kind: 'Table range query', scanned: ge, returned: ge, partitions: 2, pages: 1 });
 
   // Table scan, with the warning and the advice; the builder shows the `or` as a group
-  // (issue #17 item 7).
+  //.
   m = await runQuery(page, "(PartitionKey eq 'p0000' and RowKey eq 'r000001') or (PartitionKey eq 'p0002' and RowKey eq 'r000003')");
   assert.deepEqual(m, { kind: 'Table scan', scanned: data.length, returned: 2, partitions: 3, pages: 1 });
   assert.match(await page.locator('#raw-filter-hint').textContent(), /^Kept in sync with the builder/);

@@ -1,4 +1,4 @@
-// The official @azure/data-tables SDK, unmodified, in the page (issue #11, deliverable 3):
+// The official @azure/data-tables SDK, unmodified, in the page:
 // the bundle scripts/bundle-sdk.mjs builds (www/sdk/transport.js + the SDK) is imported on
 // demand, and real SDK calls go through the in-page transport to window.tablescope.wire
 // (src/ui/state/wire_bridge.rs), which answers them with engine::wire on the user's own tables.
@@ -6,7 +6,7 @@
 // keys, ETags, queries with filter/select, paging by continuation, transactions, table
 // deletion, errors as the SDK reports them; the UI shows what the SDK wrote, at once and after
 // a reload (persisted); a read-only tab refuses SDK writes as the UI does; the bundle also runs
-// in a Web Worker whose transport reaches the page's engine by message (issue #12's sandbox).
+// in a Web Worker whose transport reaches the page's engine by message.
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/sdk-transport.test.mjs   (default dist: dist/)
 

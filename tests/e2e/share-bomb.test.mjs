@@ -1,4 +1,4 @@
-// Share links are bounded (issue #15, item 5), on the release build in dist/: a "deflate bomb"
+// Share links are bounded, on the release build in dist/: a "deflate bomb"
 // in `#share=` of 100 MB or 1 GB is refused in under a second with the tab's memory under
 // 300 MB, the message names the cap, and a link over the cap offers its data as a file.
 //

@@ -1,4 +1,4 @@
-// "Show as code" (issue #12, deliverable 2) in headless Chromium on the release build: a query
+// "Show as code" in headless Chromium on the release build: a query
 // with its options and paging, an entity write (with its ETag as If-Match) and a staged batch
 // each open a panel with five forms (HTTP, JavaScript, Python, C#, Java); the JavaScript form,
 // opened in the Code section and run there, gives the same result as the UI's own action (the

@@ -1,4 +1,4 @@
-// Issue #17, item 8: the smaller defects a new user ran into, each checked in the release build.
+// The smaller defects a new user ran into, each checked in the release build.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue #17, item 2: the first visit. An empty playground says what Tablescope is and offers
+// The first visit. An empty playground says what Tablescope is and offers
 // the first lesson or the guide's sample table (a real table, saved like any other); on a
 // phone the sections come before the tables panel; a query's results scroll into view.
 

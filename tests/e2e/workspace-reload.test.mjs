@@ -1,4 +1,4 @@
-// Issue #17, item 3: nothing lost on reload. F5 restores the section, the selected table, the
+// Nothing lost on reload. F5 restores the section, the selected table, the
 // query's text, builder and options, the run history and the staged batch; saved workspace
 // data that is damaged or of another version never breaks the start.
 

@@ -1,4 +1,4 @@
-// A docs embed's code cell (issue #12, item 3): the sandbox runner (www/code/runner.js) without
+// A docs embed's code cell: the sandbox runner (www/code/runner.js) without
 // the Code section's editor, and the console's and wire log's CSS (www/code/output.css, shared with the Code section) with
 // the cell's own (www/code/cell.css), added to the page once
 // when this bundle loads. scripts/bundle-code.mjs bundles it as code/tablescope-cell-<hash>.js;

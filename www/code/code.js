@@ -1,4 +1,4 @@
-// The Code section's page side (issue #12): the editor (CodeMirror 6) and the runner that
+// The Code section's page side: the editor (CodeMirror 6) and the runner that
 // starts a sandbox worker (www/code/worker.js) for each run and answers its requests with the
 // page's engine.
 //

@@ -1,4 +1,4 @@
-// The sandbox runner (issue #12): starts a sandbox worker (www/code/worker.js) for each run and
+// The sandbox runner: starts a sandbox worker (www/code/worker.js) for each run and
 // answers its HTTP requests with an in-page engine. The Code section's bundle (www/code/code.js)
 // re-exports it beside its editor; a docs embed's code cell imports it alone, without the
 // editor (scripts/bundle-code.mjs bundles it as code/tablescope-cell-<hash>.js with

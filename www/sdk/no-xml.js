@@ -3,7 +3,7 @@
 // The SDK uses XML only for the Table service's XML operations: access policies
 // (get/setAccessPolicy) and service properties and statistics. Tablescope's engine speaks the
 // JSON protocol and has none of them. The real module needs the DOM (document, DOMParser) as
-// soon as it loads, so it would stop the bundle loading in a Web Worker, where issue #12 runs
+// soon as it loads, so it would stop the bundle loading in a Web Worker, where the Code section runs
 // user code; this stub loads anywhere and says plainly why an XML operation cannot run.
 
 const WHY =

@@ -1,5 +1,5 @@
 // The official @azure/data-tables SDK, unmodified, running against the page's own tables
-// (issue #11, deliverable 3; the Code section of issue #12 builds on it).
+//.
 //
 // The SDK accepts an injected `httpClient` ({ sendRequest(request) -> PipelineResponse }). This
 // module's client serialises each request the SDK would have sent over the network and hands
@@ -10,7 +10,7 @@
 //
 // scripts/bundle-sdk.mjs bundles this file with the SDK into dist/sdk/tablescope-sdk-<hash>.js,
 // which the page imports on first use (never at start). The `wire` function is pluggable, so
-// a Web Worker can run the SDK and reach the page's engine by message (issue #12's sandbox):
+// a Web Worker can run the SDK and reach the page's engine by message:
 //
 //   const sdk = await import(bundleUrl);
 //   const tables = sdk.tableClient('Employees');           // pointed at the playground

@@ -1,4 +1,4 @@
-// The engine's lines of the side-by-side benchmark (issue #16): the workload in-process,
+// The engine's lines of the side-by-side benchmark: the workload in-process,
 // through the typed API or through Account::execute, natively (the engine-bench binary,
 // built with the serve profile: opt-level 3, as `tablescope serve` ships) and in headless
 // Chromium (the same code as a bare wasm module, built with the release profile as the

@@ -138,8 +138,7 @@ const gib = (bytes) => (bytes / 2 ** 30).toFixed(1);
 const loads = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 
 /**
- * Ratios between two lines of the same round (issue #16's targets: `execute` against the
- * typed API, wasm against native): `cost(of) ÷ cost(against)` per round, so 1.2× means `of`
+ * Ratios between two lines of the same round: `cost(of) ÷ cost(against)` per round, so 1.2× means `of`
  * takes 1.2 times as long (or as much memory, or 1.2 times fewer entities/s). Only pairs
  * whose two targets ran.
  */
@@ -238,7 +237,7 @@ export function markdown({ date, machine, versions, plan, rounds, targets, summa
   if (pairs.length > 0) {
     out.push("");
     out.push(
-      "Issue #16's ratios between lines of the same round: cost of the first ÷ cost of the " +
+      "Ratios between lines of the same round: cost of the first ÷ cost of the " +
         "second (time, memory, or inverse throughput); **median** (min–max) over the rounds.",
     );
     out.push("");
