@@ -53,7 +53,7 @@ test('a refused workspace or CSV file is explained in the language shown, and fo
   await page.locator(`${PANEL} .storage-confirm button`).first().click();
   assert.equal(
     await error.textContent(),
-    'extra.json is niet geïmporteerd: InvalidInput: onjuist opgebouwde export: onbekend veld `extra`, verwacht wordt een van `format`, `version`, `serviceProperties`, `tables` op regel 1, kolom 62',
+    'extra.json is niet geïmporteerd: InvalidInput: onjuist opgebouwde export: onbekend veld `extra`, verwacht wordt een van `format`, `version`, `target`, `serviceProperties`, `tables` op regel 1, kolom 62',
   );
 
   await chooseFile(page, 'Zahlen.csv', 'PartitionKey,RowKey,N,N@type\r\np,1,x,Edm.Int32\r\n');
