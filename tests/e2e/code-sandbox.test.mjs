@@ -11,8 +11,8 @@
 // - console output is capped and batched: 200,000 lines settle in well under a second, with
 //   one summary line for the rest, in the Code section as rendered;
 // - a heap bomb under a short limit is stopped by it and the page lives on; a memory limit
-//   the page could enforce does not exist in Chromium (README, "Embed a lesson or a code
-//   cell"), so that is all this guards.
+//   the page could enforce does not exist in Chromium (docs/embeds.md, "The code
+//   sandbox"), so that is all this guards.
 //
 //   E2E_DIST=/tmp/dist-x node --test tests/e2e/code-sandbox.test.mjs   (default dist: dist/)
 
@@ -183,7 +183,7 @@ test('in the Code section, the capped console shows its summary line', async () 
 });
 
 // What this guards is the time limit only: the page cannot limit a worker's memory in Chromium
-// (README, "Embed a lesson or a code cell"). With a limit of 5 s or more, this bomb takes the
+// (docs/embeds.md, "The code sandbox"). With a limit of 5 s or more, this bomb takes the
 // renderer down (measured: 5.0–9.1 s).
 test('a heap bomb under a short limit is stopped, and the page lives on', async () => {
   let crashed = false;
