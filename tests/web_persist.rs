@@ -9,28 +9,18 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use tablescope::engine::{Account, BatchRequest, DateTime, RawEntity, Request, Response};
+use tablescope::engine::{Account, BatchRequest, DateTime, RawEntity, Request};
 use tablescope::persist::{self, Persist, PersistError, MAX_CHUNK};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+mod web_store;
+use web_store::{namespace, ok, put_raw, reload, save};
 
-fn namespace(test: &str) -> String {
-    format!(
-        "test-{test}-{}-{}",
-        js_sys::Date::now() as u64,
-        (js_sys::Math::random() * 1e9) as u64
-    )
-}
+wasm_bindgen_test_configure!(run_in_browser);
 
 fn raw(text: &str) -> RawEntity {
     RawEntity::parse(text).unwrap()
-}
-
-fn ok(response: Response) -> Response {
-    assert!(response.is_success(), "{response:?}");
-    response
 }
 
 fn create(a: &mut Account, table: &str) {
@@ -53,19 +43,6 @@ fn delete(a: &mut Account, table: &str, pk: &str, rk: &str) {
         row_key: rk.into(),
         if_match: None,
     }));
-}
-
-/// Saves every pending change of the account.
-async fn save(p: &mut Persist, a: &mut Account) {
-    let changes = a.take_changes();
-    p.save(a, changes).await.unwrap();
-}
-
-/// Opens a new connection on the namespace and loads it.
-async fn reload(ns: &str) -> (Persist, Account) {
-    let mut p = Persist::open(ns).await.unwrap();
-    let a = p.load().await.unwrap();
-    (p, a)
 }
 
 async fn drop_db(p: Persist) {
@@ -371,25 +348,6 @@ async fn namespaces_are_isolated() {
     pa2.close();
     drop_db(pa).await;
     drop_db(pb).await;
-}
-
-/// Writes a raw record into a namespace's database, bypassing Persist.
-async fn put_raw(ns: &str, store: &str, key: &str, value: JsValue) {
-    let factory = idb::Factory::new().unwrap();
-    let db = factory
-        .open(&format!("tablescope-{ns}"), None)
-        .unwrap()
-        .await
-        .unwrap();
-    let tx = db
-        .transaction(&[store], idb::TransactionMode::ReadWrite)
-        .unwrap();
-    tx.object_store(store)
-        .unwrap()
-        .put(&value, Some(&JsValue::from_str(key)))
-        .unwrap();
-    assert_eq!(tx.await.unwrap(), idb::TransactionResult::Committed);
-    db.close();
 }
 
 #[wasm_bindgen_test]

@@ -5,25 +5,14 @@
 //!
 //! `cargo test --target wasm32-unknown-unknown --test web_persist_target`
 
-use tablescope::engine::{Account, RawEntity, Request, Response, Target};
+use tablescope::engine::{Account, RawEntity, Request, Target};
 use tablescope::persist::Persist;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+mod web_store;
+use web_store::{get_raw, namespace, ok, put_raw, reload, save};
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn namespace(test: &str) -> String {
-    format!(
-        "test-{test}-{}-{}",
-        js_sys::Date::now() as u64,
-        (js_sys::Math::random() * 1e9) as u64
-    )
-}
-
-fn ok(response: Response) -> Response {
-    assert!(response.is_success(), "{response:?}");
-    response
-}
 
 fn insert(a: &mut Account, table: &str, pk: &str, rk: &str) {
     let text = format!(r#"{{"PartitionKey":"{pk}","RowKey":"{rk}","N":1}}"#);
@@ -51,63 +40,13 @@ fn row_keys(a: &mut Account, table: &str) -> Vec<String> {
         .collect()
 }
 
-async fn save(p: &mut Persist, a: &mut Account) {
-    let changes = a.take_changes();
-    p.save(a, changes).await.unwrap();
-}
-
-async fn reload(ns: &str) -> (Persist, Account) {
-    let mut p = Persist::open(ns).await.unwrap();
-    let a = p.load().await.unwrap();
-    (p, a)
-}
-
 /// The meta record as JSON.
 async fn meta(ns: &str) -> serde_json::Value {
-    let factory = idb::Factory::new().unwrap();
-    let db = factory
-        .open(&format!("tablescope-{ns}"), None)
-        .unwrap()
-        .await
-        .unwrap();
-    let tx = db
-        .transaction(&["meta"], idb::TransactionMode::ReadOnly)
-        .unwrap();
-    let value = tx
-        .object_store("meta")
-        .unwrap()
-        .get(JsValue::from_str("account"))
-        .unwrap()
-        .await
-        .unwrap()
-        .unwrap();
-    db.close();
-    let text = js_sys::JSON::stringify(&value)
-        .unwrap()
-        .as_string()
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
+    get_raw(ns, "meta", "account").await
 }
 
 async fn put_meta(ns: &str, value: &str) {
-    let factory = idb::Factory::new().unwrap();
-    let db = factory
-        .open(&format!("tablescope-{ns}"), None)
-        .unwrap()
-        .await
-        .unwrap();
-    let tx = db
-        .transaction(&["meta"], idb::TransactionMode::ReadWrite)
-        .unwrap();
-    tx.object_store("meta")
-        .unwrap()
-        .put(
-            &js_sys::JSON::parse(value).unwrap(),
-            Some(&JsValue::from_str("account")),
-        )
-        .unwrap();
-    assert_eq!(tx.await.unwrap(), idb::TransactionResult::Committed);
-    db.close();
+    put_raw(ns, "meta", "account", js_sys::JSON::parse(value).unwrap()).await;
 }
 
 #[wasm_bindgen_test]

@@ -4,7 +4,9 @@
 //! independent properties (a department and a last name) within four standard deviations
 //! of its sampling error, which the projection states.
 
-use tablescope_design::{self as design, gallery, Design, EvalOptions, Figures, Prices, Target};
+use tablescope_design::{
+    self as design, gallery, Design, EvalOptions, Evaluation, Figures, Prices, Projection, Target,
+};
 use tablescope_engine::Account;
 
 /// The gallery design `id` with its counts scaled to about `total` entities.
@@ -60,18 +62,25 @@ fn compare(m: &Figures, p: &Figures) -> Result<(), String> {
     Ok(())
 }
 
+/// The design generated into a fresh account and evaluated there, and its projection at the
+/// design's own size.
+fn measure_and_project(d: &Design) -> (Evaluation, Projection) {
+    let mut account = Account::default();
+    design::Generator::new(d)
+        .unwrap()
+        .run(&mut account)
+        .unwrap();
+    let measured = design::evaluate(d, &account, &EvalOptions::default()).unwrap();
+    let projected = design::project(d, &Target::of_design(d), &Prices::default()).unwrap();
+    (measured, projected)
+}
+
 /// Generates, evaluates and projects every gallery design at `total` entities.
 fn agree_at(total: u64) {
     let mut failures = Vec::new();
     for (id, _) in gallery::ENTRIES {
         let d = at_size(id, total);
-        let mut account = Account::default();
-        design::Generator::new(&d)
-            .unwrap()
-            .run(&mut account)
-            .unwrap();
-        let measured = design::evaluate(&d, &account, &EvalOptions::default()).unwrap();
-        let projected = design::project(&d, &Target::of_design(&d), &Prices::default()).unwrap();
+        let (measured, projected) = measure_and_project(&d);
         for (m, p) in measured.patterns.iter().zip(&projected.patterns) {
             if let Err(e) = compare(m, &p.figures) {
                 failures.push(format!("{id} at {total}: {e}"));
@@ -199,13 +208,7 @@ fn the_hottest_partition_keeps_the_table_name_as_written() {
 #[test]
 fn a_table_scan_pages_at_the_scan_budget_measured_and_projected() {
     let d = at_size("employees-by-department", 100_000);
-    let mut account = Account::default();
-    design::Generator::new(&d)
-        .unwrap()
-        .run(&mut account)
-        .unwrap();
-    let measured = design::evaluate(&d, &account, &EvalOptions::default()).unwrap();
-    let projected = design::project(&d, &Target::of_design(&d), &Prices::default()).unwrap();
+    let (measured, projected) = measure_and_project(&d);
     let i = d
         .patterns
         .iter()
