@@ -167,6 +167,9 @@ impl Bridge {
                 text(c.map(|c| &c.next_partition_key)),
                 text(c.map(|c| &c.next_row_key)),
                 (keep as f64).into(),
+                options
+                    .page_budget
+                    .map_or(JsValue::UNDEFINED, |b| (b as f64).into()),
             ],
         )?;
         let bad = || "the bridge answered a query in an unknown form".to_string();

@@ -59,9 +59,10 @@ pub mod op {
     /// `(code)`: "Open in Code section".
     pub const OPEN_CODE: u32 = 5;
     /// `(table, filter, top | undefined, NextPartitionKey | undefined, NextRowKey |
-    /// undefined, keep) -> [scanned, returned, partitions, kind, NextPartitionKey | undefined,
-    /// NextRowKey | undefined, last PartitionKey | undefined, [chunk, …]]`: one query page
-    /// (the engine's `query::count_page`, the page the service would send) with its first
+    /// undefined, keep, page budget | undefined) -> [scanned, returned, partitions, kind,
+    /// NextPartitionKey | undefined, NextRowKey | undefined, last PartitionKey | undefined,
+    /// [chunk, …]]`: one query page (the engine's `query::count_page`, the page the service
+    /// would send, ending at the scan budget as the Query section's do) with its first
     /// `keep` entities as format-2 chunks; `kind` is the `QueryKind`'s place in declaration
     /// order. Reads only.
     pub const QUERY: u32 = 6;
@@ -199,6 +200,8 @@ fn query(state: AppState, args: &Array) -> Result<JsValue, String> {
             .as_f64()
             .map(|n| n.clamp(0.0, f64::from(u32::MAX)) as u32),
         continuation,
+        // The evaluator's pages end where the Query section's do (the scan budget).
+        page_budget: args.get(7).as_f64().map(|n| n.max(0.0) as u64),
         ..QueryOptions::default()
     };
     let page = state
