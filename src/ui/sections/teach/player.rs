@@ -4,7 +4,8 @@
 
 use super::step_card::{expected_fields, StepCard};
 use crate::engine::scenario::{self, Mismatch, Runner, StepOutcome};
-use crate::engine::Request;
+use crate::engine::{CopyReport, Request};
+use crate::ui::text::target_text::service_name;
 use crate::i18n::{lang, msg, number, t};
 use crate::ui::widgets::markdown::Markdown;
 use crate::ui::widgets::partition_map::{map_request, page_keys, rows_of, Keys, MapRows};
@@ -30,6 +31,12 @@ pub struct StepView {
     pub partitions: Option<u64>,
     pub kind: Option<&'static str>,
     pub continuation: Option<String>,
+    /// On Cosmos DB for Table: the property index entries a query read.
+    pub index_entries: Option<u64>,
+    /// On Cosmos DB for Table: the answer's estimated request units.
+    pub request_units: Option<f64>,
+    /// A `switchTarget` step: what moved to the other service.
+    pub switched: Option<CopyReport>,
     /// `(field, expected)` for each field the step expects; empty when it expects nothing.
     pub expected: Vec<(&'static str, String)>,
     pub failures: Vec<Mismatch>,
@@ -55,7 +62,10 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
             .unwrap_or_default(),
-        headline: headline(&spec.op, outcome.request.as_ref()),
+        headline: match &outcome.switched {
+            Some(report) => msg::learn_headline_switch(service_name(report.to)),
+            None => headline(&spec.op, outcome.request.as_ref()),
+        },
         status: r.status,
         code: r.error.as_ref().map(|e| e.code.to_string()),
         message: r.error.as_ref().map(|e| e.message.clone()),
@@ -67,6 +77,9 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
             .continuation
             .as_ref()
             .map(|c| format!("{} / {}", c.next_partition_key, c.next_row_key)),
+        index_entries: r.index.as_ref().map(|i| i.entries),
+        request_units: r.ru.and_then(|e| e.value),
+        switched: outcome.switched.clone(),
         expected: spec
             .expect
             .as_ref()

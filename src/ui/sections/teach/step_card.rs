@@ -5,7 +5,10 @@ use super::player::StepView;
 use crate::engine::scenario::Expect;
 use crate::i18n::{lang, msg, number, t};
 use crate::ui::widgets::markdown::Markdown;
+use crate::engine::CopyReport;
+use crate::ui::text::target_text::service_name;
 use crate::ui::widgets::partition_map::PartitionMap;
+use crate::ui::widgets::ru::RuEstimate;
 use leptos::prelude::*;
 
 /// The fields an expectation checks, with their expected values as text.
@@ -49,6 +52,12 @@ pub fn expected_fields(e: &Expect) -> Vec<(&'static str, String)> {
     }
     if let Some(t) = &e.tables {
         out.push(("tables", t.join(", ")));
+    }
+    if let Some(n) = e.index_entries {
+        out.push(("indexEntries", number(n)));
+    }
+    if let Some(ru) = e.request_units {
+        out.push(("requestUnits", msg::ru_estimate_value(number(ru))));
     }
     out
 }
@@ -97,7 +106,10 @@ pub fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
                 number(returned),
                 msg::learn_fig_returned()
             ),
-            _ => format!("{mark}{status_text}"),
+            _ => match &v.switched {
+                Some(r) => format!("{mark}{}", switched_text(r)),
+                None => format!("{mark}{status_text}"),
+            },
         }
     };
     let body_id = format!("step-body-{}", v.index);
@@ -175,12 +187,15 @@ pub fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
                 {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
                 {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
                 {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}
+                {figure(msg::learn_fig_index_entries, "indexEntries", v.index_entries.map(number))}
                 {figure(
                     msg::learn_fig_continuation,
                     "continuation",
                     v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
                 )}
             </dl>
+            {v.request_units.map(|ru| view! { <RuEstimate ru=ru /> })}
+            {v.switched.as_ref().map(|r| view! { <p class="step-switched">{switched_text(r)}</p> })}
             {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
             {expectations}
             {map}
@@ -208,6 +223,13 @@ fn field_label(field: &str) -> String {
         "kind" => msg::learn_fig_kind(),
         "continuation" => msg::learn_fig_continuation(),
         "tables" => msg::learn_fig_tables(),
+        "indexEntries" => msg::learn_fig_index_entries(),
+        "requestUnits" => msg::ru_estimate_label(),
         other => other.to_string(),
     }
+}
+
+/// "Now on Azure Cosmos DB for Table. Tables kept: 1; entities kept: 7."
+fn switched_text(r: &CopyReport) -> String {
+    msg::target_switched(number(r.entities), service_name(r.to), number(r.tables))
 }
