@@ -145,6 +145,11 @@ fn unrunnable(index: usize, message: String) -> StepOutcome {
 /// is run here, the same for every caller of [`Runner::step_with`].
 pub const SWITCH_TARGET: &str = "switchTarget";
 
+/// Why a switch to Cosmos DB for Table cannot run in an engine built without it (the docs
+/// embeds'); a reader can compare a step's failure with it to say it in their language.
+pub const WITHOUT_COSMOS: &str =
+    "this build leaves Cosmos DB for Table out (a docs embed): open the lesson in the playground";
+
 /// Runs a `switchTarget` step, or says why it cannot run.
 fn switch_target(account: &mut Account, step: &Step) -> Result<CopyReport, String> {
     if let Some(key) = step.request.keys().find(|k| *k != "op" && *k != "target") {
@@ -158,9 +163,7 @@ fn switch_target(account: &mut Account, step: &Step) -> Result<CopyReport, Strin
         .and_then(Result::ok)
         .ok_or("switchTarget needs \"target\": \"tableStorage\" or \"cosmosTable\"")?;
     if cfg!(feature = "without-cosmos") && target == Target::CosmosTable {
-        return Err("this build leaves Cosmos DB for Table out (a docs embed): \
-                    open the lesson in the playground"
-            .into());
+        return Err(WITHOUT_COSMOS.into());
     }
     Ok(account.switch_target(target))
 }

@@ -2,7 +2,7 @@
 //! and a one-line result, over its body (note, figures, expectations, map, request).
 
 use super::player::StepView;
-use crate::engine::scenario::Expect;
+use crate::engine::scenario::{self, Expect};
 use crate::i18n::{lang, msg, number, t};
 use crate::ui::widgets::markdown::Markdown;
 use crate::engine::CopyReport;
@@ -146,7 +146,7 @@ pub fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
                 {failures
                     .iter()
                     .filter(|m| m.field == "step")
-                    .map(|m| view! { <li data-state="failed">{format!("✗ {}", m.actual)}</li> })
+                    .map(|m| view! { <li data-state="failed">{format!("✗ {}", step_failure(&m.actual))}</li> })
                     .collect_view()}
             </ul>
         }
@@ -232,4 +232,13 @@ fn field_label(field: &str) -> String {
 /// "Now on Azure Cosmos DB for Table. Tables kept: 1; entities kept: 7."
 fn switched_text(r: &CopyReport) -> String {
     msg::target_switched(number(r.entities), service_name(r.to), number(r.tables))
+}
+
+/// Why a step could not run, in the reader's language where the player knows the reason.
+fn step_failure(actual: &str) -> String {
+    if actual == scenario::WITHOUT_COSMOS {
+        msg::learn_switch_in_playground()
+    } else {
+        actual.to_string()
+    }
 }
