@@ -10,7 +10,7 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const SCENARIOS: [(&str, &str); 9] = [
+const SCENARIOS: [(&str, &str); 10] = [
     ("employees", include_str!("../www/scenarios/employees.json")),
     (
         "query-kinds",
@@ -41,6 +41,10 @@ const SCENARIOS: [(&str, &str); 9] = [
         "empty-pages",
         include_str!("../www/scenarios/empty-pages.json"),
     ),
+    (
+        "cosmos-table",
+        include_str!("../www/scenarios/cosmos-table.json"),
+    ),
 ];
 
 #[wasm_bindgen_test]
@@ -60,6 +64,12 @@ fn hand_built_requests_match_the_engine_runner_on_every_scenario() {
             );
             assert_eq!(
                 a.response.stats, b.response.stats,
+                "{name} step {}",
+                a.index
+            );
+            assert_eq!(
+                (a.response.ru, &a.response.index, &a.switched),
+                (b.response.ru, &b.response.index, &b.switched),
                 "{name} step {}",
                 a.index
             );

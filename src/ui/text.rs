@@ -9,3 +9,4 @@ pub mod explain_text;
 pub mod import_text;
 pub mod localized;
 pub mod notice_text;
+pub mod target_text;

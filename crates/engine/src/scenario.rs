@@ -10,4 +10,6 @@ mod run;
 
 pub use expect::{Expect, Mismatch};
 pub use parse::{parse, step_ref, translation, Scenario, Step, StepRef, Translations};
-pub use run::{earlier_outcome, run, run_text, Outcome, Runner, StepOutcome};
+pub use run::{
+    earlier_outcome, run, run_text, Outcome, Runner, StepOutcome, SWITCH_TARGET, WITHOUT_COSMOS,
+};

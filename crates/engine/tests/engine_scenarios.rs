@@ -72,3 +72,55 @@ fn rejects_unknown_ops_fields_and_formats() {
         outcome.failures()
     );
 }
+
+/// A `switchTarget` step moves the account with its data; later steps run on the other
+/// service and may expect its index reads and request units.
+#[test]
+fn switch_target_moves_the_account_and_cosmos_figures_are_expected() {
+    let text = r#"{"format":1,"steps":[
+      {"op":"createTable","table":"Emp"},
+      {"op":"insert","table":"Emp","entity":{"PartitionKey":"p","RowKey":"2","Age":3}},
+      {"op":"insert","table":"Emp","entity":{"PartitionKey":"p","RowKey":"1","Age":4}},
+      {"op":"switchTarget","target":"cosmosTable","expect":{"status":200}},
+      {"op":"query","table":"Emp","filter":"Age eq 4","expect":{"count":1,"scanned":1,"indexEntries":1,"requestUnits":1}},
+      {"op":"query","table":"Emp","expect":{"entities":[{"PartitionKey":"p","RowKey":"2","Age":3},{"PartitionKey":"p","RowKey":"1","Age":4}],
+        "indexEntries":5,"requestUnits":2.5}},
+      {"op":"switchTarget","target":"tableStorage"},
+      {"op":"query","table":"Emp","filter":"Age eq 4","expect":{"count":1,"scanned":2,"requestUnits":1}}
+    ]}"#;
+    let outcome = run_text(text).unwrap();
+    let report = outcome.steps[3].switched.as_ref().unwrap();
+    assert_eq!((report.tables, report.entities), (1, 2));
+    assert_eq!(outcome.steps[6].switched.as_ref().unwrap().entities, 2);
+    assert_eq!(
+        outcome.failures(),
+        [
+            "step 5: indexEntries: expected 5, got 0",
+            "step 5: requestUnits: expected 2.50, got 2.00",
+            "step 7: requestUnits: expected 1.00, got none",
+        ]
+    );
+}
+
+#[test]
+fn a_switch_target_step_names_what_is_wrong() {
+    for (step, message) in [
+        (
+            r#"{"op":"switchTarget","target":"cosmos"}"#,
+            r#"step 0: step: expected a runnable step, got switchTarget needs "target": "tableStorage" or "cosmosTable""#,
+        ),
+        (
+            r#"{"op":"switchTarget"}"#,
+            r#"step 0: step: expected a runnable step, got switchTarget needs "target": "tableStorage" or "cosmosTable""#,
+        ),
+        (
+            r#"{"op":"switchTarget","target":"cosmosTable","table":"T"}"#,
+            "step 0: step: expected a runnable step, got unknown field 'table' (switchTarget takes target)",
+        ),
+    ] {
+        let text = format!(r#"{{"format":1,"steps":[{step}]}}"#);
+        let outcome = run_text(&text).unwrap();
+        assert_eq!(outcome.failures(), [message], "{step}");
+        assert!(outcome.steps[0].switched.is_none());
+    }
+}

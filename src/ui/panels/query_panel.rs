@@ -9,6 +9,7 @@ use crate::ui::kit::fields::TextField;
 use crate::ui::state::workspace::runs::{Run, RunPage};
 use crate::ui::state::workspace::{QueryOptions, Workspace};
 use crate::ui::state::AppState;
+use crate::ui::text::target_text::service_name;
 use crate::ui::widgets::entity_grid::{columns_of, EntityGrid};
 use crate::ui::widgets::entity_view::{token_text, EntityView};
 use crate::ui::widgets::error_notice::ErrorNotice;
@@ -255,10 +256,7 @@ pub fn QueryPanel() -> impl IntoView {
             >
                 {move || {
                     let other = state.inspect(|a| a.target().other()).unwrap_or_default();
-                    msg::compare_targets_button(match other {
-                        crate::engine::Target::TableStorage => msg::target_table_storage(),
-                        crate::engine::Target::CosmosTable => msg::target_cosmos_table(),
-                    })
+                    msg::compare_targets_button(service_name(other))
                 }}
             </button>
         </section>

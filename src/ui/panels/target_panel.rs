@@ -11,6 +11,7 @@ use crate::engine::{CopyReport, Dropped, Rule, Target};
 use crate::i18n::{msg, number, t};
 use crate::ui::state::AppState;
 use crate::ui::text::notice_text::Say;
+use crate::ui::text::target_text::service_name;
 use leptos::prelude::*;
 
 /// The switch, its confirmation and what the last switch did.
@@ -104,14 +105,6 @@ pub fn TargetPanel() -> impl IntoView {
                 {move || report.get().map(|r| view! { <Switched report=r /> })}
             </div>
         </section>
-    }
-}
-
-/// The service's name, as the product names it.
-fn service_name(target: Target) -> String {
-    match target {
-        Target::TableStorage => msg::target_table_storage(),
-        Target::CosmosTable => msg::target_cosmos_table(),
     }
 }
 

@@ -10,6 +10,7 @@ mod follow;
 pub mod lazy;
 mod player;
 mod simulator;
+mod step_card;
 pub mod steps;
 mod try_query;
 

@@ -12,6 +12,7 @@
 use crate::engine::{Account, Request, Target};
 use crate::i18n::{msg, number, t};
 use crate::ui::state::AppState;
+use crate::ui::text::target_text::service_name;
 use crate::wire::{self, Endpoint, HttpRequest};
 use leptos::prelude::*;
 
@@ -147,19 +148,12 @@ pub fn TargetCompare(sides: [Side; 2]) -> impl IntoView {
     view! {
         <section class="panel target-compare" aria-labelledby="target-compare-heading">
             <h2 id="target-compare-heading">{t(msg::compare_targets_heading)}</h2>
-            <p class="hint">{move || msg::compare_targets_note(service(other))}</p>
+            <p class="hint">{move || msg::compare_targets_note(service_name(other))}</p>
             <div class="target-sides">
                 <SideView side=here />
                 <SideView side=there />
             </div>
         </section>
-    }
-}
-
-fn service(target: Target) -> String {
-    match target {
-        Target::TableStorage => msg::target_table_storage(),
-        Target::CosmosTable => msg::target_cosmos_table(),
     }
 }
 
@@ -186,8 +180,8 @@ fn SideView(side: Side) -> impl IntoView {
         None => msg::compare_transactions(number(1)),
     };
     view! {
-        <section class=class aria-label=move || service(target)>
-            <h3>{move || service(target)}</h3>
+        <section class=class aria-label=move || service_name(target)>
+            <h3>{move || service_name(target)}</h3>
             <dl class="figures">
                 <div><dt>{t(msg::scan_scanned)}</dt><dd class="cmp-scanned">{move || number(scanned)}</dd></div>
                 <div><dt>{t(msg::scan_returned)}</dt><dd class="cmp-returned">{move || number(returned)}</dd></div>

@@ -25,6 +25,10 @@ pub struct Expect {
     pub kind: Option<QueryKind>,
     pub continuation: Option<ContinuationExpect>,
     pub tables: Option<Vec<String>>,
+    /// On Cosmos DB for Table: the property index entries a query read.
+    pub index_entries: Option<u64>,
+    /// On Cosmos DB for Table: the estimated request units, to two decimals.
+    pub request_units: Option<f64>,
 }
 
 fn some<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
@@ -141,6 +145,23 @@ impl Expect {
                 format!("{:?}", r.continuation),
             ),
             None => {}
+        }
+        if let Some(n) = self.index_entries {
+            cmp(
+                "indexEntries",
+                n.to_string(),
+                r.index
+                    .as_ref()
+                    .map_or("none".into(), |i| i.entries.to_string()),
+            );
+        }
+        if let Some(ru) = self.request_units {
+            cmp(
+                "requestUnits",
+                format!("{ru:.2}"),
+                r.ru.and_then(|e| e.value)
+                    .map_or("none".into(), |v| format!("{v:.2}")),
+            );
         }
         if let Some(t) = &self.tables {
             cmp(

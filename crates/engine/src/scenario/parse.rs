@@ -4,7 +4,7 @@ use super::expect::Expect;
 use crate::json::RawEntity;
 use serde_json::{Map, Value as Json};
 
-pub const OPS: [&str; 12] = [
+pub const OPS: [&str; 13] = [
     "createTable",
     "deleteTable",
     "listTables",
@@ -17,6 +17,7 @@ pub const OPS: [&str; 12] = [
     "get",
     "query",
     "batch",
+    "switchTarget",
 ];
 const BATCH_OPS: [&str; 7] = [
     "insert",

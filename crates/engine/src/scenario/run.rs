@@ -4,6 +4,7 @@ use super::expect::Mismatch;
 use super::parse::{parse, step_ref, Scenario, Step};
 use crate::account::Account;
 use crate::api::{Request, Response};
+use crate::target::{CopyReport, Target};
 use serde_json::{Map, Value as Json};
 
 /// What one step did.
@@ -14,6 +15,8 @@ pub struct StepOutcome {
     pub request: Option<Request>,
     pub response: Response,
     pub failures: Vec<Mismatch>,
+    /// A `switchTarget` step: what moved to the other service.
+    pub switched: Option<CopyReport>,
 }
 
 /// A whole run: every step's outcome.
@@ -77,35 +80,92 @@ impl Runner {
     ) -> Option<&StepOutcome> {
         let index = self.outcomes.len();
         let step = self.scenario.steps.get(index)?;
-        let outcome = match build(step, &self.outcomes) {
-            Ok(request) => {
-                let response = self.account.execute(&request);
-                let failures = step
-                    .expect
-                    .as_ref()
-                    .map(|e| e.check(&response))
-                    .unwrap_or_default();
-                StepOutcome {
-                    index,
-                    request: Some(request),
-                    response,
-                    failures,
+        let outcome = if step.op == SWITCH_TARGET {
+            match switch_target(&mut self.account, step) {
+                Ok(report) => {
+                    let response = Response {
+                        status: 200,
+                        ..Response::default()
+                    };
+                    StepOutcome {
+                        index,
+                        request: None,
+                        failures: checked(step, &response),
+                        response,
+                        switched: Some(report),
+                    }
                 }
+                Err(message) => unrunnable(index, message),
             }
-            Err(message) => StepOutcome {
-                index,
-                request: None,
-                response: Response::default(),
-                failures: vec![Mismatch {
-                    field: "step",
-                    expected: "a runnable step".into(),
-                    actual: message,
-                }],
-            },
+        } else {
+            match build(step, &self.outcomes) {
+                Ok(request) => {
+                    let response = self.account.execute(&request);
+                    StepOutcome {
+                        index,
+                        request: Some(request),
+                        failures: checked(step, &response),
+                        response,
+                        switched: None,
+                    }
+                }
+                Err(message) => unrunnable(index, message),
+            }
         };
         self.outcomes.push(outcome);
         self.outcomes.last()
     }
+}
+
+/// What of the step's expectation the response does not meet.
+fn checked(step: &Step, response: &Response) -> Vec<Mismatch> {
+    step.expect
+        .as_ref()
+        .map(|e| e.check(response))
+        .unwrap_or_default()
+}
+
+/// A step that could not run: its `step` mismatch says why.
+fn unrunnable(index: usize, message: String) -> StepOutcome {
+    StepOutcome {
+        index,
+        request: None,
+        response: Response::default(),
+        failures: vec![Mismatch {
+            field: "step",
+            expected: "a runnable step".into(),
+            actual: message,
+        }],
+        switched: None,
+    }
+}
+
+/// The op that moves the account to the other service, keeping its data
+/// (`{"op": "switchTarget", "target": "cosmosTable"}`): not a request of the service, so it
+/// is run here, the same for every caller of [`Runner::step_with`].
+pub const SWITCH_TARGET: &str = "switchTarget";
+
+/// Why a switch to Cosmos DB for Table cannot run in an engine built without it (the docs
+/// embeds'); a reader can compare a step's failure with it to say it in their language.
+pub const WITHOUT_COSMOS: &str =
+    "this build leaves Cosmos DB for Table out (a docs embed): open the lesson in the playground";
+
+/// Runs a `switchTarget` step, or says why it cannot run.
+fn switch_target(account: &mut Account, step: &Step) -> Result<CopyReport, String> {
+    if let Some(key) = step.request.keys().find(|k| *k != "op" && *k != "target") {
+        return Err(format!("unknown field '{key}' (switchTarget takes target)"));
+    }
+    let target = step
+        .request
+        .get("target")
+        .cloned()
+        .map(serde_json::from_value::<Target>)
+        .and_then(Result::ok)
+        .ok_or("switchTarget needs \"target\": \"tableStorage\" or \"cosmosTable\"")?;
+    if cfg!(feature = "without-cosmos") && target == Target::CosmosTable {
+        return Err(WITHOUT_COSMOS.into());
+    }
+    Ok(account.switch_target(target))
 }
 
 /// Replaces `{"step": N}` references to `earlier` outcomes and builds the request.

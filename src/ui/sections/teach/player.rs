@@ -2,13 +2,13 @@
 //! on the scenario's own account, each with its note, its request, its result figures, whether
 //! its expectations held, and for queries the partition map.
 
-use crate::engine::scenario::{self, Expect, Mismatch, Runner, StepOutcome};
-use crate::engine::Request;
+use super::step_card::{expected_fields, StepCard};
+use crate::engine::scenario::{self, Mismatch, Runner, StepOutcome};
+use crate::engine::{CopyReport, Request};
+use crate::ui::text::target_text::service_name;
 use crate::i18n::{lang, msg, number, t};
 use crate::ui::widgets::markdown::Markdown;
-use crate::ui::widgets::partition_map::{
-    map_request, page_keys, rows_of, Keys, MapRows, PartitionMap,
-};
+use crate::ui::widgets::partition_map::{map_request, page_keys, rows_of, Keys, MapRows};
 use leptos::prelude::*;
 
 /// What the player shows of one step that ran.
@@ -31,6 +31,12 @@ pub struct StepView {
     pub partitions: Option<u64>,
     pub kind: Option<&'static str>,
     pub continuation: Option<String>,
+    /// On Cosmos DB for Table: the property index entries a query read.
+    pub index_entries: Option<u64>,
+    /// On Cosmos DB for Table: the answer's estimated request units.
+    pub request_units: Option<f64>,
+    /// A `switchTarget` step: what moved to the other service.
+    pub switched: Option<CopyReport>,
     /// `(field, expected)` for each field the step expects; empty when it expects nothing.
     pub expected: Vec<(&'static str, String)>,
     pub failures: Vec<Mismatch>,
@@ -56,7 +62,10 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
         // `Request`'s derived `Serialize`.
         request: serde_json::to_string_pretty(&serde_json::Value::Object(spec.request.clone()))
             .unwrap_or_default(),
-        headline: headline(&spec.op, outcome.request.as_ref()),
+        headline: match &outcome.switched {
+            Some(report) => msg::learn_headline_switch(service_name(report.to)),
+            None => headline(&spec.op, outcome.request.as_ref()),
+        },
         status: r.status,
         code: r.error.as_ref().map(|e| e.code.to_string()),
         message: r.error.as_ref().map(|e| e.message.clone()),
@@ -68,6 +77,9 @@ pub fn step(runner: &mut Runner) -> Option<StepView> {
             .continuation
             .as_ref()
             .map(|c| format!("{} / {}", c.next_partition_key, c.next_row_key)),
+        index_entries: r.index.as_ref().map(|i| i.entries),
+        request_units: r.ru.and_then(|e| e.value),
+        switched: outcome.switched.clone(),
         expected: spec
             .expect
             .as_ref()
@@ -150,51 +162,6 @@ fn headline(op: &str, request: Option<&Request>) -> String {
         Some(R::CreateTable { table } | R::DeleteTable { table }) => format!("{op} {table}"),
         _ => op.to_string(),
     }
-}
-
-/// The fields an expectation checks, with their expected values as text.
-pub fn expected_fields(e: &Expect) -> Vec<(&'static str, String)> {
-    let mut out = Vec::new();
-    if let Some(s) = e.status {
-        out.push(("status", s.to_string()));
-    }
-    if let Some(c) = &e.code {
-        out.push(("code", c.clone().unwrap_or_else(msg::learn_fig_none)));
-    }
-    if let Some(p) = &e.message_prefix {
-        out.push(("message", format!("{p}…")));
-    }
-    if e.entity.is_some() {
-        out.push(("entity", msg::learn_as_listed()));
-    }
-    if let Some(es) = &e.entities {
-        out.push(("entities", msg::learn_n_as_listed(number(es.len()))));
-    }
-    if let Some(c) = e.count {
-        out.push(("count", number(c)));
-    }
-    if let Some(s) = e.scanned {
-        out.push(("scanned", number(s)));
-    }
-    if let Some(p) = e.partitions {
-        out.push(("partitions", number(p)));
-    }
-    if let Some(k) = e.kind {
-        out.push(("kind", crate::ui::text::explain_text::kind_name(k.label())));
-    }
-    if let Some(c) = &e.continuation {
-        // The expectation's type is private to the engine: read it through Debug.
-        let shown = match format!("{c:?}").as_str() {
-            "Present(true)" => msg::learn_a_token(),
-            "Present(false)" => msg::learn_fig_none(),
-            other => other.to_string(),
-        };
-        out.push(("continuation", shown));
-    }
-    if let Some(t) = &e.tables {
-        out.push(("tables", t.join(", ")));
-    }
-    out
 }
 
 /// Plays one scenario given as JSON text.
@@ -346,164 +313,5 @@ fn Player(scenario: scenario::Scenario, text: String) -> impl IntoView {
             </ol>
             <super::try_query::TryQuery runner=runner revision=Signal::derive(move || steps.with(Vec::len)) />
         </article>
-    }
-}
-
-/// One step: a disclosure button with its number, request and a one-line result, over its
-/// body (note, figures, expectations, map, request), shown while `open` says so for it.
-#[component]
-fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
-    let i = v.index;
-    let shown = move || open.with(|o| o.get(i) == Some(&true));
-    let toggle = move |_| {
-        open.update(|o| {
-            if let Some(b) = o.get_mut(i) {
-                *b = !*b;
-            }
-        })
-    };
-    // The expectations in the language shown now (the card renders again on a switch).
-    let expected = v
-        .spec
-        .expect
-        .as_ref()
-        .map(expected_fields)
-        .unwrap_or_default();
-    let ok = v.failures.is_empty();
-    let verdict = if expected.is_empty() {
-        "none"
-    } else if ok {
-        "held"
-    } else {
-        "failed"
-    };
-    let status_text = super::follow::status_text(&v);
-    let brief = {
-        let mark = match verdict {
-            "held" => "✓ ",
-            "failed" => "✗ ",
-            _ => "",
-        };
-        match (v.kind, v.scanned, v.returned) {
-            (Some(kind), Some(scanned), Some(returned)) => format!(
-                "{mark}{} · {} {} · {} {}",
-                crate::ui::text::explain_text::kind_name(kind),
-                number(scanned),
-                msg::learn_fig_scanned(),
-                number(returned),
-                msg::learn_fig_returned()
-            ),
-            _ => format!("{mark}{status_text}"),
-        }
-    };
-    let body_id = format!("step-body-{}", v.index);
-    let figure = |label: fn() -> String, field: &'static str, value: Option<String>| {
-        value.map(|value| {
-            view! {
-                <div class="fig" data-field=field>
-                    <dt>{t(label)}</dt>
-                    <dd>{value}</dd>
-                </div>
-            }
-        })
-    };
-    let expectations = (!expected.is_empty()).then(|| {
-        let failures = v.failures.clone();
-        view! {
-            <ul class="expectations" data-verdict=verdict>
-                {expected
-                    .iter()
-                    .map(|(field, expected)| {
-                        let miss = failures.iter().find(|m| m.field == *field
-                            || (*field == "message" && m.field == "messagePrefix"));
-                        let label = field_label(field);
-                        let (state, text) = match miss {
-                            Some(m) => (
-                                "failed",
-                                msg::learn_expect_failed(&m.actual, &m.expected, label),
-                            ),
-                            None => ("held", format!("✓ {label} {expected}")),
-                        };
-                        view! { <li data-state=state>{text}</li> }
-                    })
-                    .collect_view()}
-                {failures
-                    .iter()
-                    .filter(|m| m.field == "step")
-                    .map(|m| view! { <li data-state="failed">{format!("✗ {}", m.actual)}</li> })
-                    .collect_view()}
-            </ul>
-        }
-    });
-    let (rows, scanned, returned) = match v.map {
-        Some((r, s, ret)) => (Some(r), s, ret),
-        None => (None, Vec::new(), Vec::new()),
-    };
-    let map = rows.map(|rows| {
-        view! {
-            <PartitionMap
-                rows=Signal::stored(rows)
-                scanned=Signal::stored(scanned)
-                returned=Signal::stored(returned)
-            />
-        }
-    });
-    view! {
-        <li class="step" data-index=v.index data-op=v.op.clone() data-verdict=verdict>
-            <div class="step-head">
-                <button
-                    type="button"
-                    class="step-toggle"
-                    aria-expanded=move || shown().to_string()
-                    aria-controls=body_id.clone()
-                    on:click=toggle
-                >
-                    <span class="step-number">{msg::learn_step(number(v.index + 1))}</span>
-                    <code class="step-headline" dir="ltr">{v.headline.clone()}</code>
-                    <span class="step-brief">{brief}</span>
-                </button>
-            </div>
-            <div class="step-body" id=body_id hidden=move || !shown()>
-            {v.spec.note_for(lang().code()).map(|n| view! { <div class="step-note"><Markdown text=n.to_string() /></div> })}
-            <dl class="step-figures">
-                {figure(msg::learn_fig_status, "status", Some(status_text))}
-                {figure(msg::learn_fig_kind, "kind", v.kind.map(crate::ui::text::explain_text::kind_name))}
-                {figure(msg::learn_fig_scanned, "scanned", v.scanned.map(number))}
-                {figure(msg::learn_fig_returned, "returned", v.returned.map(number))}
-                {figure(msg::learn_fig_partitions, "partitions", v.partitions.map(number))}
-                {figure(
-                    msg::learn_fig_continuation,
-                    "continuation",
-                    v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
-                )}
-            </dl>
-            {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
-            {expectations}
-            {map}
-            <details class="step-request">
-                <summary>{t(msg::learn_request)}</summary>
-                <pre dir="ltr">{v.request.clone()}</pre>
-            </details>
-            </div>
-        </li>
-    }
-}
-
-/// The name of an expectation's field, as the player shows it (`field` is the scenario
-/// format's own name).
-fn field_label(field: &str) -> String {
-    match field {
-        "status" => msg::learn_fig_status(),
-        "code" => msg::learn_fig_code(),
-        "message" => msg::learn_fig_message(),
-        "entity" => msg::learn_fig_entity(),
-        "entities" => msg::learn_fig_entities(),
-        "count" => msg::learn_fig_count(),
-        "scanned" => msg::learn_fig_scanned(),
-        "partitions" => msg::learn_fig_partitions(),
-        "kind" => msg::learn_fig_kind(),
-        "continuation" => msg::learn_fig_continuation(),
-        "tables" => msg::learn_fig_tables(),
-        other => other.to_string(),
     }
 }
