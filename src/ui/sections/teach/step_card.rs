@@ -3,12 +3,11 @@
 
 use super::player::StepView;
 use crate::engine::scenario::{self, Expect};
-use crate::i18n::{lang, msg, number, t};
-use crate::ui::widgets::markdown::Markdown;
 use crate::engine::CopyReport;
+use crate::i18n::{lang, msg, number, t};
 use crate::ui::text::target_text::service_name;
+use crate::ui::widgets::markdown::Markdown;
 use crate::ui::widgets::partition_map::PartitionMap;
-use crate::ui::widgets::ru::RuEstimate;
 use leptos::prelude::*;
 
 /// The fields an expectation checks, with their expected values as text.
@@ -151,6 +150,7 @@ pub fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
             </ul>
         }
     });
+    let cosmos = cosmos_views(&v);
     let (rows, scanned, returned) = match v.map {
         Some((r, s, ret)) => (Some(r), s, ret),
         None => (None, Vec::new(), Vec::new()),
@@ -194,8 +194,7 @@ pub fn StepCard(v: StepView, open: RwSignal<Vec<bool>>) -> impl IntoView {
                     v.scanned.map(|_| v.continuation.clone().unwrap_or_else(msg::learn_fig_none)),
                 )}
             </dl>
-            {v.request_units.map(|ru| view! { <RuEstimate ru=ru /> })}
-            {v.switched.as_ref().map(|r| view! { <p class="step-switched">{switched_text(r)}</p> })}
+            {cosmos}
             {v.message.clone().map(|m| view! { <p class="step-message">{m}</p> })}
             {expectations}
             {map}
@@ -242,3 +241,20 @@ fn step_failure(actual: &str) -> String {
         actual.to_string()
     }
 }
+
+/// On Cosmos DB for Table: the step's estimated request units, and what a switch kept. The
+/// docs embeds' builds leave the Cosmos target out, so there a step never has either, and
+/// the views stay out of their wasm.
+#[cfg(not(feature = "embed"))]
+fn cosmos_views(v: &StepView) -> impl IntoView {
+    use crate::ui::widgets::ru::RuEstimate;
+    (
+        v.request_units.map(|ru| view! { <RuEstimate ru=ru /> }),
+        v.switched
+            .as_ref()
+            .map(|r| view! { <p class="step-switched">{switched_text(r)}</p> }),
+    )
+}
+
+#[cfg(feature = "embed")]
+fn cosmos_views(_: &StepView) -> impl IntoView {}
