@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DESKTOP, PHONE, assertClean, openPage, savesSettled, screenshot, start } from './lib.mjs';
+import { openCode, runEditor, setCode } from './code-lib.mjs';
 
 let env;
 before(async () => {
@@ -233,3 +234,47 @@ test('in Arabic at 360 px: the switch by keyboard, Escape cancels, RU and compar
   assertClean(page);
   await page.close();
 });
+
+test("on Cosmos the Code section's wire log shows each answer's estimated request units", async () => {
+  const page = await open('en', DESKTOP);
+  await seed(page);
+  await page.locator('#nav-query').click();
+  await page.locator('.target-option.cosmos-table input').check();
+  await page.locator('.switch-target').click();
+  await page.locator('.target-switched').waitFor();
+  await openCode(page);
+  await setCode(
+    page,
+    [
+      'const orders = tableClient("Orders");',
+      'await orders.createEntity({ partitionKey: "p", rowKey: "11", Color: "red" });',
+      'await orders.getEntity("p", "2");',
+      'for await (const e of orders.listEntities({ queryOptions: { filter: "Color eq \'red\'" } })) {}',
+    ].join('\n'),
+  );
+  assert.equal((await runEditor(page)).kind, 'done');
+  const entries = page.locator('.wire-entry');
+  await entries.nth(2).waitFor();
+  const ru = await entries.evaluateAll((lis) =>
+    lis.map((li) => [li.dataset.method, li.querySelector('.wire-ru')?.dataset.ru, li.querySelector('.wire-ru')?.textContent]),
+  );
+  // An insert and a point read under 1 KB, then the index answering the filter: 4 entities read.
+  assert.deepEqual(ru, [
+    ['POST', '4.95', '4.95 RU (estimate)'],
+    ['GET', '1', '1 RU (estimate)'],
+    ['GET', '4', '4 RU (estimate)'],
+  ]);
+  assert.equal(await entries.nth(2).locator('.wire-query').getAttribute('data-scanned'), '4');
+  // The exchange's details carry the estimate with how it is computed.
+  await entries.nth(0).locator('summary').first().click();
+  const estimate = entries.nth(0).locator('.wire-details .ru-estimate');
+  assert.equal(await estimate.getAttribute('data-ru'), '4.95');
+  assert.equal(
+    await estimate.locator('.ru-model a').getAttribute('href'),
+    'https://learn.microsoft.com/azure/cosmos-db/understand-request-unit-consumption',
+  );
+  await screenshot(page, 'cosmos-wire-log-en-desktop');
+  assertClean(page);
+  await page.close();
+});
+

@@ -104,7 +104,7 @@ function omittedLine(n) {
  * Runs `code` in a fresh sandbox worker. `wire` answers its HTTP requests (default: the
  * page's `window.tablescope.wire`). `onLog({level, values})` hears console output, at most
  * MAX_LOG_LINES lines and then, once the run settles, one line `{level: 'info', omitted: n,
- * values}` saying how many more there were; `onExchange({request, response, stats, ms})`
+ * values}` saying how many more there were; `onExchange({request, response, stats, ru, ms})`
  * every request with its answer (bodies as text).
  *
  * The limit: `limitMs` after the code starts, the worker is terminated, whatever it is doing.
@@ -208,6 +208,7 @@ export function runCode({
         },
         response: { status: response.status, headers: response.headers, body: bodyText(response.body) },
         stats: response.stats,
+        ru: response.ru,
         ms: performance.now() - began,
       });
     } catch (e) {

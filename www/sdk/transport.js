@@ -39,9 +39,10 @@ const observers = new Set();
 
 /**
  * Calls `listener(exchange)` after every request any transport of this module answers:
- * `{ request: {method, url, headers, body}, response: {status, headers, body}, stats, ms }`,
+ * `{ request: {method, url, headers, body}, response: {status, headers, body}, stats, ru, ms }`,
  * headers as `[name, value]` pairs in order, bodies as text, `stats` the query's
- * `{kind, scanned, returned, partitions}` (queries only). Returns a function that stops it.
+ * `{kind, scanned, returned, partitions}` (queries only), `ru` the estimated request units
+ * (a Cosmos DB for Table account only). Returns a function that stops it.
  */
 export function observe(listener) {
   observers.add(listener);
@@ -104,6 +105,7 @@ export function createTransport({ wire = pageWire, onExchange } = {}) {
         request: { ...sent, body: typeof sent.body === 'string' ? sent.body : decoder.decode(sent.body ?? new Uint8Array()) },
         response: { status: answer.status, headers: [...answer.headers], body: text },
         stats: answer.stats,
+        ru: answer.ru,
         ms: performance.now() - started,
       });
       return response;

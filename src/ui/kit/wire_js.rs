@@ -69,8 +69,13 @@ fn body_bytes(body: &JsValue) -> Result<Vec<u8>, JsValue> {
     }
 }
 
-/// The response as `{status, headers, body, stats}`.
-pub fn write_response(response: &HttpResponse, stats: Option<&QueryStats>) -> JsValue {
+/// The response as `{status, headers, body, stats, ru}`: `stats` for a query, `ru` (the
+/// estimated request units) on a Cosmos DB for Table account.
+pub fn write_response(
+    response: &HttpResponse,
+    stats: Option<&QueryStats>,
+    ru: Option<f64>,
+) -> JsValue {
     let out = Object::new();
     let set = |name: &str, value: &JsValue| {
         let _ = Reflect::set(&out, &name.into(), value);
@@ -90,6 +95,9 @@ pub fn write_response(response: &HttpResponse, stats: Option<&QueryStats>) -> Js
         let _ = Reflect::set(&s, &"returned".into(), &(stats.returned as f64).into());
         let _ = Reflect::set(&s, &"partitions".into(), &(stats.partitions as f64).into());
         set("stats", &s);
+    }
+    if let Some(ru) = ru {
+        set("ru", &ru.into());
     }
     out.into()
 }

@@ -198,6 +198,7 @@ fn run(cell: Rc<Cell>) {
         Ok(crate::ui::kit::wire_js::write_response(
             &outcome.response,
             outcome.stats.as_ref(),
+            outcome.ru.and_then(|e| e.value),
         ))
     });
     let frame = cell.frame.clone();

@@ -56,11 +56,15 @@ pub fn install(state: AppState) {
 /// Answers one request; `Err` (thrown in JS) only when `js` is not a request at all.
 fn exchange(state: AppState, js: &JsValue) -> Result<JsValue, JsValue> {
     let request = read_request(js)?;
-    let (response, stats) = answer(state, &request);
-    Ok(write_response(&response, stats.as_ref()))
+    let (response, stats, ru) = answer(state, &request);
+    Ok(write_response(&response, stats.as_ref(), ru))
 }
 
-fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<QueryStats>) {
+/// The answer, a query's counts, and the estimated request units on a Cosmos account.
+fn answer(
+    state: AppState,
+    request: &HttpRequest,
+) -> (HttpResponse, Option<QueryStats>, Option<f64>) {
     let context = wire_js::context();
     let endpoint = Endpoint::anonymous(wire::DEV_ACCOUNT);
     let serve = |account: &mut _| wire::handle(account, &endpoint, &context, request);
@@ -68,20 +72,25 @@ fn answer(state: AppState, request: &HttpRequest) -> (HttpResponse, Option<Query
     let outcome: Option<Outcome> = if request.method.eq_ignore_ascii_case("GET") {
         state.read_mut(serve)
     } else if Storage::get().read_only.get_untracked() {
-        return (read_only_refusal(&context, request), None);
+        return (read_only_refusal(&context, request), None, None);
     } else {
         // A stream of SDK requests (a loop of inserts): views re-read once a frame, not once
         // a request; every change is still saved (group commit).
         state.change_coalesced(serve).ok()
     };
     match outcome {
-        Some(outcome) => (outcome.response, outcome.stats),
+        Some(outcome) => (
+            outcome.response,
+            outcome.stats,
+            outcome.ru.and_then(|e| e.value),
+        ),
         // Only while the page tears down.
         None => (
             HttpResponse {
                 status: 503,
                 ..HttpResponse::default()
             },
+            None,
             None,
         ),
     }

@@ -2,6 +2,7 @@
 //! exchange the SDK made). All of it is the user's data: rendered as text, never as HTML.
 
 use crate::i18n::{self, msg, t};
+use crate::ui::widgets::ru::RuEstimate;
 use leptos::prelude::*;
 use serde_json::Value;
 use std::sync::Arc;
@@ -72,6 +73,8 @@ pub struct Exchange {
     pub response_headers: Vec<(String, String)>,
     pub response_body: String,
     pub query: Option<QueryFigures>,
+    /// On a Cosmos DB for Table account: the answer's estimated request units.
+    pub ru: Option<f64>,
 }
 
 fn headers(v: &Value) -> Vec<(String, String)> {
@@ -87,7 +90,7 @@ fn headers(v: &Value) -> Vec<(String, String)> {
 }
 
 impl Exchange {
-    /// `{request, response, stats}` as www/code/code.js hands it over.
+    /// `{request, response, stats, ru}` as www/code/runner.js hands it over.
     pub fn from_json(id: usize, v: &Value) -> Exchange {
         let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
         let stats = &v["stats"];
@@ -105,6 +108,7 @@ impl Exchange {
                 scanned: stats["scanned"].as_u64().unwrap_or(0),
                 returned: stats["returned"].as_u64().unwrap_or(0),
             }),
+            ru: v["ru"].as_f64(),
         }
     }
 
@@ -274,6 +278,11 @@ fn WireEntry(x: Arc<Exchange>, open_query: Callback<Arc<Exchange>>) -> impl Into
             </span>
         }
     });
+    let ru = x.ru.map(|ru| {
+        view! {
+            <span class="wire-ru" data-ru=ru>{move || msg::code_wire_ru(i18n::number(ru))}</span>
+        }
+    });
     let open_button = x.query.is_some().then(|| {
         let x = x.clone();
         view! {
@@ -305,6 +314,8 @@ fn WireEntry(x: Arc<Exchange>, open_query: Callback<Arc<Exchange>>) -> impl Into
                     <span class=status_class>{x.status}</span>
                     " "
                     {figures}
+                    " "
+                    {ru}
                 </summary>
                 {details}
             </details>
@@ -361,6 +372,7 @@ fn exchange_details(x: &Exchange) -> impl IntoView {
             <pre class="wire-request" dir="ltr" tabindex="0">{request}</pre>
             <h4>{t(msg::code_wire_response)}</h4>
             <pre class="wire-response" dir="ltr" tabindex="0">{response}</pre>
+            {x.ru.map(|ru| view! { <RuEstimate ru=ru /> })}
         </div>
     }
 }
