@@ -5,8 +5,8 @@
 use super::step_card::{expected_fields, StepCard};
 use crate::engine::scenario::{self, Mismatch, Runner, StepOutcome};
 use crate::engine::{CopyReport, Request};
-use crate::ui::text::target_text::service_name;
 use crate::i18n::{lang, msg, number, t};
+use crate::ui::text::target_text::service_name;
 use crate::ui::widgets::markdown::Markdown;
 use crate::ui::widgets::partition_map::{map_request, page_keys, rows_of, Keys, MapRows};
 use leptos::prelude::*;

@@ -3,10 +3,10 @@
 
 use super::player::StepView;
 use crate::engine::scenario::{self, Expect};
-use crate::i18n::{lang, msg, number, t};
-use crate::ui::widgets::markdown::Markdown;
 use crate::engine::CopyReport;
+use crate::i18n::{lang, msg, number, t};
 use crate::ui::text::target_text::service_name;
+use crate::ui::widgets::markdown::Markdown;
 use crate::ui::widgets::partition_map::PartitionMap;
 use crate::ui::widgets::ru::RuEstimate;
 use leptos::prelude::*;
