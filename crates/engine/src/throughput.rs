@@ -162,11 +162,42 @@ pub struct Report {
     pub account_throttled: Vec<u32>,
     /// The status of a throttled request: 503 (ServerBusy) on storage, 429 on Cosmos.
     pub throttle_status: u16,
-    /// On Cosmos: the physical partitions and the request units of one write.
-    pub physical_partitions: Option<u32>,
-    pub ru_per_write: Option<f64>,
+    /// On Cosmos: how the throughput was spent.
+    pub cosmos: Option<CosmosFigures>,
     /// New writes offered per second to the busiest partition (first tries only).
     pub busiest_offered_per_second: f64,
+}
+
+/// How a Cosmos container's throughput serves the workload.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CosmosFigures {
+    pub provisioned: Provisioned,
+    pub physical_partitions: u32,
+    /// The request units each physical partition serves per second.
+    pub ru_per_partition: f64,
+    /// The estimated request units of one 1 KiB write.
+    pub ru_per_write: f64,
+}
+
+impl CosmosFigures {
+    /// The model's figures for a container provisioned with `provisioned` (at least
+    /// [`MIN_RU_PER_SECOND`]).
+    pub fn of(provisioned: Provisioned) -> CosmosFigures {
+        let n = provisioned.physical_partitions();
+        CosmosFigures {
+            provisioned,
+            physical_partitions: n,
+            ru_per_partition: f64::from(provisioned.ru_per_second.max(MIN_RU_PER_SECOND))
+                / f64::from(n),
+            ru_per_write: crate::target::ru::write_ru(ENTITY_BYTES),
+        }
+    }
+
+    /// The writes per second one physical partition serves.
+    pub fn writes_per_partition(&self) -> f64 {
+        self.ru_per_partition / self.ru_per_write
+    }
 }
 
 impl Report {
@@ -174,7 +205,7 @@ impl Report {
     /// offered rate, if it keeps growing (`None` on storage, or with no writes).
     pub fn seconds_to_logical_limit(&self) -> Option<f64> {
         let bytes_per_second = self.busiest_offered_per_second * ENTITY_BYTES as f64;
-        (self.physical_partitions.is_some() && bytes_per_second > 0.0)
+        (self.cosmos.is_some() && bytes_per_second > 0.0)
             .then(|| crate::target::rules::MAX_LOGICAL_PARTITION_BYTES as f64 / bytes_per_second)
     }
 }
@@ -255,17 +286,13 @@ pub fn simulate(w: &Workload) -> Report {
     let mut account = Bucket::new(ACCOUNT_TARGET);
     // On Cosmos: each physical partition's RU bucket, each logical partition's home among
     // them, and what one write costs.
-    let cosmos = w.cosmos.map(|p| {
-        let n = p.physical_partitions();
-        let ru = f64::from(p.ru_per_second.max(MIN_RU_PER_SECOND));
-        (
-            (0..n)
-                .map(|_| Bucket::of(ru / f64::from(n)))
-                .collect::<Vec<_>>(),
-            crate::target::ru::write_ru(ENTITY_BYTES),
-        )
+    let figures = w.cosmos.map(CosmosFigures::of);
+    let mut physical: Vec<Bucket> = figures.map_or_else(Vec::new, |f| {
+        (0..f.physical_partitions)
+            .map(|_| Bucket::of(f.ru_per_partition))
+            .collect()
     });
-    let (mut physical, write_cost) = cosmos.unwrap_or_default();
+    let write_cost = figures.map_or(0.0, |f| f.ru_per_write);
     let mut home: Vec<usize> = Vec::new();
     let mut first_tries: Vec<u64> = Vec::new();
     let mut account_attempted = vec![0u32; seconds as usize];
@@ -284,8 +311,7 @@ pub fn simulate(w: &Workload) -> Report {
         account_attempted: Vec::new(),
         account_throttled: Vec::new(),
         throttle_status: if w.cosmos.is_some() { 429 } else { 503 },
-        physical_partitions: w.cosmos.map(Provisioned::physical_partitions),
-        ru_per_write: w.cosmos.map(|_| write_cost),
+        cosmos: figures,
         busiest_offered_per_second: 0.0,
     };
     let mut retry_delay_total: u64 = 0;
@@ -527,8 +553,9 @@ mod cosmos_tests {
         // 100 ms burst (1,000 RU), then 100 RU come in each of the other 999 ticks, and the
         // remainder carries: (1,000 + 999 × 100) / 4.95 = 20,383.8 writes.
         let r = on_cosmos(KeyDesign::DatePartition, 5_000, 10_000);
-        assert_eq!((r.throttle_status, r.physical_partitions), (429, Some(1)));
-        assert_eq!(r.ru_per_write, Some(4.95));
+        let c = r.cosmos.unwrap();
+        assert_eq!((r.throttle_status, c.physical_partitions), (429, 1));
+        assert_eq!((c.ru_per_partition, c.ru_per_write), (10_000.0, 4.95));
         assert_eq!(r.offered, 50_000);
         assert_eq!(r.succeeded, 20_383);
         assert_eq!(r.failed, 50_000 - 20_383);
@@ -541,7 +568,7 @@ mod cosmos_tests {
         // 50,000 RU/s: 5 physical partitions of 10,000 RU/s each.
         let hot = on_cosmos(KeyDesign::DatePartition, 5_000, 50_000);
         let spread = on_cosmos(KeyDesign::HashedPrefix { buckets: 50 }, 5_000, 50_000);
-        assert_eq!(hot.physical_partitions, Some(5));
+        assert_eq!(hot.cosmos.unwrap().physical_partitions, 5);
         assert_eq!(
             hot.failed,
             50_000 - 20_383,
