@@ -14,7 +14,7 @@
 //
 // Why: CodeMirror and acorn are npm packages of many ES modules; the browser needs files it
 // can import() the first time the Code section opens. They load on first use only, so the
-// playground's page load stays under its 300 KB gzip budget (README "Size"). The worker needs
+// playground's page load stays under its 300 KB gzip budget (docs/size.md). The worker needs
 // a file of its own (a Worker starts from a URL); the page side finds it next to itself. The
 // SDK the worker runs is the separate bundle of scripts/bundle-sdk.mjs, loaded by URL. As for
 // the SDK, the meta names only the hash, so the service worker (www/sw.js) keeps these files

@@ -4,7 +4,7 @@
 //
 // Why: the SDK is an npm package of many ES modules; the browser needs one file it can
 // import() the first time SDK code runs. It is a separate file, loaded only on use, so the playground's page load stays
-// under its 300 KB gzip budget (README "Size"). The name carries a hash of the content, so a
+// under its 300 KB gzip budget (docs/size.md). The name carries a hash of the content, so a
 // browser never runs a bundle of another build; the meta names only the hash, not the file,
 // so the service worker (www/sw.js), which precaches every .js file index.html names, does
 // not download the SDK for every visitor.

@@ -2,8 +2,8 @@
 // scenarios/ (and the lesson list, index.json) and each of the UI's languages.
 //
 // Lesson files carry their name, description and step notes in every language, as objects
-// of translations by language tag (`"note": {"en": "…", "de": "…"}`, README "Lessons in four
-// languages"). The playground's Learn section reads the full file and switches language in
+// of translations by language tag (`"note": {"en": "…", "de": "…"}`, docs/service/lessons.md
+// "Translations"). The playground's Learn section reads the full file and switches language in
 // place; a docs embed reads `scenarios/<lang>/<file>`, where each such object is replaced by
 // its one text (English where the file lacks the language), so an embed downloads only the
 // language it shows. The copies are written without whitespace: smaller than the source too.

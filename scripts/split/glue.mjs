@@ -109,7 +109,7 @@ function __deferred_load() {
     const module = __deferred_module ?? new WebAssembly.Module(__deferred_bytes_now());
     new WebAssembly.Instance(module, { primary: wasm });
     __deferred_loaded = true;
-    // How long the first call waited for the deferred code (tests and the README read it).
+    // How long the first call waited for the deferred code (the split e2e test reads it).
     performance.measure('tablescope-deferred-loaded', { start });
 }
 

@@ -24,5 +24,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("The code cell runs in the browser: use `trunk serve` (see README.md).");
+    eprintln!("The code cell runs in the browser: use `scripts/run.sh` (see README.md).");
 }

@@ -36,5 +36,5 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("The show-as-code module runs in the browser: use `trunk serve` (see README.md).");
+    eprintln!("The show-as-code module runs in the browser: use `scripts/run.sh` (see README.md).");
 }

@@ -41,5 +41,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("The Design module runs in the browser: use `trunk serve` (see README.md).");
+    eprintln!("The Design module runs in the browser: use `scripts/run.sh` (see README.md).");
 }

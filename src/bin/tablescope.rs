@@ -8,5 +8,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("Tablescope runs in the browser: use `trunk serve` (see README.md).");
+    eprintln!("Tablescope runs in the browser: use `scripts/run.sh` (see README.md).");
 }

@@ -156,3 +156,58 @@ test('in a docs embed the switch step sends the reader to the playground, in the
     await page.context().close();
   }
 });
+
+test('the throughput simulator on Cosmos DB for Table: RU/s per physical partition, 429, 20 GB', async () => {
+  const page = await openPage(env.browser, env.url, { viewport: DESKTOP });
+  await page.locator('h1').waitFor({ timeout: 20_000 });
+  await page.locator('#nav-learn').click();
+  const sim = page.locator('.simulator-panel');
+  await sim.locator('#sim-service').selectOption('cosmos');
+  await sim.locator('#sim-ru').fill('50000');
+  await sim.locator('#sim-ops').fill('5000');
+  await sim.locator('#sim-seconds').fill('10');
+  await sim.locator('#sim-spike').fill('0');
+  await sim.locator('#sim-retry').uncheck();
+  await sim.locator('.sim-run').click();
+  await sim.locator('.sim-design[data-design="a"] .sim-cosmos').waitFor();
+  const total = async (side, field) =>
+    Number((await sim.locator(`.sim-design[data-design="${side}"] .fig[data-field="${field}"] dd`).textContent()).replace(/[^0-9]/g, ''));
+  const label = (side) => sim.locator(`.sim-design[data-design="${side}"] .fig[data-field="throttled"] dt`).textContent();
+  // One key lives in one physical partition of 10,000 RU/s: (1,000 + 999 × 100) / 4.95 writes
+  // succeed; ten hashed keys over five partitions carry all 5,000 writes/s.
+  assert.equal(await total('a', 'failed'), 29_617);
+  assert.equal(await total('a', 'throttled'), 29_617);
+  assert.equal(await label('a'), '429 responses (retries included)');
+  assert.equal(await total('b', 'failed'), 0);
+  assert.equal(
+    (await sim.locator('.sim-design[data-design="a"] .sim-cosmos').textContent()).trim(),
+    'Physical partitions: 5, each serving 10,000 RU/s; a 1 KiB write costs about 4.95 RU (estimate). ' +
+      'At this rate the logical partition 2026-11-22 reaches its 20 GB limit in 1.2 hours.',
+  );
+  assert.match(
+    await sim.locator('.sim-design[data-design="b"] .sim-cosmos').textContent(),
+    /reaches its 20 GB limit in 11\.4 hours\.$/,
+  );
+  // The chart's target line is what one physical partition's RUs pay for: 2,020 writes/s.
+  assert.equal(await sim.locator('.sim-design[data-design="a"] .target-label').textContent(), '2,020/s');
+
+  // At 10,000 RU/s the whole container is one partition: the spread design fails as much.
+  await sim.locator('#sim-ru').fill('10000');
+  await sim.locator('.sim-run').click();
+  await page.waitForFunction(
+    () => document.querySelector('.sim-design[data-design="b"] [data-field="failed"] dd')?.textContent.replace(/[^0-9]/g, '') === '29617',
+  );
+  // Back on Table storage: 503 and the partition target.
+  await sim.locator('#sim-service').selectOption('storage');
+  await sim.locator('.sim-run').click();
+  await sim.locator('.sim-cosmos').first().waitFor({ state: 'detached' });
+  assert.equal(await label('a'), '503 responses (retries included)');
+  assert.equal(await total('a', 'failed'), 29_820);
+  await sim.locator('#sim-service').selectOption('cosmos');
+  await sim.locator('.sim-run').click();
+  await sim.locator('.sim-cosmos').first().waitFor();
+  await sim.scrollIntoViewIfNeeded();
+  await screenshot(page, 'teach-cosmos-simulator');
+  assertClean(page);
+  await page.context().close();
+});

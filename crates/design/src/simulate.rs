@@ -50,6 +50,7 @@ pub fn workload(design: &Design, index: usize, seconds: u32) -> Option<Workload>
         design: key,
         retry: Some(Retry::default()),
         seed: design.seed,
+        cosmos: None,
     })
 }
 

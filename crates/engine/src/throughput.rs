@@ -8,6 +8,18 @@
 //! takes one token from its partition and one from the account; if either is empty it is
 //! throttled. A throttled request is retried after `base · 2^attempt` ms (capped, with
 //! deterministic jitter) until it succeeds or runs out of retries. Same inputs, same output.
+//!
+//! On Azure Cosmos DB for Table ([`Provisioned`]) the same workload spends request units
+//! instead: the container's provisioned RU/s are divided evenly among its physical partitions
+//! (each serves at most 10,000 RU/s), every logical partition (PartitionKey) lives in one of
+//! them, chosen by a hash of the key, and a 1 KiB write costs the published write figure
+//! ([`crate::target::ru::write_ru`]). A request whose physical partition has too few RUs left
+//! is throttled with 429 instead of 503. There is no account-wide target beyond the
+//! container's RU/s. Sources: "Azure Cosmos DB service quotas" (10,000 RU/s per partition,
+//! 20 GB per logical partition, 400 RU/s at least) and "Partitioning and horizontal scaling"
+//! (throughput divided evenly among physical partitions), both on learn.microsoft.com. How
+//! many physical partitions a container has is internal to the service; the model takes the
+//! fewest that can serve the provisioned RU/s.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -16,6 +28,27 @@ pub const TICKS_PER_SECOND: u32 = 100;
 /// The service's targets for 1 KiB entities.
 pub const PARTITION_TARGET: u32 = 2_000;
 pub const ACCOUNT_TARGET: u32 = 20_000;
+/// Cosmos DB: the most request units per second one physical (or logical) partition serves.
+pub const MAX_RU_PER_PARTITION: u32 = 10_000;
+/// Cosmos DB: the least a container may be provisioned with.
+pub const MIN_RU_PER_SECOND: u32 = 400;
+/// The size of the simulated entities, as the storage targets assume.
+pub const ENTITY_BYTES: usize = 1024;
+
+/// A Cosmos DB for Table container's provisioned throughput.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provisioned {
+    pub ru_per_second: u32,
+}
+
+impl Provisioned {
+    /// The physical partitions the model gives the container: the fewest whose 10,000 RU/s
+    /// each cover the provisioned throughput.
+    pub fn physical_partitions(self) -> u32 {
+        self.ru_per_second.div_ceil(MAX_RU_PER_PARTITION).max(1)
+    }
+}
 
 /// How the workload chooses a PartitionKey for each new entity.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +120,9 @@ pub struct Workload {
     pub retry: Option<Retry>,
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// `Some`: replay on Cosmos DB for Table with this throughput; `None`: Table storage.
+    #[serde(default)]
+    pub cosmos: Option<Provisioned>,
 }
 
 fn default_seed() -> u64 {
@@ -105,7 +141,7 @@ pub struct PartitionLoad {
 }
 
 /// The simulation's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub design: String,
@@ -124,6 +160,54 @@ pub struct Report {
     /// Account-wide attempts per second.
     pub account_attempted: Vec<u32>,
     pub account_throttled: Vec<u32>,
+    /// The status of a throttled request: 503 (ServerBusy) on storage, 429 on Cosmos.
+    pub throttle_status: u16,
+    /// On Cosmos: how the throughput was spent.
+    pub cosmos: Option<CosmosFigures>,
+    /// New writes offered per second to the busiest partition (first tries only).
+    pub busiest_offered_per_second: f64,
+}
+
+/// How a Cosmos container's throughput serves the workload.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CosmosFigures {
+    pub provisioned: Provisioned,
+    pub physical_partitions: u32,
+    /// The request units each physical partition serves per second.
+    pub ru_per_partition: f64,
+    /// The estimated request units of one 1 KiB write.
+    pub ru_per_write: f64,
+}
+
+impl CosmosFigures {
+    /// The model's figures for a container provisioned with `provisioned` (at least
+    /// [`MIN_RU_PER_SECOND`]).
+    pub fn of(provisioned: Provisioned) -> CosmosFigures {
+        let n = provisioned.physical_partitions();
+        CosmosFigures {
+            provisioned,
+            physical_partitions: n,
+            ru_per_partition: f64::from(provisioned.ru_per_second.max(MIN_RU_PER_SECOND))
+                / f64::from(n),
+            ru_per_write: crate::target::ru::write_ru(ENTITY_BYTES),
+        }
+    }
+
+    /// The writes per second one physical partition serves.
+    pub fn writes_per_partition(&self) -> f64 {
+        self.ru_per_partition / self.ru_per_write
+    }
+}
+
+impl Report {
+    /// On Cosmos: the seconds the busiest logical partition takes to reach its 20 GB at the
+    /// offered rate, if it keeps growing (`None` on storage, or with no writes).
+    pub fn seconds_to_logical_limit(&self) -> Option<f64> {
+        let bytes_per_second = self.busiest_offered_per_second * ENTITY_BYTES as f64;
+        (self.cosmos.is_some() && bytes_per_second > 0.0)
+            .then(|| crate::target::rules::MAX_LOGICAL_PARTITION_BYTES as f64 / bytes_per_second)
+    }
 }
 
 /// A token bucket: refills `rate` per tick up to `burst`.
@@ -135,7 +219,10 @@ struct Bucket {
 
 impl Bucket {
     fn new(per_second: u32) -> Self {
-        let rate = f64::from(per_second) / f64::from(TICKS_PER_SECOND);
+        Bucket::of(f64::from(per_second))
+    }
+    fn of(per_second: f64) -> Self {
+        let rate = per_second / f64::from(TICKS_PER_SECOND);
         let burst = rate * 10.0;
         Bucket {
             tokens: burst,
@@ -146,6 +233,31 @@ impl Bucket {
     fn refill(&mut self) {
         self.tokens = (self.tokens + self.rate).min(self.burst);
     }
+}
+
+/// Takes one request's capacity, if there is enough: on storage one token from its partition
+/// and one from the account; on Cosmos (`physical` not empty) `cost` RUs from the physical
+/// partition `home`.
+fn take(
+    partition: &mut Bucket,
+    account: &mut Bucket,
+    physical: &mut [Bucket],
+    home: usize,
+    cost: f64,
+) -> bool {
+    if let Some(b) = physical.get_mut(home) {
+        let ok = b.tokens >= cost;
+        if ok {
+            b.tokens -= cost;
+        }
+        return ok;
+    }
+    let ok = partition.tokens >= 1.0 && account.tokens >= 1.0;
+    if ok {
+        partition.tokens -= 1.0;
+        account.tokens -= 1.0;
+    }
+    ok
 }
 
 /// A deterministic 64-bit mix (SplitMix64), for hashing keys and jitter.
@@ -172,6 +284,17 @@ pub fn simulate(w: &Workload) -> Report {
     let mut attempted: Vec<Vec<u32>> = Vec::new();
     let mut throttled: Vec<Vec<u32>> = Vec::new();
     let mut account = Bucket::new(ACCOUNT_TARGET);
+    // On Cosmos: each physical partition's RU bucket, each logical partition's home among
+    // them, and what one write costs.
+    let figures = w.cosmos.map(CosmosFigures::of);
+    let mut physical: Vec<Bucket> = figures.map_or_else(Vec::new, |f| {
+        (0..f.physical_partitions)
+            .map(|_| Bucket::of(f.ru_per_partition))
+            .collect()
+    });
+    let write_cost = figures.map_or(0.0, |f| f.ru_per_write);
+    let mut home: Vec<usize> = Vec::new();
+    let mut first_tries: Vec<u64> = Vec::new();
     let mut account_attempted = vec![0u32; seconds as usize];
     let mut account_throttled = vec![0u32; seconds as usize];
     // Retries due at a tick; retries due after the run are dropped (counted as failed).
@@ -187,12 +310,15 @@ pub fn simulate(w: &Workload) -> Report {
         partitions: Vec::new(),
         account_attempted: Vec::new(),
         account_throttled: Vec::new(),
+        throttle_status: if w.cosmos.is_some() { 429 } else { 503 },
+        cosmos: figures,
+        busiest_offered_per_second: 0.0,
     };
     let mut retry_delay_total: u64 = 0;
     let mut retried_successes: u64 = 0;
     let mut offered_so_far: u64 = 0;
     for tick in 0..total_ticks {
-        for b in buckets.iter_mut() {
+        for b in buckets.iter_mut().chain(physical.iter_mut()) {
             b.refill();
         }
         account.refill();
@@ -208,12 +334,16 @@ pub fn simulate(w: &Workload) -> Report {
         while offered_so_far < target {
             let key = w.design.partition(offered_so_far ^ w.seed.rotate_left(17));
             let partition = *index.entry(key.clone()).or_insert_with(|| {
+                let hash = key.bytes().fold(w.seed, |h, b| mix(h ^ u64::from(b)));
+                home.push((hash % physical.len().max(1) as u64) as usize);
+                first_tries.push(0);
                 keys.push(key);
                 buckets.push(Bucket::new(PARTITION_TARGET));
                 attempted.push(vec![0; seconds as usize]);
                 throttled.push(vec![0; seconds as usize]);
                 keys.len() - 1
             });
+            first_tries[partition] += 1;
             batch.push(Pending {
                 partition,
                 attempt: 0,
@@ -224,10 +354,13 @@ pub fn simulate(w: &Workload) -> Report {
         for p in batch {
             attempted[p.partition][second] += 1;
             account_attempted[second] += 1;
-            let bucket = &mut buckets[p.partition];
-            if bucket.tokens >= 1.0 && account.tokens >= 1.0 {
-                bucket.tokens -= 1.0;
-                account.tokens -= 1.0;
+            if take(
+                &mut buckets[p.partition],
+                &mut account,
+                &mut physical,
+                home[p.partition],
+                write_cost,
+            ) {
                 report.succeeded += 1;
                 if p.attempt > 0 {
                     retried_successes += 1;
@@ -261,6 +394,9 @@ pub fn simulate(w: &Workload) -> Report {
     }
     report.failed += due.values().map(|v| v.len() as u64).sum::<u64>();
     report.offered = offered_so_far;
+    let offered_seconds = w.active_seconds.unwrap_or(seconds).clamp(1, seconds);
+    report.busiest_offered_per_second =
+        first_tries.iter().max().copied().unwrap_or(0) as f64 / f64::from(offered_seconds);
     report.mean_retry_delay_ms = retry_delay_total
         .checked_div(retried_successes)
         .unwrap_or(0);
@@ -308,6 +444,7 @@ mod tests {
             design,
             retry,
             seed: 7,
+            cosmos: None,
         })
     }
 
@@ -351,6 +488,7 @@ mod tests {
                 design: KeyDesign::DatePartition,
                 retry,
                 seed: 7,
+                cosmos: None,
             })
         };
         let (without, with) = (
@@ -384,5 +522,80 @@ mod tests {
                 max_delay_ms: 5_000
             }))
         );
+    }
+}
+
+#[cfg(test)]
+mod cosmos_tests {
+    use super::*;
+
+    fn on_cosmos(design: KeyDesign, ops: u32, ru_per_second: u32) -> Report {
+        simulate(&Workload {
+            ops_per_second: ops,
+            seconds: 10,
+            active_seconds: None,
+            design,
+            retry: None,
+            seed: 7,
+            cosmos: Some(Provisioned { ru_per_second }),
+        })
+    }
+
+    #[test]
+    fn physical_partitions_are_the_fewest_that_serve_the_throughput() {
+        let n = |ru_per_second| Provisioned { ru_per_second }.physical_partitions();
+        assert_eq!([n(400), n(10_000), n(10_001), n(50_000)], [1, 1, 2, 5]);
+    }
+
+    #[test]
+    fn a_write_spends_its_request_units_and_a_short_one_is_throttled_with_429() {
+        // 10,000 RU/s in one physical partition at 4.95 RU a write: the first tick has its
+        // 100 ms burst (1,000 RU), then 100 RU come in each of the other 999 ticks, and the
+        // remainder carries: (1,000 + 999 × 100) / 4.95 = 20,383.8 writes.
+        let r = on_cosmos(KeyDesign::DatePartition, 5_000, 10_000);
+        let c = r.cosmos.unwrap();
+        assert_eq!((r.throttle_status, c.physical_partitions), (429, 1));
+        assert_eq!((c.ru_per_partition, c.ru_per_write), (10_000.0, 4.95));
+        assert_eq!(r.offered, 50_000);
+        assert_eq!(r.succeeded, 20_383);
+        assert_eq!(r.failed, 50_000 - 20_383);
+        // No account target on Cosmos: what a partition cannot serve is all that fails.
+        assert_eq!(r.account_throttled.iter().sum::<u32>() as u64, r.failed);
+    }
+
+    #[test]
+    fn spread_keys_use_every_physical_partition_but_a_hot_key_only_one() {
+        // 50,000 RU/s: 5 physical partitions of 10,000 RU/s each.
+        let hot = on_cosmos(KeyDesign::DatePartition, 5_000, 50_000);
+        let spread = on_cosmos(KeyDesign::HashedPrefix { buckets: 50 }, 5_000, 50_000);
+        assert_eq!(hot.cosmos.unwrap().physical_partitions, 5);
+        assert_eq!(
+            hot.failed,
+            50_000 - 20_383,
+            "one key gets one partition's 10,000 RU/s"
+        );
+        assert_eq!(
+            spread.failed, 0,
+            "50 keys over 5 partitions carry 5,000 writes/s"
+        );
+    }
+
+    #[test]
+    fn the_busiest_logical_partition_reaches_20_gb_at_its_write_rate() {
+        // 1,000 writes/s of 1 KiB to one key: 20 GiB / 1 MiB/s = 20,480 s, about 5.7 hours.
+        let r = on_cosmos(KeyDesign::DatePartition, 1_000, 10_000);
+        assert_eq!(r.busiest_offered_per_second, 1_000.0);
+        assert_eq!(r.seconds_to_logical_limit(), Some(20_971.52));
+        let storage = simulate(&Workload {
+            ops_per_second: 1_000,
+            seconds: 10,
+            active_seconds: None,
+            design: KeyDesign::DatePartition,
+            retry: None,
+            seed: 7,
+            cosmos: None,
+        });
+        assert_eq!(storage.throttle_status, 503);
+        assert_eq!(storage.seconds_to_logical_limit(), None);
     }
 }

@@ -106,7 +106,7 @@ pub async fn decode(fragment: &str) -> Option<Result<(Kind, String), ShareError>
         Some(("s", d)) => (Kind::Scenario, d),
         _ => return Some(Err(damaged("this share link is not one Tablescope made"))),
     };
-    // How long refusing or reading the link took (tests and the README read it).
+    // How long refusing or reading the link took (the share e2e tests read it).
     mark(DECODE_MARK);
     let decoded = async {
         let packed = B64

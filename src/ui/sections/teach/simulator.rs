@@ -1,9 +1,17 @@
 //! The throughput simulator view: one workload replayed against two key designs side by side,
-//! with each design's per-partition load second by second and its totals.
+//! with each design's per-partition load second by second and its totals, on Table storage
+//! or on Cosmos DB for Table with a provisioned throughput.
 
-use crate::engine::throughput::{self, KeyDesign, Report, Retry, Workload, PARTITION_TARGET};
+use crate::engine::throughput::{
+    self, KeyDesign, Provisioned, Report, Retry, Workload, MIN_RU_PER_SECOND, PARTITION_TARGET,
+};
+use crate::engine::Target;
 use crate::i18n::{msg, number, t};
+use crate::ui::text::target_text::service_name;
 use leptos::prelude::*;
+
+/// The most RU/s the form accepts (a container's default maximum).
+const MAX_RU: u32 = 1_000_000;
 
 /// Partitions drawn in a design's heatmap (the busiest ones).
 const HEATMAP_ROWS: usize = 12;
@@ -17,6 +25,8 @@ struct Inputs {
     retry: bool,
     base_delay_ms: u32,
     max_retries: u32,
+    /// `Some`: on Cosmos DB for Table with this many RU/s.
+    cosmos_ru: Option<u32>,
 }
 
 impl Inputs {
@@ -32,6 +42,9 @@ impl Inputs {
                 max_delay_ms: Retry::default().max_delay_ms,
             }),
             seed: 42,
+            cosmos: self.cosmos_ru.map(|ru| Provisioned {
+                ru_per_second: ru.clamp(MIN_RU_PER_SECOND, MAX_RU),
+            }),
         }
     }
 }
@@ -59,6 +72,8 @@ pub fn SimulatorPanel() -> impl IntoView {
     let buckets_a = RwSignal::new(10u32);
     let design_b = RwSignal::new("hashed".to_string());
     let buckets_b = RwSignal::new(10u32);
+    let cosmos = RwSignal::new(false);
+    let ru = RwSignal::new(10_000u32);
     let reports = RwSignal::new(None::<(Report, Report)>);
     let run = move || {
         let inputs = Inputs {
@@ -68,6 +83,7 @@ pub fn SimulatorPanel() -> impl IntoView {
             retry: retry.get_untracked(),
             base_delay_ms: base_delay.get_untracked(),
             max_retries: max_retries.get_untracked(),
+            cosmos_ru: cosmos.get_untracked().then(|| ru.get_untracked()),
         };
         let a = throughput::simulate(&inputs.workload(design_of(
             &design_a.get_untracked(),
@@ -91,6 +107,20 @@ pub fn SimulatorPanel() -> impl IntoView {
                 {t(intro)}
             </p>
             <form class="sim-form" on:submit=submit>
+                <label class="field" for="sim-service">
+                    <span>{t(msg::sim_service)}</span>
+                    <select
+                        id="sim-service"
+                        prop:value=move || if cosmos.get() { "cosmos" } else { "storage" }
+                        on:change=move |ev| cosmos.set(event_target_value(&ev) == "cosmos")
+                    >
+                        <option value="storage">{move || service_name(Target::TableStorage)}</option>
+                        <option value="cosmos">{move || service_name(Target::CosmosTable)}</option>
+                    </select>
+                </label>
+                <Show when=move || cosmos.get()>
+                    <NumberField id="sim-ru" label=msg::sim_provisioned value=ru max=MAX_RU />
+                </Show>
                 <NumberField id="sim-ops" label=msg::sim_writes_per_second value=ops max=50_000 />
                 <NumberField id="sim-seconds" label=msg::sim_duration value=seconds max=120 />
                 <NumberField id="sim-spike" label=msg::sim_spike value=spike max=120 />
@@ -213,7 +243,11 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
             <dl class="step-figures sim-totals">
                 {total(msg::sim_offered, "offered", report.offered)}
                 {total(msg::sim_succeeded, "succeeded", report.succeeded)}
-                {total(msg::sim_throttled, "throttled", report.throttled_responses)}
+                {total(
+                    if report.cosmos.is_some() { msg::sim_throttled_429 } else { msg::sim_throttled },
+                    "throttled",
+                    report.throttled_responses,
+                )}
                 {total(msg::sim_failed, "failed", report.failed)}
                 {total(msg::sim_retries, "retries", report.retries)}
                 <div class="fig" data-field="delay">
@@ -222,8 +256,9 @@ fn DesignReport(side: &'static str, report: Report) -> impl IntoView {
                 </div>
             </dl>
             <p class="hint sim-counting">
-                {t(msg::sim_counting)}
+                {t(if report.cosmos.is_some() { msg::sim_counting_429 } else { msg::sim_counting })}
             </p>
+            {cosmos_facts(&report)}
             <BusiestChart report=report.clone() />
             <Heatmap report=report />
         </div>
@@ -244,7 +279,7 @@ fn BusiestChart(report: Report) -> impl IntoView {
         .copied()
         .max()
         .unwrap_or(0)
-        .max(PARTITION_TARGET + PARTITION_TARGET / 4);
+        .max(capacity(&report) + capacity(&report) / 4);
     // Integer geometry (no float formatting in the wasm): 600 × 240 user units.
     let (w, h) = (600u32, 240u32);
     let y = |v: u32| h - (u64::from(v) * u64::from(h) / u64::from(peak)) as u32;
@@ -267,7 +302,7 @@ fn BusiestChart(report: Report) -> impl IntoView {
             }
         })
         .collect_view();
-    let line = y(PARTITION_TARGET);
+    let line = y(capacity(&report));
     let caption = msg::sim_busiest(&busiest.partition_key, number(seconds));
     view! {
         <figure class="sim-chart">
@@ -275,7 +310,7 @@ fn BusiestChart(report: Report) -> impl IntoView {
                 {bars}
                 <line class="target-line" x1="0" x2=w y1=line y2=line />
                 <text class="target-label" x=w - 4 y=line.saturating_sub(5) text-anchor="end">
-                    {format!("{}/s", number(PARTITION_TARGET))}
+                    {format!("{}/s", number(capacity(&report)))}
                 </text>
             </svg>
             <figcaption>
@@ -297,6 +332,7 @@ fn BusiestChart(report: Report) -> impl IntoView {
 #[component]
 fn Heatmap(report: Report) -> impl IntoView {
     let more = report.partitions.len().saturating_sub(HEATMAP_ROWS);
+    let capacity = capacity(&report);
     let rows = report
         .partitions
         .into_iter()
@@ -308,7 +344,7 @@ fn Heatmap(report: Report) -> impl IntoView {
                 .zip(&p.throttled)
                 .enumerate()
                 .map(|(s, (&a, &t))| {
-                    let load = (a.saturating_mul(100) / PARTITION_TARGET).min(100);
+                    let load = (a.saturating_mul(100) / capacity).min(100);
                     let state = if t > 0 { "throttled" } else { "ok" };
                     let title = msg::sim_cell_title(number(a), &p.partition_key, number(s + 1), number(t));
                     view! {
@@ -349,4 +385,38 @@ fn design_name(label: &str) -> String {
 /// The panel's introduction, with its figures formatted for the language.
 fn intro() -> String {
     msg::sim_intro(number(20_000), number(PARTITION_TARGET))
+}
+
+/// The writes per second one partition serves: the storage target, or on Cosmos what its
+/// physical partition's RU/s pay for.
+fn capacity(report: &Report) -> u32 {
+    report.cosmos.map_or(PARTITION_TARGET, |c| {
+        c.writes_per_partition().floor().max(1.0) as u32
+    })
+}
+
+/// On Cosmos: how the throughput is divided and what a write costs, and when the busiest
+/// logical partition reaches its 20 GB at this rate.
+fn cosmos_facts(report: &Report) -> Option<impl IntoView> {
+    let c = report.cosmos?;
+    let busiest = report.partitions.first()?.partition_key.clone();
+    let fill = report.seconds_to_logical_limit().map(|s| {
+        let hours = (s / 360.0).round() / 10.0;
+        if hours < 48.0 {
+            msg::sim_fill_hours(number(hours), &busiest)
+        } else {
+            msg::sim_fill_days(number((hours / 2.4).round() / 10.0), &busiest)
+        }
+    });
+    Some(view! {
+        <p class="hint sim-cosmos" data-physical=c.physical_partitions data-ru-per-write=c.ru_per_write>
+            {msg::sim_cosmos_split(
+                number(c.physical_partitions),
+                number(c.ru_per_partition.round()),
+                number(c.ru_per_write),
+            )}
+            " "
+            {fill}
+        </p>
+    })
 }
