@@ -25,7 +25,7 @@ use std::ops::Bound;
 /// stays full.
 pub const LEAF: usize = 64;
 
-type Entry = (Key, Stored);
+pub type Entry = (Key, Stored);
 
 #[derive(Debug, Clone, Default)]
 pub struct RowMap {
@@ -120,16 +120,16 @@ impl RowMap {
     ) -> impl DoubleEndedIterator<Item = &[(Key, Stored)]> + Clone {
         let start = match lower {
             Bound::Unbounded => Place { leaf: 0, at: 0 },
-            Bound::Included(k) => self.first_where(|x| x >= k),
-            Bound::Excluded(k) => self.first_where(|x| x > k),
+            Bound::Included(k) => self.first_where(|(x, _)| x >= k),
+            Bound::Excluded(k) => self.first_where(|(x, _)| x > k),
         };
         let end = match upper {
             Bound::Unbounded => Place {
                 leaf: self.leaves.len(),
                 at: 0,
             },
-            Bound::Included(k) => self.first_where(|x| x > k),
-            Bound::Excluded(k) => self.first_where(|x| x >= k),
+            Bound::Included(k) => self.first_where(|(x, _)| x > k),
+            Bound::Excluded(k) => self.first_where(|(x, _)| x >= k),
         };
         let end = end.max(start);
         let leaves = self
@@ -156,16 +156,58 @@ impl RowMap {
             .filter(|slice| !slice.is_empty())
     }
 
-    /// The first place whose key `holds` (`holds` is false then true along the order).
-    fn first_where(&self, holds: impl Fn(&Key) -> bool) -> Place {
+    /// The first place whose row `holds` (`holds` is false then true along the order).
+    fn first_where(&self, holds: impl Fn(&Entry) -> bool) -> Place {
         let leaf = self
             .leaves
-            .partition_point(|l| l.last().is_some_and(|(k, _)| !holds(k)));
+            .partition_point(|l| l.last().is_some_and(|e| !holds(e)));
         let at = self
             .leaves
             .get(leaf)
-            .map_or(0, |l| l.partition_point(|(k, _)| !holds(k)));
+            .map_or(0, |l| l.partition_point(|e| !holds(e)));
         Place { leaf, at }
+    }
+
+    /// The rows from the first one that `holds` on, in order (`holds` is false then true
+    /// along the order).
+    pub fn from_first_where(
+        &self,
+        holds: impl Fn(&Entry) -> bool,
+    ) -> impl Iterator<Item = (&Key, &Stored)> {
+        let Place { leaf, at } = self.first_where(holds);
+        let first = self.leaves.get(leaf).and_then(|l| l.get(at..));
+        let rest = self.leaves.get(leaf + 1..).unwrap_or_default();
+        first
+            .unwrap_or_default()
+            .iter()
+            .chain(rest.iter().flatten())
+            .map(pair)
+    }
+
+    /// The last row, and the first.
+    pub fn last(&self) -> Option<&Stored> {
+        self.leaves.last().and_then(|l| l.last()).map(|(_, s)| s)
+    }
+
+    pub fn first(&self) -> Option<&Stored> {
+        self.leaves.first().and_then(|l| l.first()).map(|(_, s)| s)
+    }
+
+    /// The row stored under `row_key`, with the rows just before and just after it.
+    pub fn with_neighbours(&self, row_key: &Key) -> [Option<&Stored>; 3] {
+        let Some((leaf, Ok(at))) = self.find(row_key) else {
+            return [None; 3];
+        };
+        let rows = &self.leaves[leaf];
+        let before = match at.checked_sub(1) {
+            Some(i) => rows.get(i),
+            None => leaf.checked_sub(1).and_then(|l| self.leaves[l].last()),
+        };
+        let after = match rows.get(at + 1) {
+            Some(row) => Some(row),
+            None => self.leaves.get(leaf + 1).and_then(|l| l.first()),
+        };
+        [before, rows.get(at), after].map(|row| row.map(|(_, s)| s))
     }
 
     /// The leaf that holds `row_key` or should, and its place there (`Ok`: found); `None`

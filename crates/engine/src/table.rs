@@ -121,13 +121,7 @@ impl Table {
         }
         self.items = None;
         if target.is_cosmos() {
-            let mut items = Box::<Items>::default();
-            for (pk, partition) in &self.partitions {
-                for (rk, stored) in partition.rows.iter() {
-                    items.add(pk, rk, stored.timestamp, &stored.properties);
-                }
-            }
-            self.items = Some(items);
+            self.items = Some(Box::new(Items::of(&self.partitions)));
         }
     }
 
@@ -190,18 +184,20 @@ impl Table {
             properties: Record::encode(shape, &properties),
         };
         let (pk, rk) = (Key::from(entity.partition_key), Key::from(entity.row_key));
-        if let Some(items) = live(&mut self.items) {
-            if let Some(old) = self.partitions.get(&pk).and_then(|p| p.rows.get(&rk)) {
-                items.remove(&pk, &rk, old.timestamp, &old.properties);
-            }
-            items.add(&pk, &rk, timestamp, &stored.properties);
-        }
+        // The keys are kept for the items only (a Cosmos table), which read the row back.
+        let keys = live(&mut self.items).map(|_| (pk.clone(), rk.clone()));
         let previous = self
             .partitions
             .entry(pk)
             .or_default()
             .rows
             .insert(rk, stored);
+        if let (Some(items), Some((pk, rk))) = (live(&mut self.items), keys) {
+            if let Some(old) = &previous {
+                items.remove(&pk, &rk, old.timestamp, &old.properties, false);
+            }
+            items.add(&pk, &rk, &self.partitions);
+        }
         match &previous {
             Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
@@ -215,13 +211,14 @@ impl Table {
         let partition = self.partitions.get_mut(&pk)?;
         let rk = Key::new(row_key);
         let removed = partition.rows.remove(&rk)?;
-        if let Some(items) = live(&mut self.items) {
-            items.remove(&pk, &rk, removed.timestamp, &removed.properties);
-        }
         if partition.rows.is_empty() {
             self.partitions.remove(&pk);
         }
         self.entity_count -= 1;
+        if let Some(items) = live(&mut self.items) {
+            let emptied = self.entity_count == 0;
+            items.remove(&pk, &rk, removed.timestamp, &removed.properties, emptied);
+        }
         self.forget(&removed.properties);
         Some(removed)
     }
@@ -238,9 +235,7 @@ impl Table {
         let indexed = live(&mut self.items).is_some().then(|| row_key.clone());
         let inserted = partition.rows.insert_new(row_key, stored);
         if let (true, Some(items), Some(rk)) = (inserted, live(&mut self.items), indexed) {
-            if let Some(stored) = partition.rows.get(&rk) {
-                items.add(partition_key, &rk, stored.timestamp, &stored.properties);
-            }
+            items.add(partition_key, &rk, &self.partitions);
         }
         self.entity_count += usize::from(inserted);
         inserted

@@ -4,6 +4,8 @@
 
 mod copy;
 mod items;
+#[cfg(test)]
+mod order_tests;
 pub(crate) mod query;
 pub mod ru;
 pub mod rules;
