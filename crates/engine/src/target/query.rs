@@ -13,10 +13,11 @@ use super::ru::RuEstimate;
 use super::token::CosmosToken;
 use crate::datetime::DateTime;
 use crate::error::{Error, ErrorCode, Result};
-use crate::filter::{self, Properties, RowOf};
 use crate::found::Found;
 use crate::key::Key;
-use crate::query::{Continuation, Plan, QueryOptions, QueryPage, QueryStats, MAX_PAGE};
+use crate::query::{
+    Check, Continuation, Plan, QueryKind, QueryOptions, QueryPage, QueryStats, MAX_PAGE,
+};
 use crate::row_map::RowMap;
 use crate::table::{Stored, Table};
 use std::collections::BTreeSet;
@@ -42,13 +43,21 @@ pub(crate) fn execute_page(
         .map(CosmosToken::from_continuation)
         .transpose()?
         .map(|t| t.next);
+    let mut plan = plan;
+    crate::query::intern_names(&mut plan.filter, table);
     let mut read = IndexRead::default();
     let lookup = items.lookup(table, &plan.filter, &mut read);
+    let mut check = Check::new(&plan, table);
     let mut page = Page {
         limit: u64::from(options.top.unwrap_or(MAX_PAGE)),
         budget: options.page_budget.unwrap_or(u64::MAX),
         select: options.projection().map(Arc::from),
-        entities: Vec::new(),
+        // Room for a full page at once, as storage's pages reserve it (given back below
+        // when the page returned far less).
+        entities: Vec::with_capacity(match plan.kind {
+            QueryKind::Point => 1,
+            _ => options.top.unwrap_or(MAX_PAGE).min(MAX_PAGE) as usize,
+        }),
         stats: QueryStats {
             scanned: 0,
             returned: 0,
@@ -70,11 +79,15 @@ pub(crate) fn execute_page(
             // One comparison, one set (an `eq`): walked in place from the start.
             (Some(sets), _) if sets.len() == 1 && sets[0].len() == 1 => {
                 let positions = sets[0][0].from(&from).inspect(|_| read.entries += 1);
-                page.run(table, &plan, positions.map(At::of).filter(bounded))
+                page.run(table, &mut check, positions.map(At::of).filter(bounded))
             }
             (Some(sets), _) => {
                 let candidates = candidates(sets, &from, &mut read);
-                page.run(table, &plan, candidates.iter().map(At::of).filter(bounded))
+                page.run(
+                    table,
+                    &mut check,
+                    candidates.iter().map(At::of).filter(bounded),
+                )
             }
             // A token from another partition starts nowhere in this one.
             (None, Some(pk)) if start.as_ref().is_some_and(|s| &s.partition_key != pk) => None,
@@ -87,26 +100,27 @@ pub(crate) fn execute_page(
                         row_key: rk,
                         stored: None,
                     });
-                    page.run(table, &plan, rows.filter(bounded))
+                    page.run(table, &mut check, rows.filter(bounded))
                 }
                 // The partition's rows are in its order: walked in place.
                 None => {
                     let rows = table.partitions().get(pk).into_iter();
                     let rows = rows.flat_map(|p| from_position(pk, &p.rows, &from));
-                    page.run(table, &plan, rows.filter(bounded))
+                    let rows = rows.filter(|p| plan.row_keys.contains(p.row_key));
+                    page.run(table, &mut check, rows)
                 }
             },
             (None, None) => match items.order(table) {
                 Some(order) => {
                     let positions = order.range(from.clone()..).map(At::of);
-                    page.run(table, &plan, positions.filter(bounded))
+                    page.run(table, &mut check, positions.filter(bounded))
                 }
                 // The table's rows are in its order: each partition walked in place.
                 None => {
                     let partitions = table.partitions().iter();
                     let partitions = partitions.filter(|(pk, _)| plan.partition_keys.contains(pk));
                     let rows = partitions.flat_map(|(pk, p)| from_position(pk, &p.rows, &from));
-                    page.run(table, &plan, rows.filter(bounded))
+                    page.run(table, &mut check, rows.filter(bounded))
                 }
             },
         }
@@ -116,6 +130,9 @@ pub(crate) fn execute_page(
     // one after another (see `query::distinct_partitions`).
     if let Some(next) = continuation.as_ref().map(CosmosToken::from_continuation) {
         page.stats.continues_partition = page.seen.contains(&next?.next.partition_key);
+    }
+    if page.entities.len() < page.entities.capacity() / 2 {
+        page.entities.shrink_to_fit();
     }
     Ok(QueryPage {
         entities: page.entities,
@@ -228,7 +245,7 @@ impl Page {
     fn run<'a>(
         &mut self,
         table: &'a Table,
-        plan: &Plan,
+        check: &mut Check,
         positions: impl Iterator<Item = At<'a>>,
     ) -> Option<Continuation> {
         let partitions = table.partitions();
@@ -252,11 +269,11 @@ impl Page {
                 }
             };
             self.stats.scanned += 1;
-            self.read_ru += super::ru::read_ru(super::ru::item_bytes(
+            self.read_ru += super::ru::item_read_ru(
                 p.partition_key.as_str(),
                 p.row_key.as_str(),
                 &stored.properties,
-            ));
+            );
             if self.last_partition.as_ref() != Some(p.partition_key) {
                 if self.seen.insert(p.partition_key.clone()) {
                     self.stats.partitions += 1;
@@ -266,13 +283,7 @@ impl Page {
             if let Some(keys) = &mut self.scanned_keys {
                 keys.push((p.partition_key.as_str().into(), p.row_key.as_str().into()));
             }
-            let row = RowOf {
-                partition_key: p.partition_key.as_str(),
-                row_key: p.row_key.as_str(),
-                timestamp: stored.timestamp,
-                properties: Properties::Record(&stored.properties),
-            };
-            if filter::eval_row(&plan.filter, &row) {
+            if check.matches(p.partition_key.as_str(), p.row_key, stored) {
                 self.stats.returned += 1;
                 self.entities.push(Found::new(
                     p.partition_key,
