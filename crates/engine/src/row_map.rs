@@ -15,6 +15,7 @@
 //! Invariants: every leaf is non-empty and sorted, each leaf's keys all lie below the next
 //! leaf's, and `len` is the number of rows.
 
+use crate::datetime::DateTime;
 use crate::key::Key;
 use crate::table::Stored;
 use std::cmp::Ordering;
@@ -193,21 +194,65 @@ impl RowMap {
         self.leaves.first().and_then(|l| l.first()).map(|(_, s)| s)
     }
 
-    /// The row stored under `row_key`, with the rows just before and just after it.
-    pub fn with_neighbours(&self, row_key: &Key) -> [Option<&Stored>; 3] {
-        let Some((leaf, Ok(at))) = self.find(row_key) else {
-            return [None; 3];
+    /// [`RowMap::insert`], also giving the Timestamps of the rows just before and just after
+    /// the row's place.
+    pub fn insert_between(
+        &mut self,
+        row_key: Key,
+        stored: Stored,
+    ) -> (Option<Stored>, [Option<DateTime>; 2]) {
+        let place = self.find(&row_key);
+        let around = self.around(place);
+        let previous = match place {
+            Some((leaf, Ok(at))) => Some(std::mem::replace(&mut self.leaves[leaf][at].1, stored)),
+            Some((leaf, Err(at))) => {
+                self.insert_at(leaf, at, (row_key, stored));
+                None
+            }
+            None => {
+                self.append((row_key, stored));
+                None
+            }
+        };
+        (previous, around)
+    }
+
+    /// [`RowMap::insert_new`], also giving the Timestamps of the rows just before and just
+    /// after the new row; `None` (and nothing changed) when `row_key` is there already.
+    pub fn insert_new_between(
+        &mut self,
+        row_key: Key,
+        stored: Stored,
+    ) -> Option<[Option<DateTime>; 2]> {
+        let place = self.find(&row_key);
+        let around = self.around(place);
+        match place {
+            Some((_, Ok(_))) => return None,
+            Some((leaf, Err(at))) => self.insert_at(leaf, at, (row_key, stored)),
+            None => self.append((row_key, stored)),
+        }
+        Some(around)
+    }
+
+    /// The Timestamps of the rows just before and just after `place` ([`RowMap::find`]'s).
+    fn around(&self, place: Option<(usize, Result<usize, usize>)>) -> [Option<DateTime>; 2] {
+        let Some((leaf, found)) = place else {
+            return [self.last().map(|s| s.timestamp), None];
         };
         let rows = &self.leaves[leaf];
+        let (at, next) = match found {
+            Ok(at) => (at, at + 1),
+            Err(at) => (at, at),
+        };
         let before = match at.checked_sub(1) {
             Some(i) => rows.get(i),
             None => leaf.checked_sub(1).and_then(|l| self.leaves[l].last()),
         };
-        let after = match rows.get(at + 1) {
+        let after = match rows.get(next) {
             Some(row) => Some(row),
             None => self.leaves.get(leaf + 1).and_then(|l| l.first()),
         };
-        [before, rows.get(at), after].map(|row| row.map(|(_, s)| s))
+        [before, after].map(|row| row.map(|(_, s)| s.timestamp))
     }
 
     /// The leaf that holds `row_key` or should, and its place there (`Ok`: found); `None`
@@ -292,7 +337,6 @@ impl<'a> IntoIterator for &'a RowMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datetime::DateTime;
     use crate::record::{Record, Shape};
     use proptest::prelude::*;
     use std::collections::BTreeMap;

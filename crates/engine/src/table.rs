@@ -184,20 +184,28 @@ impl Table {
             properties: Record::encode(shape, &properties),
         };
         let (pk, rk) = (Key::from(entity.partition_key), Key::from(entity.row_key));
-        // The keys are kept for the items only (a Cosmos table), which read the row back.
-        let keys = live(&mut self.items).map(|_| (pk.clone(), rk.clone()));
-        let previous = self
-            .partitions
-            .entry(pk)
-            .or_default()
-            .rows
-            .insert(rk, stored);
-        if let (Some(items), Some((pk, rk))) = (live(&mut self.items), keys) {
-            if let Some(old) = &previous {
-                items.remove(&pk, &rk, old.timestamp, &old.properties, false);
+        let previous = if live(&mut self.items).is_none() {
+            self.partitions
+                .entry(pk)
+                .or_default()
+                .rows
+                .insert(rk, stored)
+        } else {
+            // A Cosmos table's items learn the row's neighbours from the same search.
+            let (keys, row) = (
+                (pk.clone(), rk.clone()),
+                (timestamp, stored.properties.len()),
+            );
+            let rows = &mut self.partitions.entry(pk).or_default().rows;
+            let (previous, around) = rows.insert_between(rk, stored);
+            if let Some(items) = live(&mut self.items) {
+                if let Some(old) = &previous {
+                    items.remove(&keys.0, &keys.1, old.timestamp, &old.properties, false);
+                }
+                items.add((&keys.0, &keys.1), row, around, &self.partitions);
             }
-            items.add(&pk, &rk, &self.partitions);
-        }
+            previous
+        };
         match &previous {
             Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
@@ -230,13 +238,18 @@ impl Table {
             Some(p) => p,
             None => self.partitions.entry(partition_key.clone()).or_default(),
         };
-        // The row's key is kept for the items only (a Cosmos table); its record is read back
-        // from the partition once stored, not copied.
-        let indexed = live(&mut self.items).is_some().then(|| row_key.clone());
-        let inserted = partition.rows.insert_new(row_key, stored);
-        if let (true, Some(items), Some(rk)) = (inserted, live(&mut self.items), indexed) {
-            items.add(partition_key, &rk, &self.partitions);
+        if live(&mut self.items).is_none() {
+            let inserted = partition.rows.insert_new(row_key, stored);
+            self.entity_count += usize::from(inserted);
+            return inserted;
         }
+        // A Cosmos table's items learn the row's neighbours from the same search.
+        let (rk, row) = (row_key.clone(), (stored.timestamp, stored.properties.len()));
+        let around = partition.rows.insert_new_between(row_key, stored);
+        if let (Some(around), Some(items)) = (around, live(&mut self.items)) {
+            items.add((partition_key, &rk), row, around, &self.partitions);
+        }
+        let inserted = around.is_some();
         self.entity_count += usize::from(inserted);
         inserted
     }

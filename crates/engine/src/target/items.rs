@@ -300,27 +300,30 @@ impl Items {
     }
 
     /// Records the entity just stored under `pk`, `rk` in `partitions` (the table's rows,
-    /// the new row among them; an entity it overwrote [`Items::remove`]d first).
-    pub(crate) fn add(&mut self, pk: &Key, rk: &Key, partitions: &BTreeMap<Key, Partition>) {
-        let Some(partition) = partitions.get(pk) else {
-            return;
-        };
-        let [before, Some(stored), after] = partition.rows.with_neighbours(rk) else {
-            return;
-        };
-        let timestamp = stored.timestamp;
+    /// the new row among them; an entity it overwrote [`Items::remove`]d first): its
+    /// Timestamp, its number of properties, and the Timestamps of the rows just before and
+    /// just after it in its partition ([`RowMap::insert_between`]).
+    pub(crate) fn add(
+        &mut self,
+        (pk, rk): (&Key, &Key),
+        (timestamp, properties): (DateTime, usize),
+        [before, after]: [Option<DateTime>; 2],
+        partitions: &BTreeMap<Key, Partition>,
+    ) {
         let pos = || Pos {
             timestamp,
             partition_key: pk.clone(),
             row_key: rk.clone(),
         };
-        self.entries += stored.properties.len() as u64;
+        self.entries += properties as u64;
         if let Some(index) = self.index.get_mut() {
-            index_add(index, &pos(), &stored.properties);
+            let row = partitions.get(pk).and_then(|p| p.rows.get(rk));
+            if let Some(stored) = row {
+                index_add(index, &pos(), &stored.properties);
+            }
         }
-        let fits = |before: Option<&Stored>, after: Option<&Stored>| {
-            before.is_none_or(|b| b.timestamp <= timestamp)
-                && after.is_none_or(|a| a.timestamp >= timestamp)
+        let fits = |before: Option<DateTime>, after: Option<DateTime>| {
+            before.is_none_or(|b| b <= timestamp) && after.is_none_or(|a| a >= timestamp)
         };
         let in_partition = fits(before, after);
         match self.partitions.get_mut(pk) {
@@ -328,8 +331,10 @@ impl Items {
                 rows.insert((timestamp, rk.clone()));
             }
             None if !in_partition => {
-                self.partitions
-                    .insert(pk.clone(), positions(&partition.rows));
+                if let Some(partition) = partitions.get(pk) {
+                    self.partitions
+                        .insert(pk.clone(), positions(&partition.rows));
+                }
             }
             None => {}
         }
@@ -337,12 +342,12 @@ impl Items {
             // At a partition's edge, the neighbours are in the partitions beside it.
             let before = before.or_else(|| {
                 let (_, p) = partitions.range::<Key, _>(..pk).next_back()?;
-                p.rows.last()
+                p.rows.last().map(|s| s.timestamp)
             });
             let after = after.or_else(|| {
                 let next = (Bound::Excluded(pk), Bound::Unbounded);
                 let (_, p) = partitions.range::<Key, _>(next).next()?;
-                p.rows.first()
+                p.rows.first().map(|s| s.timestamp)
             });
             self.key_order = in_partition && fits(before, after);
         } else if let Some(order) = self.order.get_mut() {
