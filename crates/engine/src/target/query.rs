@@ -18,6 +18,7 @@ use crate::key::Key;
 use crate::query::{
     Check, Continuation, Plan, QueryKind, QueryOptions, QueryPage, QueryStats, MAX_PAGE,
 };
+use crate::record::Shape;
 use crate::row_map::RowMap;
 use crate::table::{Stored, Table};
 use std::collections::BTreeSet;
@@ -68,6 +69,7 @@ pub(crate) fn execute_page(
         scanned_keys: trace.then(Vec::new),
         last_partition: None,
         read_ru: 0.0,
+        names: None,
         seen: std::collections::BTreeSet::new(),
     };
     let continuation = if plan.partition_keys.is_empty() {
@@ -235,6 +237,8 @@ struct Page {
     last_partition: Option<Key>,
     /// The read estimate of every entity read, summed ([`super::ru::read_ru`]).
     read_ru: f64,
+    /// The last shape read and the bytes of its names ([`super::ru::names_len`]).
+    names: Option<(Arc<Shape>, usize)>,
     /// Partitions read from so far (the figure counts each once, as storage's does).
     seen: std::collections::BTreeSet<Key>,
 }
@@ -269,11 +273,17 @@ impl Page {
                 }
             };
             self.stats.scanned += 1;
-            self.read_ru += super::ru::item_read_ru(
-                p.partition_key.as_str(),
-                p.row_key.as_str(),
-                &stored.properties,
-            );
+            let shape = stored.properties.shape();
+            let names = match &self.names {
+                Some((last, len)) if Arc::ptr_eq(last, shape) => *len,
+                _ => {
+                    let len = super::ru::names_len(shape);
+                    self.names = Some((shape.clone(), len));
+                    len
+                }
+            };
+            let (pk, rk) = (p.partition_key.as_str(), p.row_key.as_str());
+            self.read_ru += super::ru::item_read_ru(pk, rk, names, &stored.properties);
             if self.last_partition.as_ref() != Some(p.partition_key) {
                 if self.seen.insert(p.partition_key.clone()) {
                     self.stats.partitions += 1;
