@@ -177,10 +177,12 @@ impl Account {
 
     pub fn table(&self, name: &str) -> Result<&Table> {
         if self.target.is_cosmos() {
-            return self
-                .tables
-                .get(&map_key(self.target, name))
-                .ok_or_else(|| Error::new(ErrorCode::TableNotFound));
+            let mut buf = [0u8; 80];
+            let found = match hashed(name, &mut buf) {
+                Some(key) => self.tables.get(key),
+                None => self.tables.get(&map_key(self.target, name)),
+            };
+            return found.ok_or_else(|| Error::new(ErrorCode::TableNotFound));
         }
         let mut buf = [0u8; 64];
         lower(name, &mut buf)
@@ -190,10 +192,12 @@ impl Account {
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         if self.target.is_cosmos() {
-            return self
-                .tables
-                .get_mut(&map_key(self.target, name))
-                .ok_or_else(|| Error::new(ErrorCode::TableNotFound));
+            let mut buf = [0u8; 80];
+            let found = match hashed(name, &mut buf) {
+                Some(key) => self.tables.get_mut(key),
+                None => self.tables.get_mut(&map_key(self.target, name)),
+            };
+            return found.ok_or_else(|| Error::new(ErrorCode::TableNotFound));
         }
         let mut buf = [0u8; 64];
         lower(name, &mut buf)
@@ -409,13 +413,26 @@ pub(crate) fn clock_exhausted() -> Error {
 pub(crate) fn map_key(target: Target, name: &str) -> String {
     match target {
         Target::TableStorage => name.to_ascii_lowercase(),
-        Target::CosmosTable => {
-            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
-            format!("{hash:016x}{name}")
-        }
+        Target::CosmosTable => format!("{:016x}{name}", fnv1a(name)),
     }
+}
+
+fn fnv1a(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// [`map_key`] on Cosmos written into `buf` (every operation looks its table up: no
+/// allocation), when it fits.
+fn hashed<'b>(name: &str, buf: &'b mut [u8; 80]) -> Option<&'b str> {
+    let key = buf.get_mut(..16 + name.len())?;
+    let hash = fnv1a(name);
+    for (i, digit) in key.iter_mut().take(16).enumerate() {
+        *digit = b"0123456789abcdef"[((hash >> (60 - 4 * i)) & 0xf) as usize];
+    }
+    key.get_mut(16..)?.copy_from_slice(name.as_bytes());
+    std::str::from_utf8(key).ok()
 }
 
 /// The lower-cased table name in `buf`, without allocating (lookups are on every operation).
@@ -440,4 +457,22 @@ fn merged(update: &Entity, old: &super::table::Stored) -> Result<Entity> {
     }
     validate::entity(&result)?;
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cosmos_table_key_written_in_place_is_the_map_key() {
+        let long = "T".repeat(64);
+        for name in ["Bench", "a", "tbl0123456789", long.as_str()] {
+            let mut buf = [0u8; 80];
+            assert_eq!(
+                hashed(name, &mut buf),
+                Some(map_key(Target::CosmosTable, name).as_str())
+            );
+        }
+        assert_eq!(hashed(&"T".repeat(65), &mut [0u8; 80]), None);
+    }
 }

@@ -10,4 +10,5 @@ pub use execute::{
     count_page, distinct_partitions, execute_page, page_count, Continuation, CountedPage,
     QueryOptions, QueryPage, QueryStats, MAX_PAGE, PAGE_SCAN_BUDGET,
 };
+pub(crate) use execute::{intern_names, Check};
 pub use plan::{plan, KeyBounds, Plan, QueryKind, Summary};

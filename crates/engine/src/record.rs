@@ -310,6 +310,13 @@ impl Record {
         self.shape.names.len()
     }
 
+    /// The bytes the values take here: at least half of their sizes in the service's
+    /// entity-size formula ([`ValueRef::size`]), since no value's size is more than twice
+    /// the bytes it takes (its slot, and a string's or binary's bytes in the tail).
+    pub fn data_len(&self) -> usize {
+        self.data().len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.shape.names.is_empty()
     }

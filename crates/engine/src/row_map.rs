@@ -15,6 +15,7 @@
 //! Invariants: every leaf is non-empty and sorted, each leaf's keys all lie below the next
 //! leaf's, and `len` is the number of rows.
 
+use crate::datetime::DateTime;
 use crate::key::Key;
 use crate::table::Stored;
 use std::cmp::Ordering;
@@ -25,7 +26,7 @@ use std::ops::Bound;
 /// stays full.
 pub const LEAF: usize = 64;
 
-type Entry = (Key, Stored);
+pub type Entry = (Key, Stored);
 
 #[derive(Debug, Clone, Default)]
 pub struct RowMap {
@@ -120,16 +121,16 @@ impl RowMap {
     ) -> impl DoubleEndedIterator<Item = &[(Key, Stored)]> + Clone {
         let start = match lower {
             Bound::Unbounded => Place { leaf: 0, at: 0 },
-            Bound::Included(k) => self.first_where(|x| x >= k),
-            Bound::Excluded(k) => self.first_where(|x| x > k),
+            Bound::Included(k) => self.first_where(|(x, _)| x >= k),
+            Bound::Excluded(k) => self.first_where(|(x, _)| x > k),
         };
         let end = match upper {
             Bound::Unbounded => Place {
                 leaf: self.leaves.len(),
                 at: 0,
             },
-            Bound::Included(k) => self.first_where(|x| x > k),
-            Bound::Excluded(k) => self.first_where(|x| x >= k),
+            Bound::Included(k) => self.first_where(|(x, _)| x > k),
+            Bound::Excluded(k) => self.first_where(|(x, _)| x >= k),
         };
         let end = end.max(start);
         let leaves = self
@@ -156,16 +157,102 @@ impl RowMap {
             .filter(|slice| !slice.is_empty())
     }
 
-    /// The first place whose key `holds` (`holds` is false then true along the order).
-    fn first_where(&self, holds: impl Fn(&Key) -> bool) -> Place {
+    /// The first place whose row `holds` (`holds` is false then true along the order).
+    fn first_where(&self, holds: impl Fn(&Entry) -> bool) -> Place {
         let leaf = self
             .leaves
-            .partition_point(|l| l.last().is_some_and(|(k, _)| !holds(k)));
+            .partition_point(|l| l.last().is_some_and(|e| !holds(e)));
         let at = self
             .leaves
             .get(leaf)
-            .map_or(0, |l| l.partition_point(|(k, _)| !holds(k)));
+            .map_or(0, |l| l.partition_point(|e| !holds(e)));
         Place { leaf, at }
+    }
+
+    /// The rows from the first one that `holds` on, in order (`holds` is false then true
+    /// along the order).
+    pub fn from_first_where(
+        &self,
+        holds: impl Fn(&Entry) -> bool,
+    ) -> impl Iterator<Item = (&Key, &Stored)> {
+        let Place { leaf, at } = self.first_where(holds);
+        let first = self.leaves.get(leaf).and_then(|l| l.get(at..));
+        let rest = self.leaves.get(leaf + 1..).unwrap_or_default();
+        first
+            .unwrap_or_default()
+            .iter()
+            .chain(rest.iter().flatten())
+            .map(pair)
+    }
+
+    /// The last row, and the first.
+    pub fn last(&self) -> Option<&Stored> {
+        self.leaves.last().and_then(|l| l.last()).map(|(_, s)| s)
+    }
+
+    pub fn first(&self) -> Option<&Stored> {
+        self.leaves.first().and_then(|l| l.first()).map(|(_, s)| s)
+    }
+
+    /// [`RowMap::insert`], also giving the Timestamps of the rows just before and just after
+    /// the row's place.
+    pub fn insert_between(
+        &mut self,
+        row_key: Key,
+        stored: Stored,
+    ) -> (Option<Stored>, [Option<DateTime>; 2]) {
+        let place = self.find(&row_key);
+        let around = self.around(place);
+        let previous = match place {
+            Some((leaf, Ok(at))) => Some(std::mem::replace(&mut self.leaves[leaf][at].1, stored)),
+            Some((leaf, Err(at))) => {
+                self.insert_at(leaf, at, (row_key, stored));
+                None
+            }
+            None => {
+                self.append((row_key, stored));
+                None
+            }
+        };
+        (previous, around)
+    }
+
+    /// [`RowMap::insert_new`], also giving the Timestamps of the rows just before and just
+    /// after the new row; `None` (and nothing changed) when `row_key` is there already.
+    pub fn insert_new_between(
+        &mut self,
+        row_key: Key,
+        stored: Stored,
+    ) -> Option<[Option<DateTime>; 2]> {
+        let place = self.find(&row_key);
+        let around = self.around(place);
+        match place {
+            Some((_, Ok(_))) => return None,
+            Some((leaf, Err(at))) => self.insert_at(leaf, at, (row_key, stored)),
+            None => self.append((row_key, stored)),
+        }
+        Some(around)
+    }
+
+    /// The Timestamps of the rows just before and just after `place` ([`RowMap::find`]'s).
+    fn around(&self, place: Option<(usize, Result<usize, usize>)>) -> [Option<DateTime>; 2] {
+        let Some((leaf, found)) = place else {
+            return [self.last().map(|s| s.timestamp), None];
+        };
+        let rows = &self.leaves[leaf];
+        let (at, next) = match found {
+            Ok(at) => (at, at + 1),
+            Err(at) => (at, at),
+        };
+        let before = match at.checked_sub(1) {
+            Some(i) => rows.get(i),
+            None => leaf.checked_sub(1).and_then(|l| self.leaves[l].last()),
+        };
+        let after = match rows.get(next) {
+            Some(row) => Some(row),
+            None => self.leaves.get(leaf + 1).and_then(|l| l.first()),
+        };
+        [before, after].map(|row| row.map(|(_, s)| s.timestamp))
     }
 
     /// The leaf that holds `row_key` or should, and its place there (`Ok`: found); `None`
@@ -250,7 +337,6 @@ impl<'a> IntoIterator for &'a RowMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datetime::DateTime;
     use crate::record::{Record, Shape};
     use proptest::prelude::*;
     use std::collections::BTreeMap;

@@ -121,13 +121,7 @@ impl Table {
         }
         self.items = None;
         if target.is_cosmos() {
-            let mut items = Box::<Items>::default();
-            for (pk, partition) in &self.partitions {
-                for (rk, stored) in partition.rows.iter() {
-                    items.add(pk, rk, stored.timestamp, &stored.properties);
-                }
-            }
-            self.items = Some(items);
+            self.items = Some(Box::new(Items::of(&self.partitions)));
         }
     }
 
@@ -190,18 +184,28 @@ impl Table {
             properties: Record::encode(shape, &properties),
         };
         let (pk, rk) = (Key::from(entity.partition_key), Key::from(entity.row_key));
-        if let Some(items) = live(&mut self.items) {
-            if let Some(old) = self.partitions.get(&pk).and_then(|p| p.rows.get(&rk)) {
-                items.remove(&pk, &rk, old.timestamp, &old.properties);
+        let previous = if live(&mut self.items).is_none() {
+            self.partitions
+                .entry(pk)
+                .or_default()
+                .rows
+                .insert(rk, stored)
+        } else {
+            // A Cosmos table's items learn the row's neighbours from the same search.
+            let (keys, row) = (
+                (pk.clone(), rk.clone()),
+                (timestamp, stored.properties.len()),
+            );
+            let rows = &mut self.partitions.entry(pk).or_default().rows;
+            let (previous, around) = rows.insert_between(rk, stored);
+            if let Some(items) = live(&mut self.items) {
+                if let Some(old) = &previous {
+                    items.remove(&keys.0, &keys.1, old.timestamp, &old.properties, false);
+                }
+                items.add((&keys.0, &keys.1), row, around, &self.partitions);
             }
-            items.add(&pk, &rk, timestamp, &stored.properties);
-        }
-        let previous = self
-            .partitions
-            .entry(pk)
-            .or_default()
-            .rows
-            .insert(rk, stored);
+            previous
+        };
         match &previous {
             Some(old) => self.forget(&old.properties),
             None => self.entity_count += 1,
@@ -215,13 +219,14 @@ impl Table {
         let partition = self.partitions.get_mut(&pk)?;
         let rk = Key::new(row_key);
         let removed = partition.rows.remove(&rk)?;
-        if let Some(items) = live(&mut self.items) {
-            items.remove(&pk, &rk, removed.timestamp, &removed.properties);
-        }
         if partition.rows.is_empty() {
             self.partitions.remove(&pk);
         }
         self.entity_count -= 1;
+        if let Some(items) = live(&mut self.items) {
+            let emptied = self.entity_count == 0;
+            items.remove(&pk, &rk, removed.timestamp, &removed.properties, emptied);
+        }
         self.forget(&removed.properties);
         Some(removed)
     }
@@ -233,15 +238,18 @@ impl Table {
             Some(p) => p,
             None => self.partitions.entry(partition_key.clone()).or_default(),
         };
-        // The row's key is kept for the items only (a Cosmos table); its record is read back
-        // from the partition once stored, not copied.
-        let indexed = live(&mut self.items).is_some().then(|| row_key.clone());
-        let inserted = partition.rows.insert_new(row_key, stored);
-        if let (true, Some(items), Some(rk)) = (inserted, live(&mut self.items), indexed) {
-            if let Some(stored) = partition.rows.get(&rk) {
-                items.add(partition_key, &rk, stored.timestamp, &stored.properties);
-            }
+        if live(&mut self.items).is_none() {
+            let inserted = partition.rows.insert_new(row_key, stored);
+            self.entity_count += usize::from(inserted);
+            return inserted;
         }
+        // A Cosmos table's items learn the row's neighbours from the same search.
+        let (rk, row) = (row_key.clone(), (stored.timestamp, stored.properties.len()));
+        let around = partition.rows.insert_new_between(row_key, stored);
+        if let (Some(around), Some(items)) = (around, live(&mut self.items)) {
+            items.add((partition_key, &rk), row, around, &self.partitions);
+        }
+        let inserted = around.is_some();
         self.entity_count += usize::from(inserted);
         inserted
     }

@@ -349,7 +349,7 @@ fn scan_rows<'t, const TRACE: bool, const COUNTING: bool>(
 
 /// Points the filter's property names at the table's own interned names, so the evaluator's
 /// pointer-equality check finds a property without comparing text.
-fn intern_names(e: &mut filter::Expr, table: &Table) {
+pub(crate) fn intern_names(e: &mut filter::Expr, table: &Table) {
     use filter::{Expr, Target};
     match e {
         Expr::Or(a, b) | Expr::And(a, b) => {
@@ -373,7 +373,7 @@ fn intern_names(e: &mut filter::Expr, table: &Table) {
 /// comparisons of user properties with literals joined by `and`; those are checked without
 /// walking the tree, without decoding the keys, and reading each property at the offset its
 /// record's shape gives (found once per shape, see [`Term`]).
-enum Check<'p> {
+pub(crate) enum Check<'p> {
     /// One user property compared with a literal; the name is the table's interned one.
     One(Term<'p>),
     /// Every term must hold (none for an empty filter); names interned as in `One`.
@@ -392,7 +392,7 @@ impl<'p> Check<'p> {
     /// every `PartitionKey op 'text'` but `ne`, and the RowKey range, applied when the plan
     /// pins one partition, likewise for RowKey). So `PartitionKey eq 'a' and Name ge 'B'
     /// and Name lt 'C'` checks two terms per row, not the general tree.
-    fn new(plan: &'p Plan, table: &Table) -> Check<'p> {
+    pub(crate) fn new(plan: &'p Plan, table: &Table) -> Check<'p> {
         use filter::{Expr, Target};
         let expr = &plan.filter;
         let pinned = matches!(
@@ -442,7 +442,7 @@ impl<'p> Check<'p> {
     }
 
     #[inline]
-    fn matches(&mut self, pk: &str, rk: &Key, stored: &Stored) -> bool {
+    pub(crate) fn matches(&mut self, pk: &str, rk: &Key, stored: &Stored) -> bool {
         match self {
             Check::One(term) => term.holds(&stored.properties),
             Check::All(terms) => terms.iter_mut().all(|t| t.holds(&stored.properties)),
@@ -464,7 +464,7 @@ impl<'p> Check<'p> {
 /// depends only on the record's shape, so the position is looked up once per shape met (a
 /// table's entities mostly share one) and kept with the shape's address (the table is
 /// borrowed for the whole page, so no shape is freed or reused meanwhile).
-struct Term<'p> {
+pub(crate) struct Term<'p> {
     name: &'p Arc<str>,
     op: CmpOp,
     literal: &'p Value,

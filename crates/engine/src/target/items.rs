@@ -3,10 +3,19 @@
 //! property ([`Rule::AutomaticIndex`](super::Rule::AutomaticIndex)). Kept only on tables of
 //! Cosmos accounts: a storage table has none and pays nothing for it.
 //!
+//! Most tables are written in key order, or each partition is (a load, a log appended by
+//! RowKey): then the container's order is the rows' own, and nothing is kept for it.
+//!
 //! Invariants, for the table `T` that owns it:
-//! - `order` holds one [`Pos`] per entity of `T`: its Timestamp and keys;
-//! - `partitions[pk]` holds `(timestamp, rk)` for every entity of partition `pk`, and no
-//!   partition is empty;
+//! - `key_order` true: along `T`'s rows in key order (PartitionKey, then RowKey) no Timestamp
+//!   is earlier than the one before it, so key order is the container's order (Timestamp,
+//!   ties by keys). It only turns false on a write, and true again when `T` is emptied;
+//! - `order`, once built, holds one [`Pos`] per entity of `T`: its Timestamp and keys. It is
+//!   built from `T`'s rows when a query needs it while `key_order` is false, and kept up to
+//!   date by every add and remove from then on;
+//! - `partitions[pk]`, where present, holds `(timestamp, rk)` for every entity of partition
+//!   `pk` and is not empty; where absent, partition `pk`'s rows in RowKey order have no
+//!   Timestamp earlier than the one before it (its order is its rows' order);
 //! - `index`, once built, holds in `properties[name][key]` the `Pos` of every entity whose
 //!   property `name` has a value with index key `key`, no inner map or set empty: the same
 //!   index an eager build would hold. It is built from the table's rows on the first lookup
@@ -20,7 +29,8 @@ use crate::entity::PropertyName;
 use crate::filter::{CmpOp, Expr, Target as On};
 use crate::key::Key;
 use crate::record::{Record, ValueRef};
-use crate::table::Table;
+use crate::row_map::RowMap;
+use crate::table::{Partition, Stored, Table};
 use crate::value::{Guid, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -168,12 +178,36 @@ pub struct IndexRead {
 }
 
 /// Order and property index of one Cosmos table (see the module's invariants).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Items {
-    order: BTreeSet<Pos>,
+    key_order: bool,
+    order: OnceLock<BTreeSet<Pos>>,
     partitions: BTreeMap<Key, BTreeSet<(DateTime, Key)>>,
     index: OnceLock<Index>,
     entries: u64,
+}
+
+impl Default for Items {
+    /// An empty table's: its (no) rows are in key order.
+    fn default() -> Self {
+        Items {
+            key_order: true,
+            order: OnceLock::new(),
+            partitions: BTreeMap::new(),
+            index: OnceLock::new(),
+            entries: 0,
+        }
+    }
+}
+
+/// Whether `rows` (in key order) have no Timestamp earlier than the one before it.
+fn ascending<'a>(mut rows: impl Iterator<Item = &'a Stored>) -> bool {
+    let mut last = DateTime::MIN;
+    rows.all(|s| {
+        let later = s.timestamp >= last;
+        last = s.timestamp;
+        later
+    })
 }
 
 /// The property index: for each property name, the positions holding each index key.
@@ -213,37 +247,112 @@ impl Positions {
 }
 
 impl Items {
+    /// The bookkeeping of a table holding `partitions` (a table loaded, imported or copied
+    /// into a Cosmos account).
+    pub(crate) fn of(partitions: &BTreeMap<Key, Partition>) -> Items {
+        let mut items = Items::default();
+        for (pk, partition) in partitions {
+            let rows = partition.rows.iter().map(|(_, s)| s);
+            items.entries += rows.clone().map(|s| s.properties.len() as u64).sum::<u64>();
+            if !ascending(rows) {
+                items
+                    .partitions
+                    .insert(pk.clone(), positions(&partition.rows));
+            }
+        }
+        let rows = partitions
+            .values()
+            .flat_map(|p| p.rows.iter().map(|(_, s)| s));
+        items.key_order = items.partitions.is_empty() && ascending(rows);
+        items
+    }
+
     /// Number of index entries over all properties.
     pub fn index_entries(&self) -> u64 {
         self.entries
     }
 
-    /// Every entity's position, in the container's order.
-    pub(crate) fn order(&self) -> &BTreeSet<Pos> {
-        &self.order
+    /// Every entity's position, in the container's order; `None` when that is key order
+    /// (the rows' own order, [`Items`]'s invariants).
+    pub(crate) fn order(&self, table: &Table) -> Option<&BTreeSet<Pos>> {
+        if self.key_order {
+            return None;
+        }
+        Some(self.order.get_or_init(|| {
+            let mut order = BTreeSet::new();
+            for (pk, partition) in table.partitions() {
+                for (rk, stored) in partition.rows.iter() {
+                    order.insert(Pos {
+                        timestamp: stored.timestamp,
+                        partition_key: pk.clone(),
+                        row_key: rk.clone(),
+                    });
+                }
+            }
+            order
+        }))
     }
 
-    /// The positions of one partition's entities, in order.
+    /// The positions of one partition's entities, in order; `None` when that is RowKey
+    /// order (the partition's rows' own).
     pub(crate) fn partition(&self, pk: &Key) -> Option<&BTreeSet<(DateTime, Key)>> {
         self.partitions.get(pk)
     }
 
-    /// Records a stored entity.
-    pub(crate) fn add(&mut self, pk: &Key, rk: &Key, timestamp: DateTime, record: &Record) {
-        let pos = Pos {
+    /// Records the entity just stored under `pk`, `rk` in `partitions` (the table's rows,
+    /// the new row among them; an entity it overwrote [`Items::remove`]d first): its
+    /// Timestamp, its number of properties, and the Timestamps of the rows just before and
+    /// just after it in its partition ([`RowMap::insert_between`]).
+    pub(crate) fn add(
+        &mut self,
+        (pk, rk): (&Key, &Key),
+        (timestamp, properties): (DateTime, usize),
+        [before, after]: [Option<DateTime>; 2],
+        partitions: &BTreeMap<Key, Partition>,
+    ) {
+        let pos = || Pos {
             timestamp,
             partition_key: pk.clone(),
             row_key: rk.clone(),
         };
-        self.entries += record.len() as u64;
+        self.entries += properties as u64;
         if let Some(index) = self.index.get_mut() {
-            index_add(index, &pos, record);
+            let row = partitions.get(pk).and_then(|p| p.rows.get(rk));
+            if let Some(stored) = row {
+                index_add(index, &pos(), &stored.properties);
+            }
         }
-        self.partitions
-            .entry(pk.clone())
-            .or_default()
-            .insert((timestamp, rk.clone()));
-        self.order.insert(pos);
+        let fits = |before: Option<DateTime>, after: Option<DateTime>| {
+            before.is_none_or(|b| b <= timestamp) && after.is_none_or(|a| a >= timestamp)
+        };
+        let in_partition = fits(before, after);
+        match self.partitions.get_mut(pk) {
+            Some(rows) => {
+                rows.insert((timestamp, rk.clone()));
+            }
+            None if !in_partition => {
+                if let Some(partition) = partitions.get(pk) {
+                    self.partitions
+                        .insert(pk.clone(), positions(&partition.rows));
+                }
+            }
+            None => {}
+        }
+        if self.key_order {
+            // At a partition's edge, the neighbours are in the partitions beside it.
+            let before = before.or_else(|| {
+                let (_, p) = partitions.range::<Key, _>(..pk).next_back()?;
+                p.rows.last().map(|s| s.timestamp)
+            });
+            let after = after.or_else(|| {
+                let next = (Bound::Excluded(pk), Bound::Unbounded);
+                let (_, p) = partitions.range::<Key, _>(next).next()?;
+                p.rows.first().map(|s| s.timestamp)
+            });
+            self.key_order = in_partition && fits(before, after);
+        } else if let Some(order) = self.order.get_mut() {
+            order.insert(pos());
+        }
     }
 
     /// The property index, built from `table`'s rows (the table that owns these items) on
@@ -265,16 +374,24 @@ impl Items {
         })
     }
 
-    /// Forgets an entity that left the table (or is being overwritten).
-    pub(crate) fn remove(&mut self, pk: &Key, rk: &Key, timestamp: DateTime, record: &Record) {
-        let pos = Pos {
+    /// Forgets an entity that left the table (or is being overwritten); `emptied` when it
+    /// was the table's last.
+    pub(crate) fn remove(
+        &mut self,
+        pk: &Key,
+        rk: &Key,
+        timestamp: DateTime,
+        record: &Record,
+        emptied: bool,
+    ) {
+        let pos = || Pos {
             timestamp,
             partition_key: pk.clone(),
             row_key: rk.clone(),
         };
         self.entries -= record.len() as u64;
         if let Some(index) = self.index.get_mut() {
-            index_remove(index, &pos, record);
+            index_remove(index, &pos(), record);
         }
         if let Some(rows) = self.partitions.get_mut(pk) {
             rows.remove(&(timestamp, rk.clone()));
@@ -282,7 +399,12 @@ impl Items {
                 self.partitions.remove(pk);
             }
         }
-        self.order.remove(&pos);
+        if emptied {
+            self.key_order = true;
+            self.order = OnceLock::new();
+        } else if let Some(order) = self.order.get_mut() {
+            order.remove(&pos());
+        }
     }
 
     /// The index sets that may hold matches of `filter` (every entity read is checked
@@ -323,6 +445,13 @@ impl Items {
         }
         (!found.is_empty()).then_some(found)
     }
+}
+
+/// The positions of a partition's `rows`.
+fn positions(rows: &RowMap) -> BTreeSet<(DateTime, Key)> {
+    rows.iter()
+        .map(|(rk, s)| (s.timestamp, rk.clone()))
+        .collect()
 }
 
 /// Adds the position `pos` of an entity with properties `record` to `index`.

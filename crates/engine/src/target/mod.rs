@@ -4,6 +4,8 @@
 
 mod copy;
 mod items;
+#[cfg(test)]
+mod order_tests;
 pub(crate) mod query;
 pub mod ru;
 pub mod rules;
@@ -119,7 +121,12 @@ impl Target {
                 ..refusal(ErrorCode::PropertyNameInvalid, Rule::ReservedPropertyNames)
             });
         }
-        let size = cosmos_entity_size(e);
+        // Storage's size passed already: only binary values make Cosmos's larger.
+        let binary = |(_, v): &(_, Value)| matches!(v, Value::Binary(_));
+        let size = match e.properties.iter().any(binary) {
+            true => cosmos_entity_size(e),
+            false => 0,
+        };
         if size > crate::validate::MAX_ENTITY_BYTES {
             return Err(Error {
                 detail: Some(Box::new(Detail::EntityTooLarge {
