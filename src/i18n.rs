@@ -97,6 +97,22 @@ pub fn number(n: impl Count) -> String {
     })
 }
 
+/// A number with exactly `digits` fraction digits (an amount of money), formatted for the
+/// current language: `22,734.30` in English, `22.734,30` in German.
+pub fn fixed(n: f64, digits: u8) -> String {
+    let options = Object::new();
+    for name in ["minimumFractionDigits", "maximumFractionDigits"] {
+        let _ = js_sys::Reflect::set(&options, &name.into(), &JsValue::from(digits));
+    }
+    let format = Intl::NumberFormat::new(&locales(lang()), &options);
+    format
+        .format()
+        .call1(&format, &JsValue::from_f64(n + 0.0))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| (n as i64).to_string())
+}
+
 /// The CLDR cardinal plural category of `n` in `lang` (the browser's rules).
 pub fn plural_category(lang: Lang, n: f64) -> Category {
     PLURAL_RULES.with(|cache| {

@@ -31,11 +31,11 @@ pub fn spread(s: &Spread) -> String {
     }
 }
 
-/// Money with two decimals, or four under one unit (prices per transaction are tiny).
+/// Money with two decimals, or four under one unit (prices per transaction are tiny):
+/// `22,734.30 USD`, `0.0004 USD`, `0.00 USD`.
 pub fn money(x: f64, currency: &str) -> String {
-    let digits = if x.abs() >= 1.0 { 100.0 } else { 10_000.0 };
-    let v = (x * digits).round() / digits;
-    format!("{} {currency}", i18n::number(v))
+    let digits = if x.abs() >= 1.0 || x == 0.0 { 2 } else { 4 };
+    format!("{} {currency}", i18n::fixed(x, digits))
 }
 
 pub fn kind(k: Kind) -> String {
