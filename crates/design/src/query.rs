@@ -3,6 +3,7 @@
 
 use super::model::{ConditionOp, ReadPattern};
 use super::sample::{Drawn, TypeModel};
+use super::template::Template;
 use tablescope_engine::Value;
 
 /// One request of a call (a fan-out call sends one per bucket).
@@ -38,16 +39,27 @@ pub fn requests(model: &TypeModel, r: &ReadPattern, d: &Drawn) -> Vec<Planned> {
             let mut partition_key = None;
             for c in &r.conditions {
                 match c.on.as_str() {
-                    "PartitionKey" => {
-                        parts.push(format!("PartitionKey eq {}", quote(&pk)));
-                        partition_key = Some(pk.clone());
-                    }
-                    "RowKey" => parts.push(compare("RowKey", &d.row_key, c.op)),
+                    "PartitionKey" => match &c.op {
+                        ConditionOp::Through { field } => {
+                            let prefix = key_prefix(model, &model.partition_key, d, field);
+                            parts.push(range("PartitionKey", &prefix));
+                        }
+                        _ => {
+                            parts.push(format!("PartitionKey eq {}", quote(&pk)));
+                            partition_key = Some(pk.clone());
+                        }
+                    },
+                    "RowKey" => parts.push(match &c.op {
+                        ConditionOp::Through { field } => {
+                            range("RowKey", &key_prefix(model, &model.row_key, d, field))
+                        }
+                        op => compare("RowKey", &d.row_key, op),
+                    }),
                     name => {
                         if let Some(v) = d.value(model.ty, name) {
-                            parts.push(match (c.op, v) {
+                            parts.push(match (&c.op, v) {
                                 (ConditionOp::Prefix { .. }, Value::String(s)) => {
-                                    compare(name, s, c.op)
+                                    compare(name, s, &c.op)
                                 }
                                 _ => format!("{name} eq {}", literal(v)),
                             });
@@ -69,20 +81,34 @@ pub fn select(r: &ReadPattern) -> Option<Vec<String>> {
     r.needs.clone().filter(|_| r.select)
 }
 
-fn compare(name: &str, value: &str, op: ConditionOp) -> String {
+/// The drawn entity's key expanded through the field on `field` (and the literal after it).
+pub fn key_prefix(model: &TypeModel, key: &Template, d: &Drawn, field: &str) -> String {
+    let lookup = |name: &str| {
+        let at = model.ty.properties.iter().position(|p| p.name == name)?;
+        Some((d.raws.get(at)?, d.value_at(at)?))
+    };
+    key.through(field)
+        .map(|t| t.expand(&lookup))
+        .unwrap_or_default()
+}
+
+fn compare(name: &str, value: &str, op: &ConditionOp) -> String {
     match op {
         ConditionOp::Eq => format!("{name} eq {}", quote(value)),
         ConditionOp::Prefix { length } => {
-            let prefix: String = value.chars().take(length as usize).collect();
-            match successor(&prefix) {
-                Some(next) => format!(
-                    "{name} ge {} and {name} lt {}",
-                    quote(&prefix),
-                    quote(&next)
-                ),
-                None => format!("{name} ge {}", quote(&prefix)),
-            }
+            let prefix: String = value.chars().take(*length as usize).collect();
+            range(name, &prefix)
         }
+        // Bound from a key's template (see `key_prefix`), never from a property's value.
+        ConditionOp::Through { .. } => format!("{name} eq {}", quote(value)),
+    }
+}
+
+/// The string range of the values starting with `prefix`.
+fn range(name: &str, prefix: &str) -> String {
+    match successor(prefix) {
+        Some(next) => format!("{name} ge {} and {name} lt {}", quote(prefix), quote(&next)),
+        None => format!("{name} ge {}", quote(prefix)),
     }
 }
 
