@@ -386,8 +386,15 @@ fn grade(rule: Rule, d: &Design, p: &Projection) -> Finding {
                     let element = if batchable {
                         label(i)
                     } else {
+                        // The first type keyed unlike the write's first type (else the
+                        // second type).
+                        let pk = |t: &String| d.entity_type(t).map(|e| &e.partition_key);
+                        let first = w.entity_types.first().and_then(pk);
                         w.entity_types
-                            .get(1)
+                            .iter()
+                            .skip(1)
+                            .find(|t| pk(t) != first)
+                            .or_else(|| w.entity_types.get(1))
                             .and_then(|t| d.entity_types.iter().position(|e| &e.name == t))
                             .map(|j| format!("entityTypes[{j}].partitionKey"))
                     };

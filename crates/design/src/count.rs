@@ -3,7 +3,7 @@
 //! arithmetic can be replayed (one categorical property, days of a timeline), the
 //! expectation where independent parts combine (two properties, a hash bucket beside a day).
 
-use super::distribution::{Categories, Chain, Constraint, TICKS_PER_DAY};
+use super::distribution::{Categories, Chain, Constraint, Timeline, TICKS_PER_DAY};
 use super::model::ConditionOp;
 use super::permute::fnv1a;
 use super::sample::{value_of, Drawn, Source, TypeModel};
@@ -35,6 +35,9 @@ pub struct Ask<'a> {
     pub pk_through: Option<&'a str>,
     /// Also the RowKey's fields through this property (a RowKey prefix through a field).
     pub rk_through: Option<&'a str>,
+    /// Also the RowKey's fields before this property, and this one within `span` values of
+    /// the drawn entity's (a RowKey range).
+    pub rk_range: Option<(&'a str, u32)>,
 }
 
 impl Ask<'_> {
@@ -47,6 +50,7 @@ impl Ask<'_> {
             conditions: &[],
             pk_through: None,
             rk_through: None,
+            rk_range: None,
         }
     }
 }
@@ -146,16 +150,27 @@ impl Counter {
             (true, None) => Some(model.partition_key.clone()),
             (true, Some(p)) => model.partition_key.through(p),
         };
-        let rk_fields = ask.rk_through.and_then(|p| model.row_key.through(p));
+        let rk_fields = ask
+            .rk_through
+            .or(ask.rk_range.map(|(p, _)| p))
+            .and_then(|p| model.row_key.through(p));
+        let stepped = |prop: &str, in_rk: bool| match ask.rk_range {
+            Some((p, span)) if in_rk && p == prop => Some(span),
+            _ => None,
+        };
+        let pk_count = pk_fields.as_ref().map_or(0, |t| t.fields().count());
+        let mut days_span = 1i64;
         // Hash buckets over a categorical property: (its level, its share); the share counts
         // only while that property is not held to one value by another field.
         let mut hashed: Vec<(Option<usize>, f64)> = Vec::new();
-        for f in pk_fields
+        for (k, f) in pk_fields
             .iter()
             .chain(rk_fields.iter())
             .flat_map(|t| t.fields())
+            .enumerate()
         {
             let prop = f.expr.property();
+            let step = stepped(prop, k >= pk_count);
             let Some(at) = model.ty.properties.iter().position(|p| p.name == prop) else {
                 continue;
             };
@@ -178,7 +193,12 @@ impl Counter {
                     if let (Some(slot), Some(a)) =
                         (constraints.get_mut(*level), d.categories.get(*level))
                     {
-                        *slot = Constraint::Is(*a);
+                        *slot = match (step, model.chain.levels.get(*level)) {
+                            (Some(span), Some(l)) => {
+                                Constraint::OneOf((*a..(*a + u64::from(span)).min(l.k())).collect())
+                            }
+                            _ => Constraint::Is(*a),
+                        };
                     }
                 }
                 (Expr::Property(_), Some(Source::Timestamps { timeline, .. }))
@@ -186,6 +206,9 @@ impl Counter {
                 {
                     if let Some(Raw::Ticks(t)) = d.raws.get(at) {
                         day = Some((*timeline, t.div_euclid(TICKS_PER_DAY)));
+                        if let Some(span) = step {
+                            days_span = i64::from(span);
+                        }
                     }
                 }
                 _ => unique = true,
@@ -201,7 +224,9 @@ impl Counter {
                 continue;
             };
             let wanted = match op {
-                ConditionOp::Eq | ConditionOp::Through { .. } => Constraint::Is(a),
+                ConditionOp::Eq | ConditionOp::Through { .. } | ConditionOp::Range { .. } => {
+                    Constraint::Is(a)
+                }
                 ConditionOp::Prefix { length } => {
                     let text = d
                         .value(model.ty, prop)
@@ -231,11 +256,11 @@ impl Counter {
             return (if factor > 0.0 { 1.0 } else { 0.0 }, 0.0);
         }
         let constrained = constraints.iter().any(|c| *c != Constraint::Any);
+        let on_days = |timeline: Timeline, dn: i64| timeline.count_on_days(n, dn, days_span) as f64;
         let base = match day {
-            Some((timeline, dn)) if !constrained => timeline.count_on_day(n, dn) as f64,
+            Some((timeline, dn)) if !constrained => on_days(timeline, dn),
             Some((timeline, dn)) => {
-                model.chain.count(n, &constraints) * timeline.count_on_day(n, dn) as f64
-                    / n.max(1) as f64
+                model.chain.count(n, &constraints) * on_days(timeline, dn) / n.max(1) as f64
             }
             None => model.chain.count(n, &constraints),
         };

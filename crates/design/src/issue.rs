@@ -122,6 +122,11 @@ pub enum Issue {
     },
     /// A prefix "through" a field on a property rather than a key.
     ThroughOnProperty,
+    /// A RowKey range over a field it cannot step, or a span out of `1..=max`.
+    RangeField {
+        field: String,
+        max: u32,
+    },
     /// A template's brace without its partner: `found` is `{` or `}`.
     Unbalanced {
         found: char,
@@ -229,7 +234,7 @@ impl fmt::Display for Issue {
                 write!(f, "a {kind} property cannot take this distribution")
             }
             PkPrefix => f.write_str(
-                "a PartitionKey prefix is a table range query; the projector models PartitionKey only as equal",
+                "a PartitionKey condition is eq or a prefix through a field of its template",
             ),
             RkNeedsPk => f.write_str(
                 "RowKey conditions are modelled within one partition: add PartitionKey eq",
@@ -264,8 +269,12 @@ impl fmt::Display for Issue {
                 fields.join(", ")
             ),
             ThroughOnProperty => {
-                f.write_str("a prefix through a template field is a condition on PartitionKey or RowKey")
+                f.write_str("a prefix or range through a template field is a condition on PartitionKey or RowKey")
             }
+            RangeField { field, max } => write!(
+                f,
+                "a RowKey range steps a zero-padded number ({{Field:08}}) of a uniform or Zipf property, or a date ({{Field:date}}), by 1 to {max}: {field:?} is not one"
+            ),
             Unbalanced { found, text } => {
                 let missing = if *found == '{' { '}' } else { '{' };
                 write!(f, "'{found}' without '{missing}' in {text:?}")

@@ -188,6 +188,10 @@ pub enum ConditionOp {
     /// A key that starts with the drawn entity's key up to and including the template's first
     /// field on property `field` and the literal text after it (a string range of the key).
     Through { field: String },
+    /// A key from the drawn entity's key through field `field` (inclusive) to the same key
+    /// with that field `span` values later, a day each for a date (exclusive):
+    /// `RowKey ge '00001234_' and RowKey lt '00001241_'`.
+    Range { field: String, span: u32 },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -199,6 +203,8 @@ struct ConditionJson {
     length: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     through: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    span: Option<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -206,21 +212,31 @@ struct ConditionJson {
 enum OpName {
     Eq,
     Prefix,
+    Range,
 }
 
 impl TryFrom<ConditionJson> for Condition {
     type Error = String;
     fn try_from(c: ConditionJson) -> Result<Self, String> {
-        let op = match (c.op, c.length, c.through) {
-            (OpName::Eq, None, None) => ConditionOp::Eq,
-            (OpName::Prefix, Some(length), None) => ConditionOp::Prefix { length },
-            (OpName::Prefix, None, Some(field)) => ConditionOp::Through { field },
-            (OpName::Eq, ..) => return Err("an eq condition takes no length or through".into()),
-            (OpName::Prefix, Some(_), Some(_)) => {
+        let op = match (c.op, c.length, c.through, c.span) {
+            (OpName::Eq, None, None, None) => ConditionOp::Eq,
+            (OpName::Prefix, Some(length), None, None) => ConditionOp::Prefix { length },
+            (OpName::Prefix, None, Some(field), None) => ConditionOp::Through { field },
+            (OpName::Range, None, Some(field), Some(span)) => ConditionOp::Range { field, span },
+            (OpName::Eq, ..) => {
+                return Err("an eq condition takes no length, through or span".into())
+            }
+            (OpName::Prefix, _, _, Some(_)) => {
+                return Err("a prefix condition takes no span (a range does)".into())
+            }
+            (OpName::Prefix, Some(_), Some(_), None) => {
                 return Err("a prefix condition takes a length or a through field, not both".into())
             }
-            (OpName::Prefix, None, None) => {
+            (OpName::Prefix, None, None, None) => {
                 return Err("a prefix condition needs a length or a through field".into())
+            }
+            (OpName::Range, ..) => {
+                return Err("a range condition takes a through field and a span, no length".into())
             }
         };
         Ok(Condition { on: c.on, op })
@@ -229,16 +245,18 @@ impl TryFrom<ConditionJson> for Condition {
 
 impl From<Condition> for ConditionJson {
     fn from(c: Condition) -> Self {
-        let (op, length, through) = match c.op {
-            ConditionOp::Eq => (OpName::Eq, None, None),
-            ConditionOp::Prefix { length } => (OpName::Prefix, Some(length), None),
-            ConditionOp::Through { field } => (OpName::Prefix, None, Some(field)),
+        let (op, length, through, span) = match c.op {
+            ConditionOp::Eq => (OpName::Eq, None, None, None),
+            ConditionOp::Prefix { length } => (OpName::Prefix, Some(length), None, None),
+            ConditionOp::Through { field } => (OpName::Prefix, None, Some(field), None),
+            ConditionOp::Range { field, span } => (OpName::Range, None, Some(field), Some(span)),
         };
         ConditionJson {
             on: c.on,
             op,
             length,
             through,
+            span,
         }
     }
 }

@@ -220,6 +220,10 @@ impl<'d> Projector<'d> {
             Some(ConditionOp::Through { field }) => Some(field.as_str()),
             _ => None,
         };
+        let rk_range = match rk {
+            Some(ConditionOp::Range { field, span }) => Some((field.as_str(), *span)),
+            _ => None,
+        };
         let props: Vec<(&str, ConditionOp)> = r
             .conditions
             .iter()
@@ -272,6 +276,7 @@ impl<'d> Projector<'d> {
                     let ask = Ask {
                         bucket: planned.bucket,
                         rk_through,
+                        rk_range,
                         ..Ask::partition(true)
                     };
                     let (c, v) = self.counter.count_spread(m, &d, &ask);
@@ -287,7 +292,7 @@ impl<'d> Projector<'d> {
                         }
                         // Types whose RowKey starts the same way through the field hold the
                         // same values there (copies of one entity).
-                        Some(ConditionOp::Through { field }) => {
+                        Some(ConditionOp::Through { field } | ConditionOp::Range { field, .. }) => {
                             let own = m.row_key.through(field);
                             sharing
                                 .into_iter()
@@ -308,6 +313,7 @@ impl<'d> Projector<'d> {
                                 bucket: planned.bucket,
                                 conditions: &props,
                                 rk_through,
+                                rk_range,
                                 ..Ask::partition(true)
                             };
                             let (matches, v) = self.counter.count_spread(m, &d, &ask);

@@ -20,6 +20,8 @@ pub const MAX_UNIFORM: i64 = 1_000_000_000;
 /// Most entities of one type a write call may write (a batch takes 100 operations; the review
 /// says when a write needs more).
 pub const MAX_PER_CALL: u32 = 1_000;
+/// Most values (or days) a RowKey range spans.
+pub const MAX_SPAN: u32 = 100_000;
 /// Largest entity count per type the generator accepts (the projector takes any size).
 pub const MAX_COUNT: u64 = 10_000_000;
 
@@ -306,7 +308,23 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
     for (j, cond) in r.conditions.iter().enumerate() {
         let cp = format!("{path}.conditions[{j}]");
         match (cond.on.as_str(), &cond.op) {
-            ("PartitionKey", ConditionOp::Prefix { .. }) => c.fail(&cp, Issue::PkPrefix),
+            ("PartitionKey", ConditionOp::Prefix { .. } | ConditionOp::Range { .. }) => {
+                c.fail(&cp, Issue::PkPrefix)
+            }
+            ("RowKey", ConditionOp::Range { field, span }) => {
+                if !pk_eq {
+                    c.fail(&cp, Issue::RkNeedsPk);
+                }
+                if !rangeable(ty, field) || !(1..=MAX_SPAN).contains(span) {
+                    c.fail(
+                        &cp,
+                        Issue::RangeField {
+                            field: field.clone(),
+                            max: MAX_SPAN,
+                        },
+                    );
+                }
+            }
             (key @ ("PartitionKey" | "RowKey"), ConditionOp::Through { field }) => {
                 if key == "RowKey" && !pk_eq {
                     c.fail(&cp, Issue::RkNeedsPk);
@@ -367,7 +385,9 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
                                 c.fail(&cp, Issue::Prefix);
                             }
                         }
-                        ConditionOp::Through { .. } => c.fail(&cp, Issue::ThroughOnProperty),
+                        ConditionOp::Through { .. } | ConditionOp::Range { .. } => {
+                            c.fail(&cp, Issue::ThroughOnProperty)
+                        }
                         ConditionOp::Eq => {}
                     }
                 }
@@ -407,6 +427,26 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
         }
     } else if r.select {
         c.fail(format!("{path}.select"), Issue::Select);
+    }
+}
+
+/// Whether a RowKey range can step field `field`: its first field on that property is a
+/// zero-padded number of a uniform or Zipf property (text order is number order), or a date.
+fn rangeable(ty: &EntityType, field: &str) -> bool {
+    let Ok(t) = Template::parse(&ty.row_key) else {
+        return false;
+    };
+    let Some(f) = t.fields().find(|f| f.expr.property() == field) else {
+        return false;
+    };
+    let Some(def) = ty.property(field) else {
+        return false;
+    };
+    match (&f.expr, f.format, &def.distribution) {
+        (Expr::Property(_), Format::Pad(_), Distribution::Uniform { min, .. }) => *min >= 0,
+        (Expr::Property(_), Format::Pad(_), Distribution::Zipf { .. }) => true,
+        (Expr::Property(_), Format::Date, Distribution::Timestamps { .. }) => true,
+        _ => false,
     }
 }
 

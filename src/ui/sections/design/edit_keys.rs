@@ -9,13 +9,15 @@ use crate::design::{Condition, ConditionOp, Pattern, Template};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
-/// The select value of a key condition: `""` none, `eq`, `through:Field`, `length:N`.
+/// The select value of a key condition: `""` none, `eq`, `through:Field`, `length:N`,
+/// `range:Field:Span`.
 fn op_value(op: Option<&ConditionOp>) -> String {
     match op {
         None => String::new(),
         Some(ConditionOp::Eq) => "eq".into(),
         Some(ConditionOp::Through { field }) => format!("through:{field}"),
         Some(ConditionOp::Prefix { length }) => format!("length:{length}"),
+        Some(ConditionOp::Range { field, span }) => format!("range:{field}:{span}"),
     }
 }
 
@@ -26,6 +28,15 @@ fn op_of(value: &str) -> Option<ConditionOp> {
     if let Some(field) = value.strip_prefix("through:") {
         return Some(ConditionOp::Through {
             field: field.to_string(),
+        });
+    }
+    if let Some((field, span)) = value
+        .strip_prefix("range:")
+        .and_then(|r| r.rsplit_once(':'))
+    {
+        return Some(ConditionOp::Range {
+            field: field.to_string(),
+            span: span.parse().ok()?,
         });
     }
     let length = value.strip_prefix("length:")?.parse().ok()?;
@@ -98,6 +109,9 @@ pub fn key_condition(ctx: Ctx, i: usize, key: &'static str) -> impl IntoView {
         let now = current();
         if let Some(n) = now.strip_prefix("length:") {
             out.push((now.clone(), msg::design_cond_length(n)));
+        }
+        if let Some((field, span)) = now.strip_prefix("range:").and_then(|r| r.rsplit_once(':')) {
+            out.push((now.clone(), msg::design_cond_range(field, span)));
         }
         if !out.iter().any(|(v, _)| *v == now) {
             out.push((now.clone(), now.clone()));

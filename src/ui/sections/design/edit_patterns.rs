@@ -43,13 +43,15 @@ const OPS: [WriteOp; 4] = [
 ];
 
 /// A condition as one line: `PartitionKey`, `RowKey`, `LastName` (equal to the drawn
-/// entity's value), `LastName^1` (starting with its first character) or `RowKey^OrderId`
-/// (a key's prefix through its template's `OrderId` field).
+/// entity's value), `LastName^1` (starting with its first character), `RowKey^OrderId` (a
+/// key's prefix through its template's `OrderId` field) or `RowKey^Week+4` (the RowKey range
+/// from it over 4 values of `Week`).
 fn condition_text(c: &Condition) -> String {
     match &c.op {
         ConditionOp::Eq => c.on.clone(),
         ConditionOp::Prefix { length } => format!("{}^{length}", c.on),
         ConditionOp::Through { field } => format!("{}^{field}", c.on),
+        ConditionOp::Range { field, span } => format!("{}^{field}+{span}", c.on),
     }
 }
 
@@ -62,8 +64,14 @@ fn parse_conditions(text: &str) -> Vec<Condition> {
                 op: match n.trim().parse() {
                     Ok(length) => ConditionOp::Prefix { length },
                     Err(_) if n.trim().is_empty() => ConditionOp::Prefix { length: 1 },
-                    Err(_) => ConditionOp::Through {
-                        field: n.trim().to_string(),
+                    Err(_) => match n.split_once('+') {
+                        Some((field, span)) => ConditionOp::Range {
+                            field: field.trim().to_string(),
+                            span: span.trim().parse().unwrap_or(0),
+                        },
+                        None => ConditionOp::Through {
+                            field: n.trim().to_string(),
+                        },
                     },
                 },
             },

@@ -90,7 +90,7 @@ pub fn evidence(f: &Finding) -> String {
         Rule::Projection => msg::design_ev_projection(fmt::num(m), fmt::num(l)),
         Rule::Denormalisation => msg::design_ev_denormalisation(fmt::num(m)),
         Rule::Batches if f.operations.is_some() => {
-            msg::design_ev_batch_operations(fmt::num(m), fmt::num(l))
+            msg::design_ev_batch_operations(fmt::num(l), fmt::num(m))
         }
         Rule::Batches => msg::design_ev_batches(if m > 0.0 {
             msg::design_yes()
