@@ -149,7 +149,8 @@ impl Bridge {
     }
 
     /// One page of a query (`op::QUERY`): the page's counts and continuation, and its first
-    /// `keep` entities.
+    /// `keep` entities. The page ends where the engine's would for the same options (its
+    /// scan budget included).
     pub fn query(
         &self,
         table: &str,
@@ -167,6 +168,9 @@ impl Bridge {
                 text(c.map(|c| &c.next_partition_key)),
                 text(c.map(|c| &c.next_row_key)),
                 (keep as f64).into(),
+                options
+                    .page_budget
+                    .map_or(JsValue::UNDEFINED, |b| (b as f64).into()),
             ],
         )?;
         let bad = || "the bridge answered a query in an unknown form".to_string();

@@ -193,7 +193,10 @@ fn query(state: AppState, args: &Array) -> Result<JsValue, String> {
         _ => None,
     };
     let keep = args.get(6).as_f64().unwrap_or(0.0).max(0.0) as usize;
+    // The evaluator's scan budget: a page ends where the Query section's would.
+    let page_budget = args.get(7).as_f64().map(|n| n.max(0.0) as u64);
     let options = QueryOptions {
+        page_budget,
         top: args
             .get(3)
             .as_f64()
