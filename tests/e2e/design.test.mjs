@@ -89,7 +89,8 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
     row('Order by id', 'point', '1', '1', '1', '319 / 320', '319 / 320', '1', ''),
     row('Orders of a customer', 'partition scan', '200', '200', '1', '63,925 / 63,952', '25,543 / 25,566', '1', ''),
     // Total is uniform over 1..1000: one value in a thousand, 100 of 100,000, in pages of the scan budget.
-    row('Orders with a total', 'table scan', '100,000', '100', '10', '31,938 / 31,989', '31,938 / 31,989', '500', ''),
+    // Sizes are measured on the first page's matches, a page ending at the scan budget.
+    row('Orders with a total', 'table scan', '100,000', '100', '10', '31,946 / 31,992', '31,946 / 31,992', '500', ''),
     row('Place an order', 'write', '1', '0', '1', '0', '0', '1', 'yes'),
   ]);
   await page.screenshot({ path: `${SHOTS}/evaluated.png`, fullPage: true });
