@@ -102,6 +102,10 @@ pub struct Finding {
     /// the heaviest table scan, when it reaches [`SCAN_LOAD_LIMIT`] (and so fails the item).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scan_share: Option<f64>,
+    /// Batches: the operations of a write call that keeps to one partition but takes more
+    /// than an entity group transaction's 100 (and so fails the item when it batches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operations: Option<u64>,
     pub lesson: String,
     pub checklist_category: String,
     pub checklist_item: String,
@@ -124,6 +128,7 @@ fn finding(
         evidence,
         element,
         scan_share: None,
+        operations: None,
         lesson: rule.lesson().into(),
         checklist_category: category.into(),
         checklist_item: item.into(),
@@ -133,6 +138,9 @@ fn finding(
 /// A table scan that takes this share of the account's load (entities scanned per second,
 /// what the scalability targets count) fails "query scope" whatever its rate.
 pub const SCAN_LOAD_LIMIT: f64 = 0.1;
+
+/// Operations an entity group transaction takes at most.
+const MAX_BATCH: u64 = tablescope_engine::MAX_OPERATIONS as u64;
 
 /// Reviews a design on its projection (the figures at the size that matters).
 pub fn review(design: &Design, projection: &Projection) -> Vec<Finding> {
@@ -165,6 +173,9 @@ mod text {
     }
     pub fn requests(name: &str, n: f64) -> String {
         format!("{name:?} asks {n:.1} partitions per call, one request each")
+    }
+    pub fn batch_operations(name: &str, operations: u64) -> String {
+        format!("{name:?} writes {operations} entities per call: an entity group transaction takes at most 100 operations")
     }
     pub fn batch(name: &str, batchable: bool, batched: bool) -> String {
         match (batchable, batched) {
@@ -342,7 +353,7 @@ fn grade(rule: Rule, d: &Design, p: &Projection) -> Finding {
         }
         Rule::Batches => {
             let worst = writes()
-                .filter(|(_, w, _)| w.entity_types.len() > 1)
+                .filter(|(_, w, _)| w.operations() > 1)
                 .map(|(i, w, x)| {
                     let batchable = x.figures.batchable.unwrap_or(false);
                     let g = match (batchable, w.batch) {
@@ -350,17 +361,40 @@ fn grade(rule: Rule, d: &Design, p: &Projection) -> Finding {
                         (true, false) => Grade::Warn,
                         _ => Grade::Fail,
                     };
-                    (g, i, w, batchable)
+                    (g, i, w, x, batchable)
                 })
                 .max_by_key(|(g, ..)| *g);
             match worst {
                 None => quiet(),
-                Some((g, i, w, batchable)) => {
+                Some((g, i, w, x, batchable)) => {
+                    let operations = w.operations();
+                    // More than 100 operations fail a batch even in one partition; the
+                    // measure is then the operation count against the limit of 100.
+                    if !batchable && operations > MAX_BATCH && x.figures.partitions.worst <= 1.0 {
+                        return Finding {
+                            operations: Some(operations),
+                            ..finding(
+                                rule,
+                                if w.batch { Grade::Fail } else { Grade::Warn },
+                                operations as f64,
+                                MAX_BATCH as f64,
+                                text::batch_operations(&w.name, operations),
+                                Some(format!("patterns[{i}].perCall")),
+                            )
+                        };
+                    }
                     let element = if batchable {
                         label(i)
                     } else {
+                        // The first type keyed unlike the write's first type (else the
+                        // second type).
+                        let pk = |t: &String| d.entity_type(t).map(|e| &e.partition_key);
+                        let first = w.entity_types.first().and_then(pk);
                         w.entity_types
-                            .get(1)
+                            .iter()
+                            .skip(1)
+                            .find(|t| pk(t) != first)
+                            .or_else(|| w.entity_types.get(1))
                             .and_then(|t| d.entity_types.iter().position(|e| &e.name == t))
                             .map(|j| format!("entityTypes[{j}].partitionKey"))
                     };

@@ -3,7 +3,7 @@
 //! arithmetic can be replayed (one categorical property, days of a timeline), the
 //! expectation where independent parts combine (two properties, a hash bucket beside a day).
 
-use super::distribution::{Categories, Chain, Constraint, TICKS_PER_DAY};
+use super::distribution::{Categories, Chain, Constraint, Timeline, TICKS_PER_DAY};
 use super::model::ConditionOp;
 use super::permute::fnv1a;
 use super::sample::{value_of, Drawn, Source, TypeModel};
@@ -30,6 +30,29 @@ pub struct Ask<'a> {
     pub all_buckets: bool,
     /// Property conditions of the read, with the drawn entity's values.
     pub conditions: &'a [(&'a str, ConditionOp)],
+    /// With `in_partition`: only the PartitionKey's fields through this property count (a
+    /// PartitionKey prefix through a field: the partitions that share it).
+    pub pk_through: Option<&'a str>,
+    /// Also the RowKey's fields through this property (a RowKey prefix through a field).
+    pub rk_through: Option<&'a str>,
+    /// Also the RowKey's fields before this property, and this one within `span` values of
+    /// the drawn entity's (a RowKey range).
+    pub rk_range: Option<(&'a str, u32)>,
+}
+
+impl Ask<'_> {
+    /// The drawn entity's partition (or the whole type), no further condition.
+    pub fn partition(in_partition: bool) -> Ask<'static> {
+        Ask {
+            in_partition,
+            bucket: None,
+            all_buckets: false,
+            conditions: &[],
+            pk_through: None,
+            rk_through: None,
+            rk_range: None,
+        }
+    }
 }
 
 fn category_text(model: &TypeModel, property: &str, level: &Categories, a: u64) -> String {
@@ -120,42 +143,75 @@ impl Counter {
         let mut factor = 1.0;
         let mut day = None;
         let mut unique = false;
-        if ask.in_partition {
-            for f in model.partition_key.fields() {
-                let prop = f.expr.property();
-                let Some(at) = model.ty.properties.iter().position(|p| p.name == prop) else {
-                    continue;
-                };
-                let source = model.sources.get(at);
-                match (&f.expr, source) {
-                    (Expr::Hash { buckets, .. }, _) => {
-                        if !ask.all_buckets {
-                            let text = d.value_at(at).map(Value::display_text).unwrap_or_default();
-                            let b = ask.bucket.unwrap_or(fnv1a(&text) % buckets);
-                            let w = self.bucket_weights(model, prop, *buckets);
-                            let share = w.get(b as usize).copied().unwrap_or(0.0);
-                            factor *= share;
-                            if model.level_of(prop).is_none() {
-                                binomial = Some(binomial.unwrap_or(1.0) * share);
-                            }
+        // The key fields the count holds equal to the drawn entity's: the PartitionKey's (all,
+        // or those through `pk_through`) and the RowKey's through `rk_through`.
+        let pk_fields = match (ask.in_partition, ask.pk_through) {
+            (false, _) => None,
+            (true, None) => Some(model.partition_key.clone()),
+            (true, Some(p)) => model.partition_key.through(p),
+        };
+        let rk_fields = ask
+            .rk_through
+            .or(ask.rk_range.map(|(p, _)| p))
+            .and_then(|p| model.row_key.through(p));
+        let stepped = |prop: &str, in_rk: bool| match ask.rk_range {
+            Some((p, span)) if in_rk && p == prop => Some(span),
+            _ => None,
+        };
+        let pk_count = pk_fields.as_ref().map_or(0, |t| t.fields().count());
+        let mut days_span = 1i64;
+        // Hash buckets over a categorical property: (its level, its share); the share counts
+        // only while that property is not held to one value by another field.
+        let mut hashed: Vec<(Option<usize>, f64)> = Vec::new();
+        for (k, f) in pk_fields
+            .iter()
+            .chain(rk_fields.iter())
+            .flat_map(|t| t.fields())
+            .enumerate()
+        {
+            let prop = f.expr.property();
+            let step = stepped(prop, k >= pk_count);
+            let Some(at) = model.ty.properties.iter().position(|p| p.name == prop) else {
+                continue;
+            };
+            let source = model.sources.get(at);
+            match (&f.expr, source) {
+                (Expr::Hash { buckets, .. }, _) => {
+                    if !ask.all_buckets {
+                        let text = d.value_at(at).map(Value::display_text).unwrap_or_default();
+                        let b = ask.bucket.unwrap_or(fnv1a(&text) % buckets);
+                        let w = self.bucket_weights(model, prop, *buckets);
+                        let share = w.get(b as usize).copied().unwrap_or(0.0);
+                        let level = model.level_of(prop);
+                        hashed.push((level, share));
+                        if level.is_none() {
+                            binomial = Some(binomial.unwrap_or(1.0) * share);
                         }
                     }
-                    (_, Some(Source::Chain { level, .. })) => {
-                        if let (Some(slot), Some(a)) =
-                            (constraints.get_mut(*level), d.categories.get(*level))
-                        {
-                            *slot = Constraint::Is(*a);
-                        }
-                    }
-                    (Expr::Property(_), Some(Source::Timestamps { timeline, .. }))
-                        if f.format == Format::Date =>
-                    {
-                        if let Some(Raw::Ticks(t)) = d.raws.get(at) {
-                            day = Some((*timeline, t.div_euclid(TICKS_PER_DAY)));
-                        }
-                    }
-                    _ => unique = true,
                 }
+                (_, Some(Source::Chain { level, .. })) => {
+                    if let (Some(slot), Some(a)) =
+                        (constraints.get_mut(*level), d.categories.get(*level))
+                    {
+                        *slot = match (step, model.chain.levels.get(*level)) {
+                            (Some(span), Some(l)) => {
+                                Constraint::OneOf((*a..(*a + u64::from(span)).min(l.k())).collect())
+                            }
+                            _ => Constraint::Is(*a),
+                        };
+                    }
+                }
+                (Expr::Property(_), Some(Source::Timestamps { timeline, .. }))
+                    if f.format == Format::Date =>
+                {
+                    if let Some(Raw::Ticks(t)) = d.raws.get(at) {
+                        day = Some((*timeline, t.div_euclid(TICKS_PER_DAY)));
+                        if let Some(span) = step {
+                            days_span = i64::from(span);
+                        }
+                    }
+                }
+                _ => unique = true,
             }
         }
         for (prop, op) in ask.conditions {
@@ -168,7 +224,9 @@ impl Counter {
                 continue;
             };
             let wanted = match op {
-                ConditionOp::Eq => Constraint::Is(a),
+                ConditionOp::Eq | ConditionOp::Through { .. } | ConditionOp::Range { .. } => {
+                    Constraint::Is(a)
+                }
                 ConditionOp::Prefix { length } => {
                     let text = d
                         .value(model.ty, prop)
@@ -185,16 +243,24 @@ impl Counter {
                 };
             }
         }
+        for (level, share) in hashed {
+            let held = level
+                .and_then(|l| constraints.get(l))
+                .is_some_and(|c| matches!(c, Constraint::Is(_)));
+            if !held {
+                factor *= share;
+            }
+        }
         if unique {
             // The drawn entity is in its partition and matches its own values.
             return (if factor > 0.0 { 1.0 } else { 0.0 }, 0.0);
         }
         let constrained = constraints.iter().any(|c| *c != Constraint::Any);
+        let on_days = |timeline: Timeline, dn: i64| timeline.count_on_days(n, dn, days_span) as f64;
         let base = match day {
-            Some((timeline, dn)) if !constrained => timeline.count_on_day(n, dn) as f64,
+            Some((timeline, dn)) if !constrained => on_days(timeline, dn),
             Some((timeline, dn)) => {
-                model.chain.count(n, &constraints) * timeline.count_on_day(n, dn) as f64
-                    / n.max(1) as f64
+                model.chain.count(n, &constraints) * on_days(timeline, dn) / n.max(1) as f64
             }
             None => model.chain.count(n, &constraints),
         };

@@ -238,8 +238,9 @@ impl Timeline {
         first..last + 1
     }
 
-    pub fn count_on_day(&self, n: u64, day: i64) -> u64 {
-        self.count_between(n, day * TICKS_PER_DAY, (day + 1) * TICKS_PER_DAY)
+    /// How many of `n` instants fall on `days` days from day number `day`.
+    pub fn count_on_days(&self, n: u64, day: i64, days: i64) -> u64 {
+        self.count_between(n, day * TICKS_PER_DAY, (day + days) * TICKS_PER_DAY)
     }
 }
 
@@ -329,7 +330,7 @@ mod tests {
             let want = (0..n)
                 .filter(|p| t.at(n, *p).div_euclid(TICKS_PER_DAY) == day)
                 .count();
-            assert_eq!(t.count_on_day(n, day), want as u64, "day {day}");
+            assert_eq!(t.count_on_days(n, day, 1), want as u64, "day {day}");
         }
     }
 }

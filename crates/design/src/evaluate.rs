@@ -6,7 +6,7 @@
 use super::figures::{positions, EvalOptions, Figures, Kind, Spread};
 use super::model::{Design, Pattern, ReadPattern, WriteOp, WritePattern};
 use super::read_run::ReadRun;
-use super::sample::TypeModel;
+use super::sample::{Drawn, TypeModel};
 use super::DesignError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -295,9 +295,66 @@ pub fn write_requests(w: &WritePattern, batchable: bool) -> f64 {
     let writes = if w.batch && batchable {
         1.0
     } else {
-        w.entity_types.len() as f64
+        w.operations() as f64
     };
     writes + if w.read_first { 1.0 } else { 0.0 }
+}
+
+/// Whether one call of `w` fits one entity group transaction: its entities in `partitions`
+/// partitions (one is needed) and no more than 100 operations.
+pub fn fits_batch(w: &WritePattern, partitions: usize) -> bool {
+    partitions == 1 && w.operations() <= tablescope_engine::MAX_OPERATIONS as u64
+}
+
+/// One entity a write call writes: the index of its type's model and the entity.
+pub(super) struct Written {
+    pub(super) model: usize,
+    pub(super) drawn: Drawn,
+    /// Whether the entity was drawn from the data (an update's, a delete's) rather than bound
+    /// to the call's first entity.
+    pub(super) own: bool,
+}
+
+/// The entities call `j` of `w` writes, at draw position `pos`: the first type's entity, and
+/// for every type its `perCall` entities; a copy of the first type's entity holds its values,
+/// another type takes the first entity's values for the properties it shares by name.
+pub(super) fn write_entities(
+    models: &[&TypeModel],
+    w: &WritePattern,
+    j: u64,
+    pos: u64,
+) -> Vec<Written> {
+    let n = models.first().map_or(0, |m| m.n);
+    let mut out: Vec<Written> = Vec::new();
+    let mut first: Option<Drawn> = None;
+    for (t, m) in models.iter().enumerate() {
+        let per = u64::from(w.per_call_of(&m.ty.name));
+        for k in 0..per {
+            let drawn = if w.op == WriteOp::Insert || m.n == 0 || n == 0 {
+                m.fresh(
+                    j * per + k,
+                    pos.min(n.saturating_sub(1)).min(m.n.saturating_sub(1)),
+                )
+            } else {
+                m.at_position((pos + k) % m.n)
+            };
+            let bound = match (&first, models.first()) {
+                (Some(fd), Some(fm)) if fm.root.name != m.root.name => {
+                    Some(m.bind(drawn.clone(), fm, fd))
+                }
+                _ => None,
+            };
+            if first.is_none() {
+                first = Some(drawn.clone());
+            }
+            out.push(Written {
+                model: t,
+                own: bound.is_none(),
+                drawn: bound.unwrap_or(drawn),
+            });
+        }
+    }
+    out
 }
 
 fn write<D: Data + ?Sized>(
@@ -319,13 +376,16 @@ fn write<D: Data + ?Sized>(
     let n = models.first().map_or(0, |m| m.n);
     let mut calls = Vec::new();
     let mut all_batchable = true;
+    let operations = w.operations() as f64;
+    let models: Vec<&TypeModel> = models.iter().collect();
     for (j, pos) in positions(n.max(1), options.draws).into_iter().enumerate() {
         let mut partitions = BTreeSet::new();
-        for m in &models {
-            let drawn = if w.op == WriteOp::Insert || n == 0 {
-                m.fresh(j as u64, pos.min(n.saturating_sub(1)))
-            } else {
-                let d = m.at_position(pos);
+        for e in write_entities(&models, w, j as u64, pos) {
+            let Some(m) = models.get(e.model) else {
+                continue;
+            };
+            let d = e.drawn;
+            if w.op != WriteOp::Insert && n > 0 && e.own {
                 let exists = account.contains(&m.ty.table, &d.partition_key, &d.row_key);
                 if !exists && matches!(w.op, WriteOp::Update | WriteOp::Delete) {
                     return Err(format!(
@@ -333,16 +393,14 @@ fn write<D: Data + ?Sized>(
                         d.partition_key, d.row_key, m.ty.name
                     ));
                 }
-                d
-            };
-            partitions.insert((m.ty.table.to_lowercase(), drawn.partition_key));
+            }
+            partitions.insert((m.ty.table.to_lowercase(), d.partition_key));
         }
-        let batchable = partitions.len() == 1;
+        let batchable = fits_batch(w, partitions.len());
         all_batchable &= batchable;
-        let written = models.len() as f64;
         calls.push(Call {
             requests: write_requests(w, batchable),
-            scanned: written + if w.read_first { 1.0 } else { 0.0 },
+            scanned: operations + if w.read_first { 1.0 } else { 0.0 },
             returned: if w.read_first { 1.0 } else { 0.0 },
             partitions: partitions.len() as f64,
             bytes: 0.0,
@@ -353,7 +411,7 @@ fn write<D: Data + ?Sized>(
         w.name.clone(),
         Kind::Write,
         calls,
-        models.len() as f64,
+        operations,
         Some(all_batchable),
         String::new(),
     ))

@@ -100,7 +100,33 @@ pub enum Issue {
     ResultSize,
     Select,
     WriteTypes,
-    WriteCopies,
+    /// A type named twice in one write (say how many with `perCall`).
+    WriteTypeTwice {
+        name: String,
+    },
+    /// A `perCall` entry for a type the write does not name.
+    PerCallType {
+        name: String,
+    },
+    /// A `perCall` count out of `1..=max`.
+    PerCall {
+        name: String,
+        max: u32,
+    },
+    /// A key prefix through a field the key's template does not have; `fields` are the ones
+    /// it has.
+    ThroughField {
+        key: String,
+        field: String,
+        fields: Vec<String>,
+    },
+    /// A prefix "through" a field on a property rather than a key.
+    ThroughOnProperty,
+    /// A RowKey range over a field it cannot step, or a span out of `1..=max`.
+    RangeField {
+        field: String,
+        max: u32,
+    },
     /// A template's brace without its partner: `found` is `{` or `}`.
     Unbalanced {
         found: char,
@@ -208,7 +234,7 @@ impl fmt::Display for Issue {
                 write!(f, "a {kind} property cannot take this distribution")
             }
             PkPrefix => f.write_str(
-                "a PartitionKey prefix is a table range query; the projector models PartitionKey only as equal",
+                "a PartitionKey condition is eq or a prefix through a field of its template",
             ),
             RkNeedsPk => f.write_str(
                 "RowKey conditions are modelled within one partition: add PartitionKey eq",
@@ -228,8 +254,26 @@ impl fmt::Display for Issue {
             ResultSize => f.write_str("a result size is 1 or more (leave it out for all)"),
             Select => f.write_str("$select needs the list of needed properties"),
             WriteTypes => f.write_str("a write names 1 to 100 entity types"),
-            WriteCopies => f.write_str(
-                "the types of one write are copies of one entity (copyOf), so they describe one change",
+            WriteTypeTwice { name } => write!(
+                f,
+                "{name:?} is named twice: name it once and say how many it writes per call"
+            ),
+            PerCallType { name } => write!(f, "{name:?} is not one of the write's entity types"),
+            PerCall { name, max } => write!(
+                f,
+                "{name:?}: a write call writes 1 to {max} entities of a type"
+            ),
+            ThroughField { key, field, fields } => write!(
+                f,
+                "the {key} template has no field {field:?} (its fields: {})",
+                fields.join(", ")
+            ),
+            ThroughOnProperty => {
+                f.write_str("a prefix or range through a template field is a condition on PartitionKey or RowKey")
+            }
+            RangeField { field, max } => write!(
+                f,
+                "a RowKey range steps a zero-padded number ({{Field:08}}) of a uniform or Zipf property, or a date ({{Field:date}}), by 1 to {max}: {field:?} is not one"
             ),
             Unbalanced { found, text } => {
                 let missing = if *found == '{' { '}' } else { '{' };

@@ -4,6 +4,7 @@
 
 use crate::Issue;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use tablescope_engine::JsonProblem;
 
 /// The JSON format version this build reads and writes.
@@ -165,7 +166,10 @@ pub struct ReadPattern {
     pub fan_out: bool,
 }
 
-/// One comparison of a read's `$filter`. JSON: `{"on": "LastName", "op": "prefix", "length": 1}`.
+/// One comparison of a read's `$filter`. JSON: `{"on": "LastName", "op": "prefix", "length": 1}`,
+/// or on a key, a prefix built from its template: `{"on": "RowKey", "op": "prefix", "through":
+/// "OrderId"}` (the key's expansion up to and including the `OrderId` field and the literal
+/// text after it: `00001234_` for `{OrderId:08}_{Line:03}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "ConditionJson", into = "ConditionJson")]
 pub struct Condition {
@@ -175,12 +179,19 @@ pub struct Condition {
 }
 
 /// How a condition compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConditionOp {
     /// Equal to the drawn entity's value.
     Eq,
     /// Starts with the first `length` characters of the drawn entity's value (a string range).
     Prefix { length: u32 },
+    /// A key that starts with the drawn entity's key up to and including the template's first
+    /// field on property `field` and the literal text after it (a string range of the key).
+    Through { field: String },
+    /// A key from the drawn entity's key through field `field` (inclusive) to the same key
+    /// with that field `span` values later, a day each for a date (exclusive):
+    /// `RowKey ge '00001234_' and RowKey lt '00001241_'`.
+    Range { field: String, span: u32 },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -190,6 +201,10 @@ struct ConditionJson {
     op: OpName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     length: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    through: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    span: Option<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -197,16 +212,32 @@ struct ConditionJson {
 enum OpName {
     Eq,
     Prefix,
+    Range,
 }
 
 impl TryFrom<ConditionJson> for Condition {
     type Error = String;
     fn try_from(c: ConditionJson) -> Result<Self, String> {
-        let op = match (c.op, c.length) {
-            (OpName::Eq, None) => ConditionOp::Eq,
-            (OpName::Prefix, Some(length)) => ConditionOp::Prefix { length },
-            (OpName::Eq, Some(_)) => return Err("an eq condition takes no length".into()),
-            (OpName::Prefix, None) => return Err("a prefix condition needs a length".into()),
+        let op = match (c.op, c.length, c.through, c.span) {
+            (OpName::Eq, None, None, None) => ConditionOp::Eq,
+            (OpName::Prefix, Some(length), None, None) => ConditionOp::Prefix { length },
+            (OpName::Prefix, None, Some(field), None) => ConditionOp::Through { field },
+            (OpName::Range, None, Some(field), Some(span)) => ConditionOp::Range { field, span },
+            (OpName::Eq, ..) => {
+                return Err("an eq condition takes no length, through or span".into())
+            }
+            (OpName::Prefix, _, _, Some(_)) => {
+                return Err("a prefix condition takes no span (a range does)".into())
+            }
+            (OpName::Prefix, Some(_), Some(_), None) => {
+                return Err("a prefix condition takes a length or a through field, not both".into())
+            }
+            (OpName::Prefix, None, None, None) => {
+                return Err("a prefix condition needs a length or a through field".into())
+            }
+            (OpName::Range, ..) => {
+                return Err("a range condition takes a through field and a span, no length".into())
+            }
         };
         Ok(Condition { on: c.on, op })
     }
@@ -214,19 +245,25 @@ impl TryFrom<ConditionJson> for Condition {
 
 impl From<Condition> for ConditionJson {
     fn from(c: Condition) -> Self {
-        let (op, length) = match c.op {
-            ConditionOp::Eq => (OpName::Eq, None),
-            ConditionOp::Prefix { length } => (OpName::Prefix, Some(length)),
+        let (op, length, through, span) = match c.op {
+            ConditionOp::Eq => (OpName::Eq, None, None, None),
+            ConditionOp::Prefix { length } => (OpName::Prefix, Some(length), None, None),
+            ConditionOp::Through { field } => (OpName::Prefix, None, Some(field), None),
+            ConditionOp::Range { field, span } => (OpName::Range, None, Some(field), Some(span)),
         };
         ConditionJson {
             on: c.on,
             op,
             length,
+            through,
+            span,
         }
     }
 }
 
-/// A write of one entity type, or of several types that must stay consistent.
+/// A write of one entity type, or of several types that must stay consistent: copies of one
+/// entity (an entity and its index entity), or entities of different types that take the
+/// first type's values for the properties they share by name (an order and its lines).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WritePattern {
@@ -234,6 +271,10 @@ pub struct WritePattern {
     pub op: WriteOp,
     /// Entity types written together for one logical change (an entity and its index rows).
     pub entity_types: Vec<String>,
+    /// Entities of a type each call writes, when more than 1 (`{"Line": 5}`: an order and its
+    /// five lines); every entity is one operation.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub per_call: BTreeMap<String, u32>,
     pub rate: f64,
     /// Whether the types are written in one entity group transaction.
     #[serde(default)]
@@ -275,6 +316,21 @@ impl Design {
 
     pub fn entity_type(&self, name: &str) -> Option<&EntityType> {
         self.entity_types.iter().find(|t| t.name == name)
+    }
+}
+
+impl WritePattern {
+    /// Entities of type `name` one call writes.
+    pub fn per_call_of(&self, name: &str) -> u32 {
+        self.per_call.get(name).copied().unwrap_or(1)
+    }
+
+    /// Operations one call performs: every entity of every type.
+    pub fn operations(&self) -> u64 {
+        self.entity_types
+            .iter()
+            .map(|t| u64::from(self.per_call_of(t)))
+            .sum()
     }
 }
 

@@ -8,7 +8,7 @@
 //! measurement agree (tested within 1%).
 
 use super::count::{Ask, Counter};
-use super::evaluate::{read_draws, write_requests};
+use super::evaluate::{fits_batch, read_draws, write_entities, write_requests};
 use super::figures::{json_bytes, positions, EvalOptions, Figures, Kind, Spread};
 use super::model::{ConditionOp, Design, Pattern, ReadPattern, WriteOp, WritePattern};
 use super::price::{Prices, SECONDS_PER_MONTH};
@@ -208,19 +208,33 @@ impl<'d> Projector<'d> {
 
     fn read(&self, r: &ReadPattern) -> Result<Projected, String> {
         let m = self.model(&r.entity_type)?;
-        let cond = |name: &str| r.conditions.iter().find(|c| c.on == name).map(|c| c.op);
-        let pk = cond("PartitionKey").is_some();
+        let cond = |name: &str| r.conditions.iter().find(|c| c.on == name).map(|c| &c.op);
+        // A PartitionKey prefix through a field reads every partition that shares it.
+        let pk_through = match cond("PartitionKey") {
+            Some(ConditionOp::Through { field }) => Some(field.as_str()),
+            _ => None,
+        };
+        let pk = cond("PartitionKey").is_some() && pk_through.is_none();
         let rk = cond("RowKey");
+        let rk_through = match rk {
+            Some(ConditionOp::Through { field }) => Some(field.as_str()),
+            _ => None,
+        };
+        let rk_range = match rk {
+            Some(ConditionOp::Range { field, span }) => Some((field.as_str(), *span)),
+            _ => None,
+        };
         let props: Vec<(&str, ConditionOp)> = r
             .conditions
             .iter()
             .filter(|c| c.on != "PartitionKey" && c.on != "RowKey")
-            .map(|c| (c.on.as_str(), c.op))
+            .map(|c| (c.on.as_str(), c.op.clone()))
             .collect();
         let kind = match (pk, rk) {
             (true, Some(ConditionOp::Eq)) => Kind::Point,
-            (true, Some(ConditionOp::Prefix { .. })) => Kind::PartitionRange,
+            (true, Some(_)) => Kind::PartitionRange,
             (true, None) => Kind::PartitionScan,
+            (false, _) if pk_through.is_some() => Kind::TableRange,
             (false, _) => Kind::TableScan,
         };
         let select = r.needs.as_deref();
@@ -228,6 +242,10 @@ impl<'d> Projector<'d> {
         let mut hottest: Option<HotPartition> = None;
         let mut example = String::new();
         let rate = r.rate;
+        let draws = positions(m.n, read_draws(r, &self.options)).len().max(1);
+        // A PartitionKey range's mean share of the type: the share of calls that reach one of
+        // its partitions.
+        let mut range_share = 0.0;
         for pos in positions(m.n, read_draws(r, &self.options)) {
             if m.n == 0 {
                 break;
@@ -242,10 +260,8 @@ impl<'d> Projector<'d> {
             // The share of calls that read this drawn entity's partition (or partition set).
             let call_share = if pk {
                 let ask = Ask {
-                    in_partition: true,
-                    bucket: None,
                     all_buckets: r.fan_out,
-                    conditions: &[],
+                    ..Ask::partition(true)
                 };
                 self.counter.count(m, &d, &ask) / m.n as f64
             } else {
@@ -258,25 +274,34 @@ impl<'d> Projector<'d> {
                 let mut variance = 0.0;
                 let (scanned, returned, partitions) = if pk {
                     let ask = Ask {
-                        in_partition: true,
                         bucket: planned.bucket,
-                        all_buckets: false,
-                        conditions: &[],
+                        rk_through,
+                        rk_range,
+                        ..Ask::partition(true)
                     };
                     let (c, v) = self.counter.count_spread(m, &d, &ask);
                     let sharing = self.sharing(m);
                     let range: Vec<_> = match rk {
                         Some(ConditionOp::Eq) => vec![],
                         Some(ConditionOp::Prefix { length }) => {
-                            let prefix: String = d.row_key.chars().take(length as usize).collect();
+                            let prefix: String = d.row_key.chars().take(*length as usize).collect();
                             sharing
                                 .into_iter()
                                 .filter(|u| u.row_key.literal_head().starts_with(&prefix))
                                 .collect()
                         }
+                        // Types whose RowKey starts the same way through the field hold the
+                        // same values there (copies of one entity).
+                        Some(ConditionOp::Through { field } | ConditionOp::Range { field, .. }) => {
+                            let own = m.row_key.through(field);
+                            sharing
+                                .into_iter()
+                                .filter(|u| u.row_key.through(field) == own)
+                                .collect()
+                        }
                         None => sharing,
                     };
-                    if rk == Some(ConditionOp::Eq) {
+                    if rk == Some(&ConditionOp::Eq) {
                         let found = if c > 0.0 { 1.0 } else { 0.0 };
                         (found, found, 1.0)
                     } else {
@@ -285,10 +310,11 @@ impl<'d> Projector<'d> {
                             c
                         } else {
                             let ask = Ask {
-                                in_partition: true,
                                 bucket: planned.bucket,
-                                all_buckets: false,
                                 conditions: &props,
+                                rk_through,
+                                rk_range,
+                                ..Ask::partition(true)
                             };
                             let (matches, v) = self.counter.count_spread(m, &d, &ask);
                             variance = v;
@@ -303,16 +329,19 @@ impl<'d> Projector<'d> {
                         }
                         (c * range.len() as f64, matches * holders as f64, 1.0)
                     }
+                } else if let Some(through) = pk_through {
+                    let (scanned, returned, partitions, v) = self.pk_range(m, &d, through, &props);
+                    variance = v;
+                    range_share += scanned / m.n as f64 / draws as f64;
+                    (scanned, returned, partitions)
                 } else {
                     let scanned: f64 = self.in_table(&m.ty.table).map(|u| u.n as f64).sum();
                     let returned = if props.is_empty() {
                         scanned
                     } else {
                         let ask = Ask {
-                            in_partition: false,
-                            bucket: None,
-                            all_buckets: false,
                             conditions: &props,
+                            ..Ask::partition(false)
                         };
                         let holders = self
                             .in_table(&m.ty.table)
@@ -367,9 +396,14 @@ impl<'d> Projector<'d> {
                 .push(call.returned * if r.needs.is_some() { sel } else { full });
         }
         if !pk {
+            let reach = if pk_through.is_some() {
+                range_share
+            } else {
+                1.0
+            };
             hottest = self
                 .largest_partition(m)
-                .map(|(key, c)| hot(&m.ty.table, key, rate * c));
+                .map(|(key, c)| hot(&m.ty.table, key, rate * c * reach));
         }
         let figures = finish(r.name.clone(), kind, calls, 0.0, None, example);
         Ok(Projected {
@@ -396,28 +430,23 @@ impl<'d> Projector<'d> {
             .enumerate()
         {
             let mut per_partition: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
-            for m in &models {
-                let (d, share) = if w.op == WriteOp::Insert || n == 0 {
-                    let d = m.fresh(j as u64, pos.min(n.saturating_sub(1)));
-                    let share = self.insert_share(m, &d);
-                    (d, share)
+            for e in write_entities(&models, w, j as u64, pos) {
+                let Some(m) = models.get(e.model) else {
+                    continue;
+                };
+                let d = e.drawn;
+                let share = if w.op == WriteOp::Insert || n == 0 {
+                    self.insert_share(m, &d)
                 } else {
-                    let d = m.at_position(pos);
-                    let ask = Ask {
-                        in_partition: true,
-                        bucket: None,
-                        all_buckets: false,
-                        conditions: &[],
-                    };
-                    let share = self.counter.count(m, &d, &ask) / n.max(1) as f64;
-                    (d, share)
+                    let ask = Ask::partition(true);
+                    self.counter.count(m, &d, &ask) / n.max(1) as f64
                 };
                 let slot = per_partition
                     .entry((m.ty.table.clone(), d.partition_key.clone()))
                     .or_insert((0.0, share));
                 slot.0 += 1.0;
             }
-            let batchable = per_partition.len() == 1;
+            let batchable = fits_batch(w, per_partition.len());
             all_batchable &= batchable;
             for ((table, key), (entities, share)) in per_partition.iter() {
                 let load = w.rate * share * (entities + if w.read_first { 1.0 } else { 0.0 });
@@ -425,7 +454,7 @@ impl<'d> Projector<'d> {
                     hottest = Some(hot(table, key.clone(), load));
                 }
             }
-            let written = models.len() as f64;
+            let written = w.operations() as f64;
             calls.requests.push(write_requests(w, batchable));
             calls
                 .scanned
@@ -439,7 +468,7 @@ impl<'d> Projector<'d> {
             w.name.clone(),
             Kind::Write,
             calls,
-            models.len() as f64,
+            w.operations() as f64,
             Some(all_batchable),
             String::new(),
         );
@@ -450,6 +479,50 @@ impl<'d> Projector<'d> {
             rate: w.rate,
             hottest,
         })
+    }
+
+    /// A PartitionKey range through `through` for the drawn entity: scanned and returned
+    /// entities, partitions read, and the variance of returned.
+    fn pk_range(
+        &self,
+        m: &TypeModel,
+        d: &Drawn,
+        through: &str,
+        props: &[(&str, ConditionOp)],
+    ) -> (f64, f64, f64, f64) {
+        let own = m.partition_key.through(through);
+        // Copies of one entity whose PartitionKey starts the same way hold the same values.
+        let range: Vec<_> = self
+            .in_table(&m.ty.table)
+            .filter(|u| u.root.name == m.root.name && u.partition_key.through(through) == own)
+            .collect();
+        let ask = Ask {
+            pk_through: Some(through),
+            ..Ask::partition(true)
+        };
+        let (c, v) = self.counter.count_spread(m, d, &ask);
+        let n = m.n.max(1) as f64;
+        let partitions = (self.counter.partitions(m) * c / n).clamp(1.0, c.max(1.0));
+        if props.is_empty() {
+            let k = range.len() as f64;
+            return (c * k, c * k, partitions, v * k * k);
+        }
+        let ask = Ask {
+            pk_through: Some(through),
+            conditions: props,
+            ..Ask::partition(true)
+        };
+        let (matches, v) = self.counter.count_spread(m, d, &ask);
+        let holders = range
+            .iter()
+            .filter(|u| props.iter().all(|(p, _)| u.ty.property(p).is_some()))
+            .count() as f64;
+        (
+            c * range.len() as f64,
+            matches * holders,
+            partitions,
+            v * holders * holders,
+        )
     }
 
     /// The share of new entities that land in `d`'s partition: every part of the key drawn
@@ -507,12 +580,7 @@ impl<'d> Projector<'d> {
             }
         }
         let d = m.with_categories(0, categories);
-        let ask = Ask {
-            in_partition: true,
-            bucket: None,
-            all_buckets: false,
-            conditions: &[],
-        };
+        let ask = Ask::partition(true);
         let count: f64 = self.sharing(m).len() as f64 * self.counter.count(m, &d, &ask);
         Some((d.partition_key, count))
     }

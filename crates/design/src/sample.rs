@@ -240,6 +240,32 @@ impl<'d> TypeModel<'d> {
         }
     }
 
+    /// `d` with the values of `from`'s properties of the same name (an order's `OrderId` in
+    /// each of its lines), its keys expanded again: an entity written in the same change as
+    /// `from`, of a type that is not a copy of it.
+    pub fn bind(&self, mut d: Drawn, from: &TypeModel, fd: &Drawn) -> Drawn {
+        for (at, def) in self.ty.properties.iter().enumerate() {
+            let Some(src) = from.ty.properties.iter().position(|p| p.name == def.name) else {
+                continue;
+            };
+            if let Some(raw) = fd.raws.get(src) {
+                if let (Some(slot), Some(prop)) = (d.raws.get_mut(at), d.properties.get_mut(at)) {
+                    *slot = raw.clone();
+                    prop.1 = value_of(def, raw);
+                }
+            }
+        }
+        let lookup = |name: &str| {
+            let at = self.ty.properties.iter().position(|p| p.name == name)?;
+            Some((d.raws.get(at)?, &d.properties.get(at)?.1))
+        };
+        let partition_key = self.partition_key.expand(&lookup);
+        let row_key = self.row_key.expand(&lookup);
+        d.partition_key = partition_key;
+        d.row_key = row_key;
+        d
+    }
+
     /// The chain level of a property of this type, if it is categorical.
     pub fn level_of(&self, property: &str) -> Option<usize> {
         self.chain_names.iter().position(|c| c == property)

@@ -113,6 +113,34 @@ impl Template {
         }
     }
 
+    /// The template up to and including the first field on `property` and the literal text
+    /// after it: what a key prefix "through `property`" expands. `None` when no field is on it.
+    pub fn through(&self, property: &str) -> Option<Template> {
+        let at = self
+            .segments
+            .iter()
+            .position(|s| matches!(s, Segment::Field(f) if f.expr.property() == property))?;
+        let end = match self.segments.get(at + 1) {
+            Some(Segment::Literal(_)) => at + 2,
+            _ => at + 1,
+        };
+        Some(Template {
+            segments: self.segments.iter().take(end).cloned().collect(),
+        })
+    }
+
+    /// The properties of the template's fields, in order, each once: the choices of a key
+    /// prefix "through" a field.
+    pub fn field_properties(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for f in self.fields() {
+            if !out.contains(&f.expr.property()) {
+                out.push(f.expr.property());
+            }
+        }
+        out
+    }
+
     pub fn fields(&self) -> impl Iterator<Item = &Field> {
         self.segments.iter().filter_map(|s| match s {
             Segment::Field(f) => Some(f),
@@ -372,6 +400,20 @@ mod tests {
         assert!(err("{MaxTicks X}").contains("MaxTicks - Name"));
         assert!(err("a/{X}").contains("'/'"), "{}", err("a/{X}"));
         assert!(err("{1x}").contains("not a property name"));
+    }
+
+    #[test]
+    fn through_a_field_keeps_the_literal_after_it() {
+        let t = Template::parse("{OrderId:08}_{Line:03}").unwrap();
+        let raw = Raw::Ord(1234);
+        let value = Value::Int32(1234);
+        let through = t.through("OrderId").unwrap();
+        assert_eq!(through.expand(&|_| Some((&raw, &value))), "00001234_");
+        assert_eq!(t.through("Line").unwrap(), t);
+        assert_eq!(t.through("Sku"), None);
+        assert_eq!(t.field_properties(), vec!["OrderId", "Line"]);
+        let head = Template::parse("line_{OrderId}").unwrap();
+        assert_eq!(head.through("OrderId").unwrap(), head);
     }
 
     #[test]

@@ -17,6 +17,11 @@ use tablescope_engine::validate as service;
 pub const MAX_ZIPF: u64 = 1_000_000;
 /// Largest number of values of a uniform distribution.
 pub const MAX_UNIFORM: i64 = 1_000_000_000;
+/// Most entities of one type a write call may write (a batch takes 100 operations; the review
+/// says when a write needs more).
+pub const MAX_PER_CALL: u32 = 1_000;
+/// Most values (or days) a RowKey range spans.
+pub const MAX_SPAN: u32 = 100_000;
 /// Largest entity count per type the generator accepts (the projector takes any size).
 pub const MAX_COUNT: u64 = 10_000_000;
 
@@ -302,8 +307,52 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
     let pk_eq = on("PartitionKey").is_some_and(|c| c.op == ConditionOp::Eq);
     for (j, cond) in r.conditions.iter().enumerate() {
         let cp = format!("{path}.conditions[{j}]");
-        match (cond.on.as_str(), cond.op) {
-            ("PartitionKey", ConditionOp::Prefix { .. }) => c.fail(&cp, Issue::PkPrefix),
+        match (cond.on.as_str(), &cond.op) {
+            ("PartitionKey", ConditionOp::Prefix { .. } | ConditionOp::Range { .. }) => {
+                c.fail(&cp, Issue::PkPrefix)
+            }
+            ("RowKey", ConditionOp::Range { field, span }) => {
+                if !pk_eq {
+                    c.fail(&cp, Issue::RkNeedsPk);
+                }
+                if !rangeable(ty, field) || !(1..=MAX_SPAN).contains(span) {
+                    c.fail(
+                        &cp,
+                        Issue::RangeField {
+                            field: field.clone(),
+                            max: MAX_SPAN,
+                        },
+                    );
+                }
+            }
+            (key @ ("PartitionKey" | "RowKey"), ConditionOp::Through { field }) => {
+                if key == "RowKey" && !pk_eq {
+                    c.fail(&cp, Issue::RkNeedsPk);
+                }
+                let template = if key == "RowKey" {
+                    &ty.row_key
+                } else {
+                    &ty.partition_key
+                };
+                let fields: Vec<String> = Template::parse(template)
+                    .map(|t| {
+                        t.field_properties()
+                            .into_iter()
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !fields.contains(field) {
+                    c.fail(
+                        &cp,
+                        Issue::ThroughField {
+                            key: key.to_string(),
+                            field: field.clone(),
+                            fields,
+                        },
+                    );
+                }
+            }
             ("RowKey", op) => {
                 if !pk_eq {
                     c.fail(&cp, Issue::RkNeedsPk);
@@ -312,12 +361,12 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
                     let head = Template::parse(&ty.row_key)
                         .map(|t| t.literal_head().chars().count())
                         .unwrap_or(0);
-                    if length as usize > head || length == 0 {
+                    if *length as usize > head || *length == 0 {
                         c.fail(&cp, Issue::RkPrefix { n: head });
                     }
                 }
             }
-            ("PartitionKey", ConditionOp::Eq) => {}
+            ("PartitionKey", _) => {}
             (name, op) => match ty.property(name) {
                 None => c.fail(
                     &cp,
@@ -327,13 +376,19 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
                 ),
                 Some(def) => {
                     let categories = super::sample::categories(def).map_or(0, |c| c.k());
-                    if let ConditionOp::Prefix { length } = op {
-                        let fits = def.edm_type == PropertyType::String
-                            && (1..=100_000).contains(&categories)
-                            && length > 0;
-                        if !fits {
-                            c.fail(&cp, Issue::Prefix);
+                    match op {
+                        ConditionOp::Prefix { length } => {
+                            let fits = def.edm_type == PropertyType::String
+                                && (1..=100_000).contains(&categories)
+                                && *length > 0;
+                            if !fits {
+                                c.fail(&cp, Issue::Prefix);
+                            }
                         }
+                        ConditionOp::Through { .. } | ConditionOp::Range { .. } => {
+                            c.fail(&cp, Issue::ThroughOnProperty)
+                        }
+                        ConditionOp::Eq => {}
                     }
                 }
             },
@@ -375,23 +430,60 @@ fn read(c: &mut Check, d: &Design, r: &ReadPattern, path: &str) {
     }
 }
 
+/// Whether a RowKey range can step field `field`: its first field on that property is a
+/// zero-padded number of a uniform or Zipf property (text order is number order), or a date.
+fn rangeable(ty: &EntityType, field: &str) -> bool {
+    let Ok(t) = Template::parse(&ty.row_key) else {
+        return false;
+    };
+    let Some(f) = t.fields().find(|f| f.expr.property() == field) else {
+        return false;
+    };
+    let Some(def) = ty.property(field) else {
+        return false;
+    };
+    match (&f.expr, f.format, &def.distribution) {
+        (Expr::Property(_), Format::Pad(_), Distribution::Uniform { min, .. }) => *min >= 0,
+        (Expr::Property(_), Format::Pad(_), Distribution::Zipf { .. }) => true,
+        (Expr::Property(_), Format::Date, Distribution::Timestamps { .. }) => true,
+        _ => false,
+    }
+}
+
 fn write(c: &mut Check, d: &Design, w: &WritePattern, path: &str) {
     if w.entity_types.is_empty() || w.entity_types.len() > tablescope_engine::MAX_OPERATIONS {
         c.fail(format!("{path}.entityTypes"), Issue::WriteTypes);
     }
-    let mut roots = BTreeSet::new();
+    let mut seen = BTreeSet::new();
     for (j, t) in w.entity_types.iter().enumerate() {
-        match d.entity_type(t) {
-            None => c.fail(
+        if d.entity_type(t).is_none() {
+            c.fail(
                 format!("{path}.entityTypes[{j}]"),
                 Issue::NoType { name: t.clone() },
-            ),
-            Some(ty) => {
-                roots.insert(root_of(d, ty).name.as_str());
-            }
+            );
+        }
+        if !seen.insert(t.as_str()) {
+            c.fail(
+                format!("{path}.entityTypes[{j}]"),
+                Issue::WriteTypeTwice { name: t.clone() },
+            );
         }
     }
-    if roots.len() > 1 {
-        c.fail(format!("{path}.entityTypes"), Issue::WriteCopies);
+    for (name, n) in &w.per_call {
+        if !w.entity_types.contains(name) {
+            c.fail(
+                format!("{path}.perCall"),
+                Issue::PerCallType { name: name.clone() },
+            );
+        }
+        if !(1..=MAX_PER_CALL).contains(n) {
+            c.fail(
+                format!("{path}.perCall"),
+                Issue::PerCall {
+                    name: name.clone(),
+                    max: MAX_PER_CALL,
+                },
+            );
+        }
     }
 }

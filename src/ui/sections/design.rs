@@ -22,6 +22,7 @@
 pub mod bridge;
 mod compare;
 mod doc;
+mod edit_keys;
 mod edit_patterns;
 mod edit_props;
 mod edit_types;

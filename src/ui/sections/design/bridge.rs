@@ -149,7 +149,8 @@ impl Bridge {
     }
 
     /// One page of a query (`op::QUERY`): the page's counts and continuation, and its first
-    /// `keep` entities.
+    /// `keep` entities. The page ends where the engine's would for the same options (its
+    /// scan budget included).
     pub fn query(
         &self,
         table: &str,

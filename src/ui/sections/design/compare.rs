@@ -168,13 +168,15 @@ fn table(ld: &Design, rd: &Design, l: &Side, r: &Side) -> impl IntoView {
         account(l),
         account(r),
     );
+    // The hottest partition's load as a share of its own 2,000/s target, and as a share of
+    // the account's load: each percentage says what it is a share of.
     let hot = |s: &Side| {
         s.projection.hottest.as_ref().map_or_else(String::new, |h| {
-            format!(
-                "{} · {} ({})",
-                h.partition_key,
+            msg::design_compare_hot(
+                &h.partition_key,
                 fmt::num(h.entities_per_sec),
-                fmt::percent(s.projection.hottest_share)
+                fmt::percent(s.projection.hottest_share),
+                fmt::percent(h.of_target),
             )
         })
     };

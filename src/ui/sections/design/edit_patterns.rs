@@ -10,7 +10,7 @@ use crate::design::{Condition, ConditionOp, Pattern, ReadPattern, WriteOp, Write
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
-fn update_read(ctx: Ctx, i: usize, f: impl FnOnce(&mut ReadPattern)) {
+pub fn update_read(ctx: Ctx, i: usize, f: impl FnOnce(&mut ReadPattern)) {
     ctx.design.update(|d| {
         if let Some(Pattern::Read(r)) = d.patterns.get_mut(i) {
             f(r);
@@ -18,7 +18,7 @@ fn update_read(ctx: Ctx, i: usize, f: impl FnOnce(&mut ReadPattern)) {
     });
 }
 
-fn update_write(ctx: Ctx, i: usize, f: impl FnOnce(&mut WritePattern)) {
+pub fn update_write(ctx: Ctx, i: usize, f: impl FnOnce(&mut WritePattern)) {
     ctx.design.update(|d| {
         if let Some(Pattern::Write(w)) = d.patterns.get_mut(i) {
             f(w);
@@ -43,11 +43,15 @@ const OPS: [WriteOp; 4] = [
 ];
 
 /// A condition as one line: `PartitionKey`, `RowKey`, `LastName` (equal to the drawn
-/// entity's value) or `LastName^1` (starting with its first character).
+/// entity's value), `LastName^1` (starting with its first character), `RowKey^OrderId` (a
+/// key's prefix through its template's `OrderId` field) or `RowKey^Week+4` (the RowKey range
+/// from it over 4 values of `Week`).
 fn condition_text(c: &Condition) -> String {
-    match c.op {
+    match &c.op {
         ConditionOp::Eq => c.on.clone(),
         ConditionOp::Prefix { length } => format!("{}^{length}", c.on),
+        ConditionOp::Through { field } => format!("{}^{field}", c.on),
+        ConditionOp::Range { field, span } => format!("{}^{field}+{span}", c.on),
     }
 }
 
@@ -57,8 +61,18 @@ fn parse_conditions(text: &str) -> Vec<Condition> {
         .map(|c| match c.split_once('^') {
             Some((on, n)) => Condition {
                 on: on.trim().to_string(),
-                op: ConditionOp::Prefix {
-                    length: n.trim().parse().unwrap_or(1),
+                op: match n.trim().parse() {
+                    Ok(length) => ConditionOp::Prefix { length },
+                    Err(_) if n.trim().is_empty() => ConditionOp::Prefix { length: 1 },
+                    Err(_) => match n.split_once('+') {
+                        Some((field, span)) => ConditionOp::Range {
+                            field: field.trim().to_string(),
+                            span: span.trim().parse().unwrap_or(0),
+                        },
+                        None => ConditionOp::Through {
+                            field: n.trim().to_string(),
+                        },
+                    },
                 },
             },
             None => Condition {
@@ -107,6 +121,7 @@ pub fn PatternsEditor() -> impl IntoView {
                 name: format!("Write {}", d.patterns.len() + 1),
                 op: WriteOp::Insert,
                 entity_types: vec![ty],
+                per_call: Default::default(),
                 rate: 1.0,
                 batch: false,
                 read_first: false,
@@ -199,6 +214,10 @@ fn PatternRow(i: usize) -> impl IntoView {
                 {form::text(msg::design_pattern_result, "pattern-result", read(|r| r.result_size.map(|n| n.to_string()).unwrap_or_default()), move |v| {
                     update_read(ctx, i, |r| r.result_size = v.trim().parse().ok())
                 })}
+                {super::edit_keys::key_condition(ctx, i, "PartitionKey")}
+                {super::edit_keys::key_condition(ctx, i, "RowKey")}
+            </div>
+            <div class="field-row">
                 {form::text(msg::design_pattern_needs, "pattern-needs", read(|r| r.needs.as_ref().map(|n| n.join(", ")).unwrap_or_default()), move |v| {
                     update_read(ctx, i, |r| { let n = form::names(&v); r.needs = (!n.is_empty()).then_some(n) })
                 })}
@@ -220,8 +239,8 @@ fn PatternRow(i: usize) -> impl IntoView {
                 {form::select(msg::design_pattern_op, "pattern-op", ops, write(|w| op_name(w.op).to_string()), move |v| {
                     if let Some(op) = OPS.into_iter().find(|o| op_name(*o) == v) { update_write(ctx, i, |w| w.op = op) }
                 })}
-                {form::text(msg::design_pattern_types, "pattern-types", write(|w| w.entity_types.join(", ")), move |v| update_write(ctx, i, |w| w.entity_types = form::names(&v)))}
             </div>
+            <super::edit_keys::WriteTypes i=i />
             <div class="field-row">
                 {form::check(msg::design_pattern_batch, "pattern-batch", move || d.with(|d| matches!(d.patterns.get(i), Some(Pattern::Write(w)) if w.batch)), move |v| update_write(ctx, i, |w| w.batch = v))}
                 {form::check(msg::design_pattern_read_first, "pattern-read-first", move || d.with(|d| matches!(d.patterns.get(i), Some(Pattern::Write(w)) if w.read_first)), move |v| update_write(ctx, i, |w| w.read_first = v))}

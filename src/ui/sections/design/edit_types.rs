@@ -92,6 +92,22 @@ fn add_type(d: &mut Design) {
     });
 }
 
+/// The types entity type `i` can copy: none, or any other type (a copy repeats its source's
+/// values under its own keys: an index entity).
+fn copy_choices(ctx: Ctx, i: usize) -> Vec<(String, String)> {
+    ctx.design.with(|d| {
+        let mut out = vec![(String::new(), msg::design_copy_none())];
+        out.extend(
+            d.entity_types
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, t)| (t.name.clone(), t.name.clone())),
+        );
+        out
+    })
+}
+
 #[component]
 fn TypeRow(i: usize) -> impl IntoView {
     let ctx = Ctx::expect();
@@ -110,6 +126,9 @@ fn TypeRow(i: usize) -> impl IntoView {
                 })}
             </div>
             <div class="field-row">
+                {form::select(msg::design_type_copy_of, "type-copy-of", move || copy_choices(ctx, i), get(|t| t.copy_of.clone().unwrap_or_default()), move |v| {
+                    update_type(ctx, i, |t| t.copy_of = (!v.is_empty()).then_some(v))
+                })}
                 {form::text(msg::design_type_pk, "type-pk", get(|t| t.partition_key.clone()), move |v| update_type(ctx, i, |t| t.partition_key = v))}
                 {form::text(msg::design_type_rk, "type-rk", get(|t| t.row_key.clone()), move |v| update_type(ctx, i, |t| t.row_key = v))}
             </div>

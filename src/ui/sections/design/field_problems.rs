@@ -39,6 +39,7 @@ fn label(element: Element, field: &str) -> Option<String> {
         (Element::Type, "count") => msg::design_type_count(),
         (Element::Type, "partitionKey") => msg::design_type_pk(),
         (Element::Type, "rowKey") => msg::design_type_rk(),
+        (Element::Type, "copyOf") => msg::design_type_copy_of(),
         (Element::Property, "name") => msg::design_prop_name(),
         (Element::Property, "type") => msg::design_prop_type(),
         (Element::Property, "distribution") => msg::design_prop_params(),
@@ -51,6 +52,7 @@ fn label(element: Element, field: &str) -> Option<String> {
         (Element::Pattern, "select") => msg::design_pattern_select(),
         (Element::Pattern, "fanOut") => msg::design_pattern_fan_out(),
         (Element::Pattern, "entityTypes") => msg::design_pattern_types(),
+        (Element::Pattern, "perCall") => msg::design_write_per_call(),
         _ => return None,
     })
 }

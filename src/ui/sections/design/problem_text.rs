@@ -59,7 +59,20 @@ pub fn problem(issue: &Issue) -> String {
         ResultSize => msg::design_err_result_size(),
         Select => msg::design_err_select(),
         WriteTypes => msg::design_err_write_types(),
-        WriteCopies => msg::design_err_write_copies(),
+        WriteTypeTwice { name } => msg::design_err_write_type_twice(quoted(name)),
+        PerCallType { name } => msg::design_err_per_call_type(quoted(name)),
+        PerCall { name, max } => msg::design_err_per_call(i18n::number(*max), quoted(name)),
+        ThroughField { key, field, fields } => {
+            msg::design_err_through_field(quoted(field), fields.join(", "), key)
+        }
+        ThroughOnProperty => msg::design_err_through_on_property(),
+        // Parameters in the order of their names: date, field, max, pad.
+        RangeField { field, max } => msg::design_err_range_field(
+            "{Field:date}",
+            quoted(field),
+            i18n::number(*max),
+            "{Field:08}",
+        ),
         Unbalanced { found, text } => {
             let missing = if *found == '{' { '}' } else { '{' };
             msg::design_err_unbalanced(format!("'{found}'"), format!("'{missing}'"), quoted(text))

@@ -89,6 +89,9 @@ pub fn evidence(f: &Finding) -> String {
         Rule::QueryDensity => msg::design_ev_query_density(fmt::num(l), fmt::num(m)),
         Rule::Projection => msg::design_ev_projection(fmt::num(m), fmt::num(l)),
         Rule::Denormalisation => msg::design_ev_denormalisation(fmt::num(m)),
+        Rule::Batches if f.operations.is_some() => {
+            msg::design_ev_batch_operations(fmt::num(l), fmt::num(m))
+        }
         Rule::Batches => msg::design_ev_batches(if m > 0.0 {
             msg::design_yes()
         } else {
