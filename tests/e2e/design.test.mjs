@@ -281,7 +281,11 @@ test('two gallery designs side by side: the hot partition and its bucketed fix',
   assert.deepEqual(await row('name'), ['Date-keyed events (hot partition)', 'Date-keyed events, bucketed (the fix)']);
   // Both projected to the same size (the target, 10⁹ entities), with the same prices.
   assert.deepEqual(await row('account'), ['336,383 (1,682%)', '336,383 (1,682%)']);
-  assert.deepEqual(await row('hottest'), ['2026-11-06 · 11,113 (3.3%)', '00_2026-11-06 · 694 (0.2%)']);
+  // The hottest partition against its own 2,000/s target, and as a share of the account's load.
+  assert.deepEqual(await row('hottest'), [
+    "2026-11-06 · 11,113 (556% of its 2,000/s; 3.3% of the account's load)",
+    "00_2026-11-06 · 694 (34.7% of its 2,000/s; 0.2% of the account's load)",
+  ]);
   assert.deepEqual(await row('cost'), ['327.36 USD', '327.64 USD']);
   assert.deepEqual(await row('pattern-0'), ['Record an event: write, scanned 1, returned 0, pages 1', 'Record an event: write, scanned 1, returned 0, pages 1']);
   assert.deepEqual(await row('rule-append-only'), ['Fail', 'Pass']);
