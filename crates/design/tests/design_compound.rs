@@ -5,7 +5,9 @@
 use tablescope_design::{
     self as design, ConditionOp, Design, EvalOptions, Grade, Kind, Pattern, Prices, Rule, Target,
 };
-use tablescope_engine::Account;
+
+mod common;
+use common::generated;
 
 /// 2,000 orders and 10,000 lines (exactly 5 per order: `OrderId` of a line is uniform over the
 /// 2,000 orders), in partitions by a hash of the order, the lines keyed by order then line.
@@ -41,15 +43,6 @@ fn orders(lines_per_order: u32, line_pk: &str) -> Design {
 }
 
 const BY_ORDER: &str = "{hash(OrderId) % 16}";
-
-fn generated(d: &Design) -> Account {
-    let mut account = Account::default();
-    design::Generator::new(d)
-        .unwrap()
-        .run(&mut account)
-        .unwrap();
-    account
-}
 
 #[test]
 fn a_rowkey_prefix_through_a_field_reads_the_lines_of_one_order() {
@@ -347,32 +340,14 @@ fn a_rowkey_range_steps_a_field_by_days_or_values() {
         );
     }
     let f = &measured.patterns[0].example_filter;
-    let lower = f
-        .split("RowKey ge '")
-        .nth(1)
-        .and_then(|t| t.split('\'').next())
-        .unwrap();
-    let upper = f
-        .split("RowKey lt '")
-        .nth(1)
-        .and_then(|t| t.split('\'').next())
-        .unwrap();
+    let (lower, upper) = (bound(f, "ge"), bound(f, "lt"));
     assert_eq!((lower.len(), upper.len()), (11, 11), "{f}");
     assert!(
         lower.ends_with('_') && upper.ends_with('_') && lower < upper,
         "{f}"
     );
     let f = &measured.patterns[1].example_filter;
-    let lower = f
-        .split("RowKey ge '")
-        .nth(1)
-        .and_then(|t| t.split('\'').next())
-        .unwrap();
-    let upper = f
-        .split("RowKey lt '")
-        .nth(1)
-        .and_then(|t| t.split('\'').next())
-        .unwrap();
+    let (lower, upper) = (bound(f, "ge"), bound(f, "lt"));
     let week = |s: &str| s.trim_end_matches('_').parse::<u32>().unwrap();
     assert_eq!(week(upper), week(lower) + 4, "{f}");
 }
@@ -398,4 +373,13 @@ fn a_range_needs_a_field_it_can_step() {
     assert!(e
         .to_string()
         .contains("a range condition takes a through field and a span, no length"));
+}
+
+/// The quoted RowKey bound of `filter` after `RowKey <op> '`.
+fn bound<'a>(filter: &'a str, op: &str) -> &'a str {
+    filter
+        .split(&format!("RowKey {op} '"))
+        .nth(1)
+        .and_then(|t| t.split('\'').next())
+        .unwrap()
 }

@@ -7,21 +7,15 @@
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::{BTreeMap, HashMap};
-use tablescope_design::{self as design, gallery, Design};
+use tablescope_design::{gallery, Design};
 use tablescope_engine::{Account, Entity, QueryOptions, Value};
+
+mod common;
+use common::generated;
 
 /// The significance level of every test here: with the seeds fixed, a test passes or fails
 /// the same way on every run; 0.1% keeps a correct generator passing across the many tests.
 const ALPHA: f64 = 0.001;
-
-fn generated(d: &Design) -> Account {
-    let mut account = Account::default();
-    design::Generator::new(d)
-        .unwrap()
-        .run(&mut account)
-        .unwrap();
-    account
-}
 
 /// Every entity of `table`, through the query API.
 fn entities(account: &Account, table: &str) -> Vec<Entity> {

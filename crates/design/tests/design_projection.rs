@@ -7,7 +7,8 @@
 use tablescope_design::{
     self as design, gallery, Design, EvalOptions, Evaluation, Figures, Prices, Projection, Target,
 };
-use tablescope_engine::Account;
+mod common;
+use common::generated;
 
 /// The gallery design `id` with its counts scaled to about `total` entities.
 fn at_size(id: &str, total: u64) -> Design {
@@ -65,11 +66,7 @@ fn compare(m: &Figures, p: &Figures) -> Result<(), String> {
 /// The design generated into a fresh account and evaluated there, and its projection at the
 /// design's own size.
 fn measure_and_project(d: &Design) -> (Evaluation, Projection) {
-    let mut account = Account::default();
-    design::Generator::new(d)
-        .unwrap()
-        .run(&mut account)
-        .unwrap();
+    let account = generated(d);
     let measured = design::evaluate(d, &account, &EvalOptions::default()).unwrap();
     let projected = design::project(d, &Target::of_design(d), &Prices::default()).unwrap();
     (measured, projected)
@@ -146,13 +143,7 @@ fn the_gallery_covers_every_pattern_kind() {
 fn print_figures() {
     for (id, _) in gallery::ENTRIES {
         let d = at_size(id, 10_000);
-        let mut account = Account::default();
-        design::Generator::new(&d)
-            .unwrap()
-            .run(&mut account)
-            .unwrap();
-        let measured = design::evaluate(&d, &account, &EvalOptions::default()).unwrap();
-        let projected = design::project(&d, &Target::of_design(&d), &Prices::default()).unwrap();
+        let (measured, projected) = measure_and_project(&d);
         for (m, p) in measured.patterns.iter().zip(&projected.patterns) {
             println!("{id} | {} | {:?}/{:?} | scanned {:.2}/{:.2} w {:.0}/{:.0} | returned {:.2}/{:.2} | req {:.2}/{:.2} | parts {:.1}/{:.1} | bytes {:.0}/{:.0} sel {:.0}/{:.0} | batch {:?}/{:?} | {}",
                 m.pattern, m.kind, p.figures.kind, m.scanned.mean, p.figures.scanned.mean, m.scanned.worst, p.figures.scanned.worst,
