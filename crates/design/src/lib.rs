@@ -36,6 +36,7 @@ mod read_run;
 mod sample;
 mod simulate;
 mod template;
+mod two_target;
 mod validate;
 
 pub use checklist::{review, Finding, Grade, Rule, SCAN_LOAD_LIMIT};
@@ -49,13 +50,17 @@ pub use model::{
     ReadPattern, WriteOp, WritePattern, VERSION,
 };
 pub use permute::fnv1a;
-pub use price::Prices;
+pub use price::{CosmosPrices, Prices};
 pub use profile::{
     agreement, profile, Difference, Profile, ProfileRun, PropertyProfile, Selectivity,
 };
 pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
 pub use simulate::workload;
 pub use template::{Raw, Template};
+pub use two_target::{
+    two_targets, Because, Container, CopyOnCosmos, CopyVerdict, CosmosCost, GuidePattern, Latency,
+    OnBoth, OnTarget, TwoTargets,
+};
 pub use validate::{MAX_COUNT, MAX_UNIFORM, MAX_ZIPF};
 
 use serde::{Deserialize, Serialize};
