@@ -13,6 +13,7 @@
 //! - `run`: the data generator (time-sliced, with progress and cancel);
 //! - `figures`, `project`: measured and projected figures, projected vs measured, prices;
 //! - `review`: the checklist;
+//! - `two_target`: the design on Table storage and Cosmos DB for Table side by side;
 //! - `compare`: two designs side by side, and the starter gallery.
 //!
 //! All of it is its own wasm (the `design` bin, `src/bin/design.rs`), which the playground loads
@@ -40,6 +41,7 @@ mod project;
 mod remote;
 mod review;
 mod run;
+mod two_target;
 
 use crate::i18n::{msg, t};
 use crate::ui::state::navigation::{Navigation, Section};
@@ -67,13 +69,19 @@ pub fn mount_design(
 /// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
 /// Projected vs measured has seven columns in the main column at 1280 px: its headings and
 /// its reasons wrap between words, so it fits without scrolling sideways. The projection's
-/// figures are wide enough for a ten-digit number, which breaks only before its share.
+/// figures are wide enough for a ten-digit number, which breaks only before its share. The
+/// two-target table's headings, pattern names and latency classes wrap, so its eight columns
+/// fit too; a button's long label wraps within a phone's width.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
 #section-design .versus td.v-why{white-space:normal;font-family:inherit}\
 #section-design .design-summary{grid-template-columns:repeat(auto-fit,minmax(min(100%,220px),1fr))}\
 #section-design .design-summary dd{overflow-wrap:normal}\
+#section-design .two-costs dd small{display:block;font-weight:normal}\
+#section-design .two-targets th,#section-design .two-targets td.s-latency,#section-design .two-targets td.c-latency{white-space:normal;font-family:inherit}\
+#section-design .two-targets .p-kind{display:block;font-weight:normal}\
+#section-design .add-write-type{white-space:normal;max-width:100%}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
 #section-design .inline-check input{flex:none}";
@@ -134,6 +142,7 @@ fn DesignSection() -> impl IntoView {
         <run::GeneratorPanel />
         <figures::FiguresPanel />
         <review::ChecklistPanel />
+        <two_target::TwoTargetPanel />
         <compare::ComparePanel />
     }
 }

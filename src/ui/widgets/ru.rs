@@ -20,13 +20,22 @@ pub fn RuEstimate(ru: f64) -> impl IntoView {
                 " "
                 <strong class="ru-value">{move || msg::ru_estimate_value(number(ru))}</strong>
             </p>
-            <details class="ru-model">
-                <summary>{t(msg::ru_model_summary)}</summary>
-                <p>{t(msg::ru_model_text)}</p>
-                <p>
-                    <a href=PUBLISHED_FIGURES target="_blank" rel="noopener">{t(msg::ru_model_link)}</a>
-                </p>
-            </details>
+            <RuModel />
         </div>
+    }
+}
+
+/// "How is this estimated?": the model and the published figures it is built on, opened on
+/// demand, beside any figure of estimated request units.
+#[component]
+pub fn RuModel() -> impl IntoView {
+    view! {
+        <details class="ru-model">
+            <summary>{t(msg::ru_model_summary)}</summary>
+            <p>{t(msg::ru_model_text)}</p>
+            <p>
+                <a href=PUBLISHED_FIGURES target="_blank" rel="noopener">{t(msg::ru_model_link)}</a>
+            </p>
+        </details>
     }
 }

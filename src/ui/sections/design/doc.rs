@@ -1,5 +1,5 @@
 //! The section's state, shared by its panels through context, and how it is kept: the
-//! design, the price table and the target size are written (as one JSON text) to
+//! design, the two price tables and the target size are written (as one JSON text) to
 //! `localStorage` under [`SAVED_KEY`] on every change, beside the workspace
 //! (`tablescope.workspace`), as the Code section keeps its code. The section keeps it itself
 //! (it is its own wasm): the playground's start then reads and writes nothing for a section
@@ -10,8 +10,8 @@
 //! never lost to validation.
 
 use crate::design::{
-    project, review, Design, DesignError, Evaluation, Finding, Prices, Profile, Projection, Target,
-    VERSION,
+    project, review, CosmosPrices, Design, DesignError, Evaluation, Finding, Prices, Profile,
+    Projection, Target, VERSION,
 };
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,8 @@ pub const DEFAULT_TARGET: &str = "1000000000";
 pub struct Ctx {
     pub design: RwSignal<Design>,
     pub prices: RwSignal<Prices>,
+    /// The price table of the Cosmos DB for Table column.
+    pub cosmos_prices: RwSignal<CosmosPrices>,
     /// The projection's total entities, as typed.
     pub target: RwSignal<String>,
     /// The last evaluation on the generated data, with the design it ran on.
@@ -46,6 +48,8 @@ pub struct Ctx {
 struct Saved {
     design: Design,
     prices: Prices,
+    #[serde(default)]
+    cosmos_prices: CosmosPrices,
     target: String,
 }
 
@@ -62,12 +66,18 @@ impl Ctx {
             .and_then(|t| serde_json::from_str::<Saved>(t).ok());
         // The text last stored, so an unchanged design is not written again.
         let kept = StoredValue::new(text.unwrap_or_default());
-        let (design, prices, target) = match saved {
-            Some(s) => (s.design, s.prices, s.target),
-            None => (empty(), Prices::default(), DEFAULT_TARGET.to_string()),
+        let (design, prices, cosmos_prices, target) = match saved {
+            Some(s) => (s.design, s.prices, s.cosmos_prices, s.target),
+            None => (
+                empty(),
+                Prices::default(),
+                CosmosPrices::default(),
+                DEFAULT_TARGET.to_string(),
+            ),
         };
         let design = RwSignal::new(design);
         let prices = RwSignal::new(prices);
+        let cosmos_prices = RwSignal::new(cosmos_prices);
         let target = RwSignal::new(target);
         let projection = Memo::new(move |_| {
             let d = design.get();
@@ -83,6 +93,7 @@ impl Ctx {
         let ctx = Ctx {
             design,
             prices,
+            cosmos_prices,
             target,
             evaluation: RwSignal::new(None),
             profile: RwSignal::new(None),
@@ -94,6 +105,7 @@ impl Ctx {
             let saved = Saved {
                 design: design.get(),
                 prices: prices.get(),
+                cosmos_prices: cosmos_prices.get(),
                 target: target.get(),
             };
             if let (Ok(text), Some(storage)) = (serde_json::to_string(&saved), &storage) {

@@ -94,19 +94,22 @@ fn summary(p: Projection) -> impl IntoView {
     }
 }
 
+/// A price as typed: a number not below zero, with a decimal point or comma.
+pub(super) fn price_number(v: &str) -> Option<f64> {
+    v.trim()
+        .replace(',', ".")
+        .parse::<f64>()
+        .ok()
+        .filter(|x| *x >= 0.0)
+}
+
 /// The price table, each field editable; its date and source are shown with it.
 #[component]
 fn PriceTable() -> impl IntoView {
     let ctx = Ctx::expect();
     let p = ctx.prices;
     let text = move |f: fn(&Prices) -> String| move || p.with(f);
-    let num = |v: &str| {
-        v.trim()
-            .replace(',', ".")
-            .parse::<f64>()
-            .ok()
-            .filter(|x| *x >= 0.0)
-    };
+    let num = price_number;
     view! {
         <details class="design-prices">
             <summary>{move || msg::design_prices_summary(p.with(|p| p.as_of.clone()), p.with(|p| p.source.clone()))}</summary>
