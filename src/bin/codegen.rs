@@ -3,8 +3,9 @@
 //! wasm their strings would sit in the data segments, which the split cannot defer, so every
 //! page load would carry them.
 //!
-//! One export: [`show`], a `Request` as the engine's JSON (and optionally the endpoint it
-//! goes to) in, the form's text out.
+//! Two exports: `show`, a `Request` as the engine's JSON (and optionally the endpoint it
+//! goes to) in, the form's text out; and `wire_request`, the same request as the wire layer
+//! takes it (what a comparison of the two targets sends to both).
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -28,6 +29,21 @@ mod exports {
         };
         let endpoint = endpoint.as_deref().unwrap_or(code::PLAYGROUND_URL);
         code::show_at(&request, form, endpoint).map_err(|e| e.to_string())
+    }
+
+    /// `request` (a `Request` as JSON) as the wire layer takes it:
+    /// `{"method", "url", "headers": [[name, value], …], "body"}`.
+    #[wasm_bindgen]
+    pub fn wire_request(request: &str) -> Result<String, String> {
+        let request: Request = serde_json::from_str(request).map_err(|e| e.to_string())?;
+        let http = code::wire_request(&request).map_err(|e| e.to_string())?;
+        Ok(serde_json::json!({
+            "method": http.method,
+            "url": http.url,
+            "headers": http.headers,
+            "body": String::from_utf8_lossy(&http.body),
+        })
+        .to_string())
     }
 }
 

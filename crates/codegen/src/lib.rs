@@ -118,6 +118,13 @@ impl std::fmt::Display for NotShown {
     }
 }
 
+/// `request` as the engine's wire layer takes it: the method, URL, headers and body the HTTP
+/// form of [`show`] writes (a batch: its multipart envelope). The playground runs it through
+/// `wire::handle` on both targets to compare their answers.
+pub fn wire_request(request: &Request) -> Result<tablescope_wire::HttpRequest, NotShown> {
+    Ok(http::wire_request(&Op::from_request(request)?))
+}
+
 /// The request written in `form`, for the playground's service ([`PLAYGROUND_URL`]).
 pub fn show(request: &Request, form: Form) -> Result<String, NotShown> {
     show_at(request, form, PLAYGROUND_URL)

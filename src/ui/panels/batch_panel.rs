@@ -1,5 +1,6 @@
 //! The batch stager: operations staged from the editor or typed by hand, reordered or removed,
-//! checked against docs/service/batches.md before commit, and committed atomically.
+//! checked against docs/service/batches.md before commit, and committed atomically; or run
+//! on a copy of the tables on both targets to compare their answers.
 
 use crate::engine::{BatchRequest, Error, RawEntity, Request};
 use crate::i18n::{msg, t};
@@ -7,7 +8,10 @@ use crate::ui::state::model;
 use crate::ui::state::workspace::{Staged, Workspace, WriteOp};
 use crate::ui::state::AppState;
 use crate::ui::text::notice_text::{said, Say};
+use crate::ui::text::target_text::service_name;
+use crate::ui::widgets::batch_compare::{self, BatchCompare, BatchSide};
 use crate::ui::widgets::error_notice::ErrorNotice;
+use crate::ui::widgets::show_code::codegen;
 use leptos::prelude::*;
 
 /// Stage, order, check and commit a batch on the selected table.
@@ -26,6 +30,31 @@ pub fn BatchPanel() -> impl IntoView {
     let problems = Memo::new(move |_| {
         batch.with(|b| model::check_batch(&b.iter().map(|s| s.op.clone()).collect::<Vec<_>>()))
     });
+
+    // The batch run on a copy of the tables on each target, once "Compare" is pressed.
+    let compared = RwSignal::new(None::<[BatchSide; 2]>);
+    let compare_problem = RwSignal::new(None::<String>);
+    let compare = move |_| {
+        compare_problem.set(None);
+        let Some(table) = workspace.table.get_untracked() else {
+            failure.set(said(msg::query_select_table_first));
+            return;
+        };
+        let operations: Vec<BatchRequest> =
+            batch.with_untracked(|b| b.iter().map(|s| s.op.clone()).collect());
+        let request = Request::Batch { table, operations };
+        // The request as show-as-code writes it: the module that writes it loads on first use.
+        leptos::task::spawn_local(async move {
+            match codegen::wire_request(&request).await {
+                Ok(http) => {
+                    compared.try_set(batch_compare::compare(state, &http));
+                }
+                Err(e) => {
+                    compare_problem.try_set(Some(e));
+                }
+            }
+        });
+    };
 
     let staged_ids = Memo::new(move |_| batch.with(|b| b.iter().map(|s| s.id).collect::<Vec<_>>()));
     let commit = move |_| {
@@ -126,7 +155,19 @@ pub fn BatchPanel() -> impl IntoView {
                 >
                     {t(msg::batch_clear)}
                 </button>
+                <button
+                    type="button"
+                    class="compare-batch-targets"
+                    prop:disabled=move || batch.with(Vec::is_empty)
+                    on:click=compare
+                >
+                    {move || {
+                        let other = state.inspect(|a| a.target().other()).unwrap_or_default();
+                        msg::compare_targets_button(service_name(other))
+                    }}
+                </button>
             </div>
+            <p class="field-error compare-problem" role="alert">{move || compare_problem.get()}</p>
             <crate::ui::widgets::show_code::ShowCode
                 what="batch"
                 request=Callback::new(move |()| {
@@ -139,6 +180,7 @@ pub fn BatchPanel() -> impl IntoView {
             <ErrorNotice error=error />
             <p class="status batch-status" aria-live="polite">{move || status.get().map(|say| say())}</p>
             {move || ru.get().map(|ru| view! { <crate::ui::widgets::ru::RuEstimate ru=ru /> })}
+            {move || compared.get().map(|sides| view! { <BatchCompare sides=sides /> })}
             <ByHand />
         </section>
     }

@@ -11,7 +11,7 @@ use crate::i18n::{msg, t};
 use crate::ui::state::navigation::{Navigation, Section};
 use leptos::prelude::*;
 
-mod codegen;
+pub(crate) mod codegen;
 
 /// The "Show as code" button and, once pressed, its panel. `what` names the instance in the
 /// DOM (`show-code-<what>`); `request` builds the request to show, or says what is missing.

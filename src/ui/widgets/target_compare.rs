@@ -83,13 +83,7 @@ fn side(account: &mut Account, query: &Request) -> Side {
         &http_request(query),
     )
     .response;
-    let headers = KEY_HEADERS
-        .iter()
-        .filter_map(|name| {
-            http.header_value(name)
-                .map(|v| (name.to_string(), v.to_string()))
-        })
-        .collect();
+    let headers = key_headers(&http);
     Side {
         target: account.target(),
         keys,
@@ -101,6 +95,29 @@ fn side(account: &mut Account, query: &Request) -> Side {
         headers,
         error: response.error.map(|e| e.code.to_string()),
     }
+}
+
+/// The [`KEY_HEADERS`] `response` carries, in that order.
+pub(crate) fn key_headers(response: &wire::HttpResponse) -> Vec<(String, String)> {
+    KEY_HEADERS
+        .iter()
+        .filter_map(|name| {
+            response
+                .header_value(name)
+                .map(|v| (name.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+/// `HTTP/1.1 200 OK`.
+pub(crate) fn status_line(status: u16) -> String {
+    let reason = wire::HttpResponse {
+        status,
+        ..Default::default()
+    }
+    .reason()
+    .to_string();
+    format!("HTTP/1.1 {status} {reason}")
 }
 
 /// The query as the SDKs send it: `GET /<account>/<table>()?$filter=…&$select=…&$top=…`.
@@ -198,7 +215,7 @@ fn SideView(side: Side) -> impl IntoView {
             </ol>
             <h4>{t(msg::compare_wire)}</h4>
             <pre class="cmp-wire" dir="ltr">
-                {format!("HTTP/1.1 {status} {}", wire::HttpResponse { status, ..Default::default() }.reason())}
+                {status_line(status)}
                 {headers.into_iter().map(|(n, v)| format!("\n{n}: {v}")).collect::<String>()}
             </pre>
         </section>

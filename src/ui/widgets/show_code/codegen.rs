@@ -33,11 +33,7 @@ async fn module() -> Result<JsValue, String> {
 /// service at `endpoint` (the playground's when `None`).
 pub async fn show(request: &Request, form: &str, endpoint: Option<&str>) -> Result<String, String> {
     let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
-    let module = module().await?;
-    let show = Reflect::get(&module, &JsValue::from_str("show"))
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or("the show-as-code module has no show")?;
+    let show = export("show").await?;
     let endpoint = endpoint.map_or(JsValue::UNDEFINED, JsValue::from_str);
     show.call3(
         &JsValue::NULL,
@@ -48,4 +44,36 @@ pub async fn show(request: &Request, form: &str, endpoint: Option<&str>) -> Resu
     .map_err(|e| e.as_string().unwrap_or_else(|| dynamic::describe(&e)))?
     .as_string()
     .ok_or_else(|| "the show-as-code module returned no text".to_string())
+}
+
+/// The module's function `name`.
+async fn export(name: &str) -> Result<Function, String> {
+    let module = module().await?;
+    Reflect::get(&module, &JsValue::from_str(name))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .ok_or_else(|| format!("the show-as-code module has no {name}"))
+}
+
+/// `request` as the wire layer takes it (the HTTP form's method, URL, headers and body).
+pub async fn wire_request(request: &Request) -> Result<crate::wire::HttpRequest, String> {
+    #[derive(serde::Deserialize)]
+    struct Sent {
+        method: String,
+        url: String,
+        headers: Vec<(String, String)>,
+        body: String,
+    }
+    let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    let text = export("wire_request")
+        .await?
+        .call1(&JsValue::NULL, &JsValue::from_str(&json))
+        .map_err(|e| e.as_string().unwrap_or_else(|| dynamic::describe(&e)))?
+        .as_string()
+        .ok_or("the show-as-code module returned no request")?;
+    let sent: Sent = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut http = crate::wire::HttpRequest::new(&sent.method, &sent.url);
+    http.headers = sent.headers;
+    http.body = sent.body.into_bytes();
+    Ok(http)
 }
