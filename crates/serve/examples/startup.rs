@@ -1,7 +1,8 @@
 //! How fast a durable store opens, and how much memory it then holds: fills a data directory
 //! with the benchmark's workload (through the server's own `Store`, so the files are the ones
 //! a server writes), then starts `tablescope-serve` on it again and again, timing each start
-//! from spawn to the first answered point get and reading its memory from `/proc`.
+//! from spawn to the first answered point get and reading its CPU time and memory from
+//! `/proc`.
 //!
 //!   cargo run --profile serve -p tablescope-serve --example startup -- \
 //!       --bin target/serve/tablescope-serve [--entities N] [--partitions P] [--in-log M]
@@ -107,6 +108,25 @@ fn status_bytes(pid: &str, field: &str) -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// The CPU time (user + system) a process has used, from `/proc/<pid>/stat`, in seconds.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, in clock ticks of 1/100 s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
 }
@@ -198,6 +218,7 @@ fn point_get(port: u16, path: &str) -> bool {
 
 struct Start {
     seconds: f64,
+    cpu: f64,
     rss: u64,
     hwm: u64,
     rss_later: u64,
@@ -246,6 +267,7 @@ fn start(o: &Options, dir: &Path) -> Result<Start, String> {
         }
         std::thread::sleep(Duration::from_millis(2));
     };
+    let cpu = cpu_seconds(&pid);
     let (rss, hwm) = (status_bytes(&pid, "VmRSS"), status_bytes(&pid, "VmHWM"));
     std::thread::sleep(Duration::from_secs(2));
     let rss_later = status_bytes(&pid, "VmRSS");
@@ -253,6 +275,7 @@ fn start(o: &Options, dir: &Path) -> Result<Start, String> {
     let _ = child.wait();
     Ok(Start {
         seconds: result?,
+        cpu,
         rss,
         hwm,
         rss_later,
@@ -306,9 +329,10 @@ fn run() -> Result<(), String> {
         copy_dir(&filled, &served)?;
         let s = start(&o, &served)?;
         println!(
-            "start {run}: first answer after {:.3} s; VmRSS {} ({:.2}x the engine's), \
-             VmHWM {}, VmRSS 2 s later {}",
+            "start {run}: first answer after {:.3} s (the server's CPU {:.2} s); VmRSS {} \
+             ({:.2}x the engine's), VmHWM {}, VmRSS 2 s later {}",
             s.seconds,
+            s.cpu,
             mib(s.rss),
             s.rss as f64 / own as f64,
             mib(s.hwm),

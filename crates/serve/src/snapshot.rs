@@ -31,7 +31,7 @@
 
 use super::record::Tables;
 use serde::{Deserialize, Serialize};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use tablescope_engine::{
     Account, DateTime, Entity, Guid, PropertyName, ServiceProperties, SignedIdentifier, Target,
     Value, ValueRef,
@@ -181,38 +181,50 @@ pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
 
 /// Reads a snapshot's bytes into [`Tables`], keeping every entity's Timestamp; a file that
 /// is not the layout above is refused with what is wrong and where.
+#[cfg(test)]
 pub fn read(bytes: &[u8]) -> Result<Tables, String> {
-    let mut r = Reader { bytes, at: 0 };
-    let located = |r: &Reader, e: String| format!("at byte {}: {e}", r.at);
-    if r.take(MAGIC.len()).ok() != Some(&MAGIC[..]) {
+    read_from(bytes)
+}
+
+/// [`read`] from a stream: one partition's bytes are held at a time, never the file's, so
+/// the peak of a start is the tables plus one partition.
+pub fn read_from(input: impl Read) -> Result<Tables, String> {
+    let mut src = Source {
+        input,
+        at: 0,
+        buf: Vec::new(),
+    };
+    if src.bytes(MAGIC.len()).ok() != Some(&MAGIC[..]) {
         return Err("not a tablescope-serve snapshot (its first bytes are not TSSNAP)".into());
     }
-    let meta: Meta = r
+    let meta: Meta = src
         .str()
-        .map_err(String::from)
         .and_then(|m| serde_json::from_str(m).map_err(|e| e.to_string()))
-        .map_err(|e| located(&r, e))?;
+        .map_err(|e| src.located(e))?;
     let mut tables = Tables::for_target(meta.target);
     if let Some(properties) = meta.service_properties {
         tables.set_properties(properties);
     }
-    let table_count = r.len().map_err(|e| located(&r, e.into()))?;
+    let table_count = src.len().map_err(|e| src.located(e))?;
     let mut latest = None;
     for _ in 0..table_count {
-        let name = r.str().map_err(|e| located(&r, e.into()))?;
-        let acl: Vec<SignedIdentifier> = r
+        let name = src.str().map(str::to_string).map_err(|e| src.located(e))?;
+        let acl: Vec<SignedIdentifier> = src
             .str()
-            .map_err(String::from)
             .and_then(|a| serde_json::from_str(a).map_err(|e| e.to_string()))
-            .map_err(|e| located(&r, format!("table '{name}': {e}")))?;
-        tables.add_table(name)?;
-        let table = tables.table_mut(name)?;
+            .map_err(|e| src.located(format!("table '{name}': {e}")))?;
+        tables.add_table(&name)?;
+        let table = tables.table_mut(&name)?;
         table.restore_acl(acl);
-        let partitions = r.len().map_err(|e| located(&r, e.into()))?;
+        let partitions = src.len().map_err(|e| src.located(e))?;
         for _ in 0..partitions {
-            let start = r.at;
-            let entities =
-                partition(&mut r).map_err(|e| format!("at byte {start}: table '{name}': {e}"))?;
+            let start = src.at;
+            let located = |e: String| format!("at byte {start}: table '{name}': {e}");
+            let length = src.len().map_err(located)?;
+            let body = src
+                .bytes(length)
+                .map_err(|_| located("the partition ends after the file".into()))?;
+            let entities = partition(&mut Reader { bytes: body, at: 0 }).map_err(located)?;
             for entity in entities {
                 let Some(timestamp) = entity.timestamp else {
                     continue;
@@ -220,17 +232,19 @@ pub fn read(bytes: &[u8]) -> Result<Tables, String> {
                 latest = latest.max(Some(timestamp));
                 let keys = (entity.partition_key.clone(), entity.row_key.clone());
                 if table.put(entity, timestamp).is_some() {
-                    return Err(format!(
-                        "at byte {start}: table '{name}': PartitionKey '{}', RowKey '{}' is \
-                         stored twice",
+                    return Err(located(format!(
+                        "PartitionKey '{}', RowKey '{}' is stored twice",
                         keys.0, keys.1
-                    ));
+                    )));
                 }
             }
         }
     }
-    if r.at != bytes.len() {
-        return Err(format!("at byte {}: bytes follow the last table", r.at));
+    if src.bytes(1).is_ok() {
+        return Err(format!(
+            "at byte {}: bytes follow the last table",
+            src.at - 1
+        ));
     }
     if let Some(t) = latest {
         tables.observe_timestamp(t);
@@ -238,14 +252,55 @@ pub fn read(bytes: &[u8]) -> Result<Tables, String> {
     Ok(tables)
 }
 
-/// One partition's entities, checked (a property named like a system property or twice in
-/// an entity is refused; the partition must end where its length says).
+/// The file as it streams in: `at` bytes consumed so far; `buf` holds the last piece taken.
+struct Source<R> {
+    input: R,
+    at: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: Read> Source<R> {
+    fn located(&self, e: String) -> String {
+        format!("at byte {}: {e}", self.at)
+    }
+
+    /// The next `n` bytes (read as they come, so a damaged length cannot allocate more
+    /// than the file holds).
+    fn bytes(&mut self, n: usize) -> Result<&[u8], String> {
+        self.buf.clear();
+        let read = (&mut self.input)
+            .take(n as u64)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| e.to_string())?;
+        self.at += read;
+        if read < n {
+            return Err("the file ends early".into());
+        }
+        Ok(&self.buf)
+    }
+
+    fn len(&mut self) -> Result<usize, String> {
+        let mut n: usize = 0;
+        for shift in (0..63).step_by(7) {
+            let byte = self.bytes(1)?[0];
+            n |= usize::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err("a length is too long".into())
+    }
+
+    fn str(&mut self) -> Result<&str, String> {
+        let n = self.len()?;
+        std::str::from_utf8(self.bytes(n)?).map_err(|_| "text that is not UTF-8".to_string())
+    }
+}
+
+/// One partition's entities from its bytes (after its length), checked (a property named
+/// like a system property or twice in an entity is refused; the entities must end where the
+/// bytes do).
 fn partition(r: &mut Reader) -> Result<Vec<Entity>, String> {
-    let length = r.len()?;
-    let end =
-        r.at.checked_add(length)
-            .filter(|end| *end <= r.bytes.len())
-            .ok_or("the partition ends after the file")?;
     let partition_key = r.str()?;
     let name_count = r.len()?;
     let mut names: Vec<PropertyName> = Vec::with_capacity(name_count.min(256));
@@ -260,7 +315,7 @@ fn partition(r: &mut Reader) -> Result<Vec<Entity>, String> {
         names.push(PropertyName::from(name));
     }
     let count = r.len()?;
-    let mut entities = Vec::with_capacity(count.min(length));
+    let mut entities = Vec::with_capacity(count.min(r.bytes.len()));
     let mut used = Vec::new();
     for i in 0..count {
         let row_key = r.str()?;
@@ -288,7 +343,7 @@ fn partition(r: &mut Reader) -> Result<Vec<Entity>, String> {
             properties,
         });
     }
-    if r.at != end {
+    if r.at != r.bytes.len() {
         return Err("the partition's entities do not end where its length says".into());
     }
     Ok(entities)

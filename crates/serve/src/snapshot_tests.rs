@@ -193,3 +193,22 @@ fn refuses_what_the_layout_does_not_allow() {
         ))
     );
 }
+
+#[test]
+fn a_damaged_length_is_refused_without_reserving_what_it_claims() {
+    let mut out = MAGIC.to_vec();
+    put_str(&mut out, "{}");
+    put_len(&mut out, 1);
+    put_str(&mut out, "T");
+    put_str(&mut out, "[]");
+    put_len(&mut out, 1);
+    let at = out.len();
+    put_len(&mut out, 1 << 40);
+    out.extend_from_slice(b"just a few bytes");
+    assert_eq!(
+        read(&out).err(),
+        Some(format!(
+            "at byte {at}: table 'T': the partition ends after the file"
+        ))
+    );
+}

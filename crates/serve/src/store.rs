@@ -213,8 +213,20 @@ fn load_snapshot(
     repairs: &mut Vec<String>,
 ) -> io::Result<Tables> {
     let path = &snapshot.path;
-    let bytes = fs::read(path)?;
-    let actual = crc32fast::hash(&bytes);
+    // Read as it streams in (the byte layout holds one partition at a time); the checksum
+    // covers the whole file, so a file refused part way is still read to its end, and a
+    // checksum that does not match is reported rather than what the damage made of it.
+    let mut input = CrcReader {
+        inner: io::BufReader::with_capacity(1 << 16, File::open(path)?),
+        hasher: crc32fast::Hasher::new(),
+    };
+    let read = if snapshot.binary {
+        snapshot::read_from(&mut input)
+    } else {
+        export::read(&mut input)
+    };
+    io::copy(&mut input, &mut io::sink())?;
+    let actual = input.hasher.finalize();
     let problem = match snapshot.crc {
         Some(crc) if crc == actual => None,
         Some(crc) => Some(format!(
@@ -236,12 +248,6 @@ fn load_snapshot(
         }
         repairs.push(format!("{}: {problem}; loaded as it reads", path.display()));
     }
-    let read = if snapshot.binary {
-        snapshot::read(&bytes)
-    } else {
-        export::read(&bytes[..])
-    };
-    drop(bytes);
     read.map_err(|e| other(format!("{}: {e}", path.display())))
 }
 
@@ -678,6 +684,20 @@ impl Store {
 
     pub fn log_len(&self) -> u64 {
         self.log.len()
+    }
+}
+
+/// A reader that keeps the CRC-32 of what went through it.
+struct CrcReader<R> {
+    inner: R,
+    hasher: crc32fast::Hasher,
+}
+
+impl<R: io::Read> io::Read for CrcReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
     }
 }
 
