@@ -19,6 +19,7 @@ pub mod args;
 mod body;
 mod commit;
 mod cors;
+mod crc_io;
 mod export;
 mod log;
 mod record;

@@ -67,13 +67,14 @@
 
 use super::args::{service_name, target_flag};
 use super::commit::{Committer, GroupCommit};
+use super::crc_io::{CrcReader, CrcWriter};
 use super::export;
 use super::log::{self, Damage, LogWriter};
 use super::record::{self, Tables};
 use super::record_bytes;
 use super::snapshot;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use tablescope_engine::{Account, ChangeSet, Target};
 
@@ -216,10 +217,7 @@ fn load_snapshot(
     // Read as it streams in (the byte layout holds one partition at a time); the checksum
     // covers the whole file, so a file refused part way is still read to its end, and a
     // checksum that does not match is reported rather than what the damage made of it.
-    let mut input = CrcReader {
-        inner: io::BufReader::with_capacity(1 << 16, File::open(path)?),
-        hasher: crc32fast::Hasher::new(),
-    };
+    let mut input = CrcReader::new(io::BufReader::with_capacity(1 << 16, File::open(path)?));
     let read = if snapshot.binary {
         snapshot::read_from(&mut input)
     } else {
@@ -684,47 +682,6 @@ impl Store {
 
     pub fn log_len(&self) -> u64 {
         self.log.len()
-    }
-}
-
-/// A reader that keeps the CRC-32 of what went through it.
-struct CrcReader<R> {
-    inner: R,
-    hasher: crc32fast::Hasher,
-}
-
-impl<R: io::Read> io::Read for CrcReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
-}
-
-/// A writer that keeps the CRC-32 of what went through it.
-struct CrcWriter<W> {
-    inner: W,
-    hasher: crc32fast::Hasher,
-}
-
-impl<W> CrcWriter<W> {
-    fn new(inner: W) -> CrcWriter<W> {
-        CrcWriter {
-            inner,
-            hasher: crc32fast::Hasher::new(),
-        }
-    }
-}
-
-impl<W: Write> Write for CrcWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }
 
