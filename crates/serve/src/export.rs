@@ -1,6 +1,6 @@
-//! The playground's workspace export format (`engine::snapshot`), written and read without
-//! holding a second copy of the account: the server's snapshots are exports, so a data
-//! directory's snapshot can be loaded in the browser as it is.
+//! The playground's workspace export format (`engine::snapshot`), written without holding a
+//! second copy of the account: `tablescope-serve export` writes it, and snapshots of earlier
+//! servers (`snapshot-<g>.<crc>.json`) are in it, so it is read too.
 
 use super::record::Tables;
 use std::io::{self, Read, Write};

@@ -7,8 +7,9 @@
 //! - `request`: transfer codings the server refuses, and the SAS signature its log hides;
 //! - [`store`]: the data directory (`--location`): snapshots plus an append-only change log,
 //!   every write durable before it is acknowledged (its module docs give the on-disk format);
-//! - `record`, `log`, `export`: what a log record holds, its framing, and the snapshot format
-//!   (the playground's workspace export).
+//! - `record`, `record_bytes`, `log`, `snapshot`: what a log record holds, its bytes, its
+//!   framing, and the snapshot's layout; `export`: the playground's workspace export (`export`, and the snapshots of
+//!   earlier servers).
 //!
 //! Native only, behind the `serve` feature: the wasm builds never see it.
 
@@ -18,12 +19,15 @@ pub mod args;
 mod body;
 mod commit;
 mod cors;
+mod crc_io;
 mod export;
 mod log;
 mod record;
+mod record_bytes;
 mod reply;
 mod request;
 mod server;
+mod snapshot;
 mod state;
 pub mod store;
 mod time;

@@ -16,7 +16,7 @@
 //! zeros (a file extended but not yet written) never passes as a record.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TSLOG\0v1";
@@ -157,16 +157,54 @@ pub fn scan(
     damage: Damage,
     mut each: impl FnMut(u64, &[u8]) -> io::Result<()>,
 ) -> io::Result<Scan> {
-    let bytes = std::fs::read(path)?;
-    let file_len = bytes.len() as u64;
     let expected = header(generation);
     let mut scan = Scan {
         generation: Some(generation),
         valid_len: HEADER_LEN,
-        file_len,
+        file_len: 0,
         records: 0,
         skipped: Vec::new(),
     };
+    // The whole records from the start, read in pieces: only the current record's bytes are
+    // held. The first bytes that are not a whole record (a torn tail, damage) end it, and
+    // the file is read whole from there on, to tell which they are.
+    let mut at = 0;
+    {
+        let file = File::open(path)?;
+        scan.file_len = file.metadata()?.len();
+        let mut input = io::BufReader::with_capacity(1 << 16, file);
+        let mut piece = Vec::new();
+        if read_up_to(&mut input, HEADER_LEN as usize, &mut piece)? && piece == expected {
+            at = HEADER_LEN;
+            loop {
+                if !read_up_to(&mut input, FRAME_LEN as usize, &mut piece)? {
+                    break;
+                }
+                let length: [u8; 4] = [piece[0], piece[1], piece[2], piece[3]];
+                let crc = u32::from_le_bytes([piece[4], piece[5], piece[6], piece[7]]);
+                let size = u32::from_le_bytes(length) as usize;
+                if size == 0
+                    || !read_up_to(&mut input, size, &mut piece)?
+                    || checksum(length, &piece) != crc
+                {
+                    break;
+                }
+                each(at, &piece)?;
+                at += FRAME_LEN + size as u64;
+                scan.records += 1;
+                scan.valid_len = at;
+            }
+        }
+    }
+    if at == scan.file_len && at > 0 {
+        return Ok(scan);
+    }
+    let bytes = std::fs::read(path)?;
+    let file_len = bytes.len() as u64;
+    scan.file_len = file_len;
+    if at > 0 {
+        return scan_from(&bytes, at, scan, damage, each);
+    }
     match bytes.get(..HEADER_LEN as usize) {
         Some(head) if head == expected => {}
         Some(head) if head[..8] == MAGIC[..] && head == header(generation_of(head)) => {
@@ -196,17 +234,36 @@ pub fn scan(
         }
         _ => scan.skipped.push(0..HEADER_LEN.min(file_len)),
     }
-    let mut at = HEADER_LEN;
+    scan_from(&bytes, HEADER_LEN, scan, damage, each)
+}
+
+/// Reads up to `n` bytes into `piece` (replacing what it held); whether there were `n`.
+fn read_up_to(input: &mut impl io::Read, n: usize, piece: &mut Vec<u8>) -> io::Result<bool> {
+    piece.clear();
+    let read = input.take(n as u64).read_to_end(piece)?;
+    Ok(read == n)
+}
+
+/// [`scan`]'s records from byte `at` of the whole file's `bytes`, after a header checked (or
+/// skipped) and the whole records before `at` already handed over.
+fn scan_from(
+    bytes: &[u8],
+    mut at: u64,
+    mut scan: Scan,
+    damage: Damage,
+    mut each: impl FnMut(u64, &[u8]) -> io::Result<()>,
+) -> io::Result<Scan> {
+    let file_len = bytes.len() as u64;
     while at < file_len {
-        if let Some(payload) = record_at(&bytes, at) {
+        if let Some(payload) = record_at(bytes, at) {
             each(at, payload)?;
             at += FRAME_LEN + payload.len() as u64;
             scan.records += 1;
             scan.valid_len = at;
             continue;
         }
-        let next = (at + 1..file_len).find(|p| record_at(&bytes, *p).is_some());
-        let complete = declared_end(&bytes, at).is_some_and(|end| end <= file_len);
+        let next = (at + 1..file_len).find(|p| record_at(bytes, *p).is_some());
+        let complete = declared_end(bytes, at).is_some_and(|end| end <= file_len);
         if next.is_none() && !complete {
             // Incomplete, with nothing whole after it: a torn tail.
             break;

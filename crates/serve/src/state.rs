@@ -71,8 +71,9 @@ impl State {
             }
         };
         // The change is staged: this response stands (once durable) even if the snapshot
-        // fails, which first makes it durable.
-        if store.wants_snapshot() {
+        // fails, which first makes it durable. Only a write pays for a snapshot: a read
+        // after a start on a long log answers without writing one.
+        if !sets.is_empty() && store.wants_snapshot() {
             if let Err(e) = store.snapshot(&self.account) {
                 self.failure = Some(format!("a snapshot could not be written: {e}"));
             }

@@ -5,10 +5,12 @@
 //!
 //! ```text
 //! DIR                          locked (flock) by the server that owns it, while it runs
-//! DIR/snapshot-<g>.<crc>.json  the account at the start of generation g, in the playground's
-//!                              export format (loadable in the browser as it is); <crc> is
-//!                              the CRC-32 of its bytes, 8 hex digits. Its `target` member
-//!                              says which service the account models (none: Table storage)
+//! DIR/snapshot-<g>.<crc>.bin   the account at the start of generation g, in `snapshot`'s
+//!                              layout; <crc> is the CRC-32 of its bytes, 8 hex digits. Its
+//!                              meta says which service the account models (none: Table
+//!                              storage). Earlier servers wrote `snapshot-<g>.<crc>.json`,
+//!                              the playground's export (its `target` member likewise),
+//!                              which is still read: the next snapshot is written as `.bin`
 //! DIR/changes-<g>.log          what changed since snapshot g: see `log` for the framing, and
 //!                              `record` for what a record holds (one per change set)
 //! DIR/*.tmp                    a snapshot being written; never read
@@ -31,8 +33,8 @@
 //!
 //! A snapshot (when the log outgrows `max(--snapshot-bytes, last snapshot)`, so that the
 //! cost per write stays constant), from generation g to g+1:
-//! 1. write `snapshot-<g+1>.json.tmp`, `sync_all`; a crash leaves a `.tmp`, ignored;
-//! 2. rename it to `snapshot-<g+1>.<crc>.json`, sync the directory; from here recovery picks
+//! 1. write `snapshot-<g+1>.bin.tmp`, `sync_all`; a crash leaves a `.tmp`, ignored;
+//! 2. rename it to `snapshot-<g+1>.<crc>.bin`, sync the directory; from here recovery picks
 //!    g+1, and snapshot g+1 holds everything snapshot g + `changes-<g>` held (it was written
 //!    from memory, which held exactly those, under the same lock);
 //! 3. create `changes-<g+1>.log` with its header, `sync_all`, sync the directory; a crash
@@ -65,11 +67,14 @@
 
 use super::args::{service_name, target_flag};
 use super::commit::{Committer, GroupCommit};
+use super::crc_io::{CrcReader, CrcWriter};
 use super::export;
 use super::log::{self, Damage, LogWriter};
-use super::record::{self, Op, Tables};
+use super::record::{self, Tables};
+use super::record_bytes;
+use super::snapshot;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use tablescope_engine::{Account, ChangeSet, Target};
 
@@ -106,17 +111,20 @@ pub struct Recovered {
     pub target: Target,
 }
 
-/// A snapshot file: `snapshot-<g>.<crc32 of its bytes, 8 hex digits>.json`.
+/// A snapshot file: `snapshot-<g>.<crc32 of its bytes, 8 hex digits>.bin` (`snapshot`'s
+/// layout), or `.json` (the playground's export, as earlier servers wrote snapshots).
 #[derive(Debug, Clone)]
 struct SnapshotFile {
     generation: u64,
     /// `None` for a name without one (`snapshot-<g>.json`, as older servers wrote).
     crc: Option<u32>,
+    /// In `snapshot`'s layout (`.bin`), else the JSON export (`.json`).
+    binary: bool,
     path: PathBuf,
 }
 
 fn snapshot_name(g: u64, crc: u32) -> String {
-    format!("snapshot-{g}.{crc:08x}.json")
+    format!("snapshot-{g}.{crc:08x}.bin")
 }
 
 fn log_path(dir: &Path, g: u64) -> PathBuf {
@@ -149,10 +157,11 @@ fn list(dir: &Path) -> io::Result<Listing> {
         let Some(name) = name.to_str() else { continue };
         if name.ends_with(".tmp") {
             listing.temporary.push(entry.path());
-        } else if let Some(stem) = name
-            .strip_prefix("snapshot-")
-            .and_then(|n| n.strip_suffix(".json"))
-        {
+        } else if let Some((stem, binary)) = name.strip_prefix("snapshot-").and_then(|n| {
+            n.strip_suffix(".bin")
+                .map(|s| (s, true))
+                .or_else(|| n.strip_suffix(".json").map(|s| (s, false)))
+        }) {
             let (g, crc) = match stem.split_once('.') {
                 Some((g, crc)) if crc.len() == 8 => (g, u32::from_str_radix(crc, 16).ok()),
                 Some(_) => continue,
@@ -167,9 +176,13 @@ fn list(dir: &Path) -> io::Result<Listing> {
                     dir.display()
                 )));
             }
+            if binary && crc.is_none() {
+                continue;
+            }
             listing.snapshots.push(SnapshotFile {
                 generation,
                 crc,
+                binary,
                 path: entry.path(),
             });
         } else if let Some(g) = name
@@ -194,21 +207,6 @@ enum Mode {
     Repair,
 }
 
-/// The CRC-32 of a whole file, read in pieces.
-fn file_crc(path: &Path) -> io::Result<u32> {
-    let mut file = File::open(path)?;
-    let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => return Ok(hasher.finalize()),
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
 /// Loads a snapshot after checking its bytes against the checksum in its name.
 fn load_snapshot(
     snapshot: &SnapshotFile,
@@ -216,7 +214,17 @@ fn load_snapshot(
     repairs: &mut Vec<String>,
 ) -> io::Result<Tables> {
     let path = &snapshot.path;
-    let actual = file_crc(path)?;
+    // Read as it streams in (the byte layout holds one partition at a time); the checksum
+    // covers the whole file, so a file refused part way is still read to its end, and a
+    // checksum that does not match is reported rather than what the damage made of it.
+    let mut input = CrcReader::new(io::BufReader::with_capacity(1 << 16, File::open(path)?));
+    let read = if snapshot.binary {
+        snapshot::read_from(&mut input)
+    } else {
+        export::read(&mut input)
+    };
+    io::copy(&mut input, &mut io::sink())?;
+    let actual = input.hasher.finalize();
     let problem = match snapshot.crc {
         Some(crc) if crc == actual => None,
         Some(crc) => Some(format!(
@@ -238,8 +246,7 @@ fn load_snapshot(
         }
         repairs.push(format!("{}: {problem}; loaded as it reads", path.display()));
     }
-    let file = io::BufReader::new(File::open(path)?);
-    export::read(file).map_err(|e| other(format!("{}: {e}", path.display())))
+    read.map_err(|e| other(format!("{}: {e}", path.display())))
 }
 
 /// What the account's target must be: `expected`, when a target was asked for (a directory
@@ -349,7 +356,7 @@ fn recover(dir: &Path, mode: Mode, targets: Targets) -> io::Result<(Tables, Reco
     let mut failure = None;
     let mut dropped = Vec::new();
     let scan = log::scan(&path, generation, damage, |offset, payload| {
-        let ops = serde_json::from_slice::<Vec<Op>>(payload)
+        let ops = record_bytes::decode(payload)
             .map_err(|e| format!("a checked record does not parse: {e}"))
             .and_then(|ops| tables.check(&ops).map(|()| ops));
         match ops {
@@ -596,7 +603,7 @@ impl Store {
         let mut payloads = Vec::with_capacity(sets.len());
         for set in sets {
             match record::ops(account, set) {
-                Some(ops) => payloads.push(serde_json::to_vec(&ops)?),
+                Some(ops) => payloads.push(record_bytes::encode(&ops)?),
                 None => {
                     self.snapshot(account)?;
                     return Ok(self.committer.handle().staged());
@@ -627,11 +634,11 @@ impl Store {
         // nothing writes to it once it is removed.
         self.committer.handle().drain()?;
         let next = self.generation + 1;
-        let temporary = self.dir.join(format!("snapshot-{next}.json.tmp"));
+        let temporary = self.dir.join(format!("snapshot-{next}.bin.tmp"));
         let written = (|| {
             let mut out =
                 CrcWriter::new(BufWriter::with_capacity(1 << 16, File::create(&temporary)?));
-            export::write(account, &mut out)?;
+            snapshot::write(account, &mut out)?;
             let crc = out.hasher.clone().finalize();
             let file = out.inner.into_inner().map_err(|e| e.into_error())?;
             file.sync_all()?;
@@ -675,33 +682,6 @@ impl Store {
 
     pub fn log_len(&self) -> u64 {
         self.log.len()
-    }
-}
-
-/// A writer that keeps the CRC-32 of what went through it.
-struct CrcWriter<W> {
-    inner: W,
-    hasher: crc32fast::Hasher,
-}
-
-impl<W> CrcWriter<W> {
-    fn new(inner: W) -> CrcWriter<W> {
-        CrcWriter {
-            inner,
-            hasher: crc32fast::Hasher::new(),
-        }
-    }
-}
-
-impl<W: Write> Write for CrcWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }
 

@@ -94,7 +94,7 @@ fn names(dir: &Path) -> Vec<String> {
 fn snapshot_file(dir: &Path) -> PathBuf {
     let name = names(dir)
         .into_iter()
-        .find(|n| n.starts_with("snapshot-") && n.ends_with(".json"))
+        .find(|n| n.starts_with("snapshot-") && n.ends_with(".bin"))
         .expect("a snapshot");
     dir.join(name)
 }
@@ -244,12 +244,17 @@ fn an_edited_digit_in_a_snapshot_is_refused() {
     server.kill();
     let path = snapshot_file(&dir);
     let mut bytes = fs::read(&path).unwrap();
+    // Entity 0001's N (Int32 1): after its RowKey, Timestamp (8 bytes), property count,
+    // name index and type tag, as the snapshot's layout (src/snapshot.rs) writes them.
     let at = bytes
         .windows(5)
-        .position(|w| w == b"\"N\":1")
-        .expect("a digit")
-        + 4;
-    bytes[at] = b'7';
+        .position(|w| w == b"\x040001")
+        .expect("RowKey 0001")
+        + 5
+        + 8
+        + 3;
+    assert_eq!(bytes[at..at + 4], [1, 0, 0, 0], "N of entity 0001");
+    bytes[at] = 7;
     fs::write(&path, &bytes).unwrap();
     let before = contents(&dir);
     let err = refused(&dir, &["--snapshot-bytes", "2048"]);

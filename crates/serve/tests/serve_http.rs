@@ -312,3 +312,44 @@ fn bad_arguments_exit_with_a_message() {
         "tablescope-serve: --location and --in-memory exclude each other\n"
     );
 }
+
+/// The generations of the snapshots in `dir`, from their file names.
+fn snapshot_generations(dir: &std::path::Path) -> Vec<u64> {
+    let mut out: Vec<u64> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            let rest = name.strip_prefix("snapshot-")?.strip_suffix(".bin")?;
+            rest.split_once('.')?.0.parse().ok()
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+#[test]
+fn a_read_after_a_start_on_a_long_log_writes_no_snapshot_and_a_write_does() {
+    let dir = temp_dir("http-long-log");
+    let mut server = Server::durable(&dir, &[]);
+    let mut c = server.client();
+    assert_eq!(c.create_table("People").unwrap().status, 204);
+    for i in 0..50 {
+        let entity = format!(r#"{{"PartitionKey":"p","RowKey":"{i:02}","N":{i}}}"#);
+        assert_eq!(c.insert("People", &entity).unwrap().status, 204);
+    }
+    server.kill();
+    // The first start snapshot its CORS rule (generation 1); 51 records follow it.
+    assert_eq!(snapshot_generations(&dir), vec![1]);
+    let log = std::fs::metadata(dir.join("changes-1.log")).unwrap().len();
+    assert!(log > 1024, "{log}");
+    // Now the log is past the threshold: reads answer without writing a snapshot.
+    let server = Server::durable(&dir, &["--snapshot-bytes", "1024"]);
+    let mut c = server.client();
+    assert_eq!(c.scan("People").len(), 50);
+    assert_eq!(c.scan("People").len(), 50);
+    assert_eq!(snapshot_generations(&dir), vec![1]);
+    let entity = r#"{"PartitionKey":"p","RowKey":"50","N":50}"#;
+    assert_eq!(c.insert("People", entity).unwrap().status, 204);
+    assert_eq!(snapshot_generations(&dir), vec![2]);
+    assert_eq!(c.scan("People").len(), 51);
+}

@@ -66,19 +66,24 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The directory's file names, a snapshot's without its checksum (`snapshot-<g>.json`).
+/// The directory's file names, a snapshot's without its checksum (`snapshot-<g>.bin`).
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .map(
-            |n| match n.strip_suffix(".json").and_then(|s| s.split_once('.')) {
+        .map(|n| {
+            let (stem, kind) = match (n.strip_suffix(".bin"), n.strip_suffix(".json")) {
+                (Some(stem), _) => (stem, "bin"),
+                (_, Some(stem)) => (stem, "json"),
+                _ => return n,
+            };
+            match stem.split_once('.') {
                 Some((stem, crc)) if n.starts_with("snapshot-") && crc.len() == 8 => {
-                    format!("{stem}.json")
+                    format!("{stem}.{kind}")
                 }
                 _ => n,
-            },
-        )
+            }
+        })
         .collect();
     names.sort();
     names
@@ -231,20 +236,14 @@ fn snapshots_switch_generations_and_remove_the_old_files() {
     assert_eq!(g, snapshots);
     assert_eq!(
         names(&dir),
-        vec![format!("changes-{g}.log"), format!("snapshot-{g}.json")]
+        vec![format!("changes-{g}.log"), format!("snapshot-{g}.bin")]
     );
     let expected = text(&account);
     drop(store);
-    // The snapshot is the playground's export: it imports as it is.
-    let mut imported = fresh();
-    imported
-        .import_json(&fs::read_to_string(snapshot_of(&dir, g)).unwrap())
-        .unwrap();
     let (back, recovered) = load(&dir);
     assert_eq!(text(&back), expected);
     assert_eq!(recovered.generation, g);
     assert_eq!(recovered.entities, 40);
-    assert!(imported.table("Tab").unwrap().entity_count() <= 40);
 }
 
 /// Builds every directory a kill during a snapshot can leave, from the files before and
@@ -271,8 +270,8 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
     let after = temp("steps-after");
     copy_dir(&dir, &after);
     drop(store);
-    assert_eq!(names(&before), vec!["changes-1.log", "snapshot-1.json"]);
-    assert_eq!(names(&after), vec!["changes-2.log", "snapshot-2.json"]);
+    assert_eq!(names(&before), vec!["changes-1.log", "snapshot-1.bin"]);
+    assert_eq!(names(&after), vec!["changes-2.log", "snapshot-2.bin"]);
     let snapshot2_path = snapshot_of(&after, 2);
     let snapshot2 = fs::read(&snapshot2_path).unwrap();
     let snapshot2_name = snapshot2_path.file_name().unwrap().to_str().unwrap();
@@ -284,12 +283,9 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
     let states: Vec<(&str, Files)> = vec![
         (
             "tmp half written",
-            vec![("snapshot-2.json.tmp", snapshot2[..10].to_vec())],
+            vec![("snapshot-2.bin.tmp", snapshot2[..10].to_vec())],
         ),
-        (
-            "tmp whole",
-            vec![("snapshot-2.json.tmp", snapshot2.clone())],
-        ),
+        ("tmp whole", vec![("snapshot-2.bin.tmp", snapshot2.clone())]),
         ("renamed", vec![(snapshot2_name, snapshot2.clone())]),
         (
             "log header torn",
@@ -325,7 +321,7 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
         let g = recovered.generation;
         assert_eq!(
             names(&crash),
-            vec![format!("changes-{g}.log"), format!("snapshot-{g}.json")],
+            vec![format!("changes-{g}.log"), format!("snapshot-{g}.bin")],
             "{step}"
         );
         // Writing on from there survives the next restart too.
@@ -440,4 +436,50 @@ fn a_cosmos_directory_replays_case_sensitive_table_names_and_keeps_its_target() 
         .to_string()
         .starts_with("it holds an Azure Cosmos DB for Table account (made with --target cosmos)"));
     assert_eq!(list(&dir).unwrap().logs, before);
+}
+
+/// A directory an earlier server wrote (its snapshot the playground's JSON export) opens as
+/// it was; the next snapshot is written in the byte layout and the JSON one is removed.
+#[test]
+fn a_json_snapshot_of_an_earlier_server_still_opens() {
+    let dir = temp("json-snapshot");
+    let mut account = fresh();
+    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
+    run(
+        &mut account,
+        &mut store,
+        Request::CreateTable {
+            table: "Tab".into(),
+        },
+    );
+    run(&mut account, &mut store, insert("p", "1", 1));
+    store.snapshot(&account).unwrap();
+    run(&mut account, &mut store, insert("p", "2", 2));
+    let expected = text(&account);
+    drop(store);
+    // Generation 1's snapshot as an earlier server wrote it: the export, named `.json`.
+    let binary = snapshot_of(&dir, 1);
+    let tables = snapshot::read(&fs::read(&binary).unwrap()).unwrap();
+    let mut at_1 = fresh();
+    tables.restore(&mut at_1);
+    let mut json = Vec::new();
+    export::write(&at_1, &mut json).unwrap();
+    let crc = crc32fast::hash(&json);
+    fs::remove_file(&binary).unwrap();
+    fs::write(dir.join(format!("snapshot-1.{crc:08x}.json")), &json).unwrap();
+    assert_eq!(names(&dir), vec!["changes-1.log", "snapshot-1.json"]);
+
+    let mut account = fresh();
+    let (mut store, recovered) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
+    assert_eq!(text(&account), expected);
+    assert_eq!((recovered.generation, recovered.records), (1, 1));
+    assert_eq!(recovered.entities, 2);
+    run(&mut account, &mut store, insert("p", "3", 3));
+    store.snapshot(&account).unwrap();
+    let expected = text(&account);
+    drop(store);
+    assert_eq!(names(&dir), vec!["changes-2.log", "snapshot-2.bin"]);
+    let (back, recovered) = load(&dir);
+    assert_eq!(text(&back), expected);
+    assert_eq!(recovered.entities, 3);
 }
