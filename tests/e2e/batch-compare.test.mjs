@@ -7,7 +7,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, assertClean, openPage, screenshot, start } from './lib.mjs';
+import { DESKTOP, PHONE, assertClean, openPage, rowKeysOf, screenshot, start } from './lib.mjs';
 
 let env;
 before(async () => {
@@ -53,17 +53,8 @@ function side(page, target) {
   }));
 }
 
-/** The RowKeys of table Orders through the in-page transport. */
-function rowKeys(page) {
-  return page.evaluate(() => {
-    const r = window.tablescope.wire({
-      method: 'GET',
-      url: 'http://127.0.0.1:10002/devstoreaccount1/Orders()',
-      headers: [['Accept', 'application/json;odata=nometadata']],
-    });
-    return JSON.parse(new TextDecoder().decode(r.body)).value.map((e) => e.RowKey);
-  });
-}
+/** The RowKeys of table Orders, in the order a whole-table query returns them. */
+const rowKeys = (page) => rowKeysOf(page, 'Orders');
 
 test('two inserts and a duplicate row, compared in English at 1280 px', async () => {
   const page = await open('en', DESKTOP);
@@ -91,10 +82,11 @@ test('two inserts and a duplicate row, compared in English at 1280 px', async ()
   assert.match(storage.wire, /^HTTP\/1\.1 202 Accepted\nContent-Type: multipart\/mixed; boundary=batchresponse_/);
   assert.match(storage.wire, /\nx-ms-version: 2019-02-02/);
   assert.doesNotMatch(cosmos.wire, /x-ms-version/);
-  // Cosmos numbers its parts, and ends its part headers in a bare LF (no ␍ before the line end).
-  assert.match(cosmos.body, /\nContent-ID: 1\n/);
+  // Cosmos numbers its parts, and ends its part headers in a bare LF where storage sends CRLF.
+  assert.match(cosmos.body, /\nContent-ID: 1\\r\n/);
   assert.doesNotMatch(storage.body, /Content-ID/);
-  assert.match(storage.body, /\nContent-Type: application\/http␍\n/);
+  assert.match(cosmos.body, /\nContent-Type: application\/http\nContent-Transfer-Encoding: binary\n\nHTTP\/1\.1 204 No Content\\r\n/);
+  assert.match(storage.body, /\nContent-Type: application\/http\\r\nContent-Transfer-Encoding: binary\\r\n\\r\nHTTP\/1\.1 204 No Content\\r\n/);
   // Nothing changed: the table holds its one entity and the batch is still staged.
   assert.deepEqual(await rowKeys(page), ['1']);
   assert.equal(await page.locator('.staged-list li').count(), 2);

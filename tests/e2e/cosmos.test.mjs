@@ -6,7 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESKTOP, PHONE, assertClean, openPage, savesSettled, screenshot, start } from './lib.mjs';
+import { DESKTOP, PHONE, assertClean, openPage, rowKeysOf, savesSettled, screenshot, start } from './lib.mjs';
 import { openCode, runEditor, setCode } from './code-lib.mjs';
 
 let env;
@@ -36,17 +36,8 @@ async function seed(page) {
   await page.locator('[data-table="Orders"] .table-facts').click();
 }
 
-/** The RowKeys a whole-table query returns through the in-page transport, in order. */
-async function rowKeys(page) {
-  return page.evaluate(() => {
-    const r = window.tablescope.wire({
-      method: 'GET',
-      url: 'http://127.0.0.1:10002/devstoreaccount1/Orders()',
-      headers: [['Accept', 'application/json;odata=nometadata']],
-    });
-    return JSON.parse(new TextDecoder().decode(r.body)).value.map((e) => e.RowKey);
-  });
-}
+/** The RowKeys of table Orders, in the order a whole-table query returns them. */
+const rowKeys = (page) => rowKeysOf(page, 'Orders');
 
 async function open(lang, viewport) {
   const page = await openPage(env.browser, `${env.url}?lang=${lang}&perf=1`, { viewport });

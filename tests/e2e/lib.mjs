@@ -135,3 +135,16 @@ export async function pageMemory(page) {
 export async function savesSettled(page, timeout) {
   await page.waitForFunction(() => window.__tablescopeSavesInFlight() === 0, null, { timeout, polling: 50 });
 }
+
+/** The RowKeys a whole-table query of `table` returns through the page's in-page transport
+ * (`window.tablescope.wire`, the `?perf=1` hook), in the order returned. */
+export async function rowKeysOf(page, table) {
+  return page.evaluate((t) => {
+    const r = window.tablescope.wire({
+      method: 'GET',
+      url: `http://127.0.0.1:10002/devstoreaccount1/${t}()`,
+      headers: [['Accept', 'application/json;odata=nometadata']],
+    });
+    return JSON.parse(new TextDecoder().decode(r.body)).value.map((e) => e.RowKey);
+  }, table);
+}

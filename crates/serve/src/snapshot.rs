@@ -423,4 +423,4 @@ impl<'a> Reader<'a> {
 
 #[cfg(test)]
 #[path = "snapshot_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -4,7 +4,7 @@ use tablescope_engine::{
 };
 
 /// Every Edm type, two tables with an ACL and an empty one, CORS rules, non-ASCII keys.
-fn sample(target: Target) -> Account {
+pub(crate) fn sample(target: Target) -> Account {
     let mut account = Account::for_target(target, Box::new(FixedClock::default()));
     account.create_table("Zeta").unwrap();
     account.create_table("alpha").unwrap();

@@ -20,6 +20,21 @@ fn fresh() -> Account {
     Account::new(Box::new(FixedClock::default()))
 }
 
+/// A store in a new directory `name`, opened on a fresh account, holding table `Tab`.
+fn with_table(name: &str) -> (std::path::PathBuf, Account, Store) {
+    let dir = temp(name);
+    let mut account = fresh();
+    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
+    run(
+        &mut account,
+        &mut store,
+        Request::CreateTable {
+            table: "Tab".into(),
+        },
+    );
+    (dir, account, store)
+}
+
 /// Runs a request and commits its changes, as the server does.
 fn run(account: &mut Account, store: &mut Store, request: Request) {
     let response = account.execute(&request);
@@ -158,16 +173,7 @@ fn a_second_server_cannot_open_the_same_directory() {
 /// there whole or not at all, and the torn tail is cut off so appends continue cleanly.
 #[test]
 fn a_torn_batch_record_is_all_or_nothing() {
-    let dir = temp("torn-batch");
-    let mut account = fresh();
-    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
-    run(
-        &mut account,
-        &mut store,
-        Request::CreateTable {
-            table: "Tab".into(),
-        },
-    );
+    let (dir, mut account, mut store) = with_table("torn-batch");
     run(&mut account, &mut store, insert("a", "1", 1));
     let before = text(&account);
     let before_len = store.log_len();
@@ -250,16 +256,7 @@ fn snapshots_switch_generations_and_remove_the_old_files() {
 /// after it, and checks that each loads the same account.
 #[test]
 fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
-    let dir = temp("steps");
-    let mut account = fresh();
-    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
-    run(
-        &mut account,
-        &mut store,
-        Request::CreateTable {
-            table: "Tab".into(),
-        },
-    );
+    let (dir, mut account, mut store) = with_table("steps");
     store.snapshot(&account).unwrap(); // generation 1
     run(&mut account, &mut store, insert("a", "1", 1));
     run(&mut account, &mut store, batch("b", &["1", "2"]));
@@ -336,16 +333,7 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
 
 #[test]
 fn a_log_without_its_snapshot_is_refused_and_left_alone() {
-    let dir = temp("orphan");
-    let mut account = fresh();
-    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
-    run(
-        &mut account,
-        &mut store,
-        Request::CreateTable {
-            table: "Tab".into(),
-        },
-    );
+    let (dir, mut account, mut store) = with_table("orphan");
     drop(store);
     fs::copy(dir.join("changes-0.log"), dir.join("changes-3.log")).unwrap();
     let err = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut fresh()).unwrap_err();
@@ -362,16 +350,7 @@ fn a_log_without_its_snapshot_is_refused_and_left_alone() {
 
 #[test]
 fn reading_changes_nothing() {
-    let dir = temp("read");
-    let mut account = fresh();
-    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
-    run(
-        &mut account,
-        &mut store,
-        Request::CreateTable {
-            table: "Tab".into(),
-        },
-    );
+    let (dir, mut account, mut store) = with_table("read");
     run(&mut account, &mut store, insert("a", "1", 1));
     let expected = text(&account);
     let len = store.log_len();
@@ -442,16 +421,7 @@ fn a_cosmos_directory_replays_case_sensitive_table_names_and_keeps_its_target() 
 /// it was; the next snapshot is written in the byte layout and the JSON one is removed.
 #[test]
 fn a_json_snapshot_of_an_earlier_server_still_opens() {
-    let dir = temp("json-snapshot");
-    let mut account = fresh();
-    let (mut store, _) = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut account).unwrap();
-    run(
-        &mut account,
-        &mut store,
-        Request::CreateTable {
-            table: "Tab".into(),
-        },
-    );
+    let (dir, mut account, mut store) = with_table("json-snapshot");
     run(&mut account, &mut store, insert("p", "1", 1));
     store.snapshot(&account).unwrap();
     run(&mut account, &mut store, insert("p", "2", 2));
