@@ -3,7 +3,7 @@
 //! comparison and then dropped), side by side: the answer's status, each operation's status
 //! and the Timestamp it wrote (one for every insert of a batch on Table storage, one per
 //! operation on Cosmos DB for Table), the cost (request units against one billed
-//! transaction), and the wire answer: its key headers and its body, carriage returns shown.
+//! transaction), and the wire answer: its key headers and its body, carriage returns shown as `\r`.
 //!
 //! Invariants: the workspace's tables do not change (both runs are on copies); each side is
 //! one `wire::handle` run of the same HTTP request, the one show-as-code writes for the batch.
@@ -161,7 +161,7 @@ fn SideView(side: BatchSide) -> impl IntoView {
             </pre>
             <details class="cmp-body">
                 <summary>{t(msg::compare_batch_body)}</summary>
-                <pre dir="ltr">{body.replace('\r', "\u{240d}")}</pre>
+                <pre dir="ltr">{body.replace('\r', "\\r")}</pre>
             </details>
         </section>
     }

@@ -48,7 +48,7 @@ pub struct Ctx {
 struct Saved {
     design: Design,
     prices: Prices,
-    #[serde(default)]
+    #[serde(default, rename = "cosmosPrices")]
     cosmos_prices: CosmosPrices,
     target: String,
 }
