@@ -79,7 +79,7 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .design-summary{grid-template-columns:repeat(auto-fit,minmax(min(100%,220px),1fr))}\
 #section-design .design-summary dd{overflow-wrap:normal}\
 #section-design .two-costs dd small{display:block;font-weight:normal}\
-#section-design .two-targets th,#section-design .two-targets td.s-latency,#section-design .two-targets td.c-latency{white-space:normal;font-family:inherit}\
+#section-design .two-targets th,#section-design .two-targets td.s-latency,#section-design .two-targets td.c-latency{white-space:normal;overflow-wrap:normal;font-family:inherit}\
 #section-design .two-targets .p-kind{display:block;font-weight:normal}\
 #section-design .add-write-type{white-space:normal;max-width:100%}\
 .grade-fail .grade{color:var(--danger)}\

@@ -236,7 +236,7 @@ fn CosmosPriceTable() -> impl IntoView {
     let text = move |f: fn(&CosmosPrices) -> String| move || p.with(f);
     let num = super::project::price_number;
     view! {
-        <details class="design-prices cosmos-prices">
+        <details class="cosmos-prices">
             <summary>{move || msg::design_cosmos_prices_summary(p.with(|p| p.as_of.clone()), p.with(|p| p.source.clone()))}</summary>
             <div class="field-row">
                 {super::form::text(msg::design_cosmos_price_provisioned, "price-ru-hour", text(|p| p.per_100_ru_per_sec_hour.to_string()), move |v| if let Some(x) = num(&v) { p.update(|p| p.per_100_ru_per_sec_hour = x) })}
