@@ -8,9 +8,9 @@
 //! Invariants: the workspace's tables do not change (both runs are on copies); each side is
 //! one `wire::handle` run of the same HTTP request, the one show-as-code writes for the batch.
 
-use super::target_compare::{key_headers, status_line};
+use super::target_compare::{cost_text, frame, key_headers, side_class, status_line, Frame};
 use crate::engine::{Account, Target};
-use crate::i18n::{msg, number, t};
+use crate::i18n::{msg, t};
 use crate::ui::state::AppState;
 use crate::ui::text::target_text::service_name;
 use crate::wire::{self, Endpoint, HttpRequest};
@@ -105,25 +105,22 @@ fn header<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 pub fn BatchCompare(sides: [BatchSide; 2]) -> impl IntoView {
     let [here, there] = sides;
     let other = there.target;
-    view! {
-        <section class="panel target-compare batch-compare" aria-labelledby="batch-compare-heading">
-            <h2 id="batch-compare-heading">{t(msg::compare_batch_heading)}</h2>
-            <p class="hint">{move || msg::compare_batch_note(service_name(other))}</p>
-            <div class="target-sides">
-                <SideView side=here />
-                <SideView side=there />
-            </div>
-        </section>
-    }
+    frame(
+        Frame {
+            class: "panel target-compare batch-compare",
+            id: "batch-compare-heading",
+            heading: msg::compare_batch_heading,
+            note: msg::compare_batch_note,
+            other,
+        },
+        view! { <SideView side=here /> <SideView side=there /> },
+    )
 }
 
 #[component]
 fn SideView(side: BatchSide) -> impl IntoView {
     let target = side.target;
-    let class = match target {
-        Target::TableStorage => "target-side side-table-storage",
-        Target::CosmosTable => "target-side side-cosmos-table",
-    };
+    let class = side_class(target);
     let BatchSide {
         status,
         parts,
@@ -132,10 +129,7 @@ fn SideView(side: BatchSide) -> impl IntoView {
         body,
         ..
     } = side;
-    let cost = move || match ru {
-        Some(ru) => msg::compare_ru(number(ru)),
-        None => msg::compare_transactions(number(1)),
-    };
+    let cost = move || cost_text(ru);
     let refused = parts.is_empty();
     view! {
         <section class=class aria-label=move || service_name(target)>

@@ -162,25 +162,66 @@ fn encode(text: &str) -> String {
 pub fn TargetCompare(sides: [Side; 2]) -> impl IntoView {
     let [here, there] = sides;
     let other = there.target;
+    frame(
+        Frame {
+            class: "panel target-compare",
+            id: "target-compare-heading",
+            heading: msg::compare_targets_heading,
+            note: msg::compare_targets_note,
+            other,
+        },
+        view! { <SideView side=here /> <SideView side=there /> },
+    )
+}
+
+/// What a comparison panel says of itself.
+pub(crate) struct Frame {
+    pub class: &'static str,
+    pub id: &'static str,
+    pub heading: fn() -> String,
+    /// The note, naming the other service.
+    pub note: fn(String) -> String,
+    pub other: Target,
+}
+
+/// A comparison panel: its heading, its note and the two sides.
+pub(crate) fn frame(f: Frame, sides: impl IntoView + 'static) -> impl IntoView {
+    let Frame {
+        class,
+        id,
+        heading,
+        note,
+        other,
+    } = f;
     view! {
-        <section class="panel target-compare" aria-labelledby="target-compare-heading">
-            <h2 id="target-compare-heading">{t(msg::compare_targets_heading)}</h2>
-            <p class="hint">{move || msg::compare_targets_note(service_name(other))}</p>
-            <div class="target-sides">
-                <SideView side=here />
-                <SideView side=there />
-            </div>
+        <section class=class aria-labelledby=id>
+            <h2 id=id>{t(heading)}</h2>
+            <p class="hint">{move || note(service_name(other))}</p>
+            <div class="target-sides">{sides}</div>
         </section>
+    }
+}
+
+/// A side's class, by its target.
+pub(crate) fn side_class(target: Target) -> &'static str {
+    match target {
+        Target::TableStorage => "target-side side-table-storage",
+        Target::CosmosTable => "target-side side-cosmos-table",
+    }
+}
+
+/// A side's cost: its estimated request units, or storage's one billed transaction.
+pub(crate) fn cost_text(ru: Option<f64>) -> String {
+    match ru {
+        Some(ru) => msg::compare_ru(number(ru)),
+        None => msg::compare_transactions(number(1)),
     }
 }
 
 #[component]
 fn SideView(side: Side) -> impl IntoView {
     let target = side.target;
-    let class = match target {
-        Target::TableStorage => "target-side side-table-storage",
-        Target::CosmosTable => "target-side side-cosmos-table",
-    };
+    let class = side_class(target);
     let Side {
         keys,
         scanned,
@@ -192,10 +233,7 @@ fn SideView(side: Side) -> impl IntoView {
         error,
         ..
     } = side;
-    let cost = move || match ru {
-        Some(ru) => msg::compare_ru(number(ru)),
-        None => msg::compare_transactions(number(1)),
-    };
+    let cost = move || cost_text(ru);
     view! {
         <section class=class aria-label=move || service_name(target)>
             <h3>{move || service_name(target)}</h3>
