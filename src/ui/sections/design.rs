@@ -40,6 +40,7 @@ mod project;
 mod remote;
 mod review;
 mod run;
+mod scaling;
 
 use crate::i18n::{msg, t};
 use crate::ui::state::navigation::{Navigation, Section};
@@ -67,7 +68,8 @@ pub fn mount_design(
 /// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
 /// Projected vs measured has seven columns in the main column at 1280 px: its headings and
 /// its reasons wrap between words, so it fits without scrolling sideways. The projection's
-/// figures are wide enough for a ten-digit number, which breaks only before its share.
+/// figures are wide enough for a ten-digit number, which breaks only before its share. The
+/// scaling table's ranges wrap (a choice can list many values); its choices are prose.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
@@ -76,7 +78,9 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .design-summary dd{overflow-wrap:normal}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
-#section-design .inline-check input{flex:none}";
+#section-design .inline-check input{flex:none}\
+#section-design .design-scaling td.sc-declared,#section-design .design-scaling td.sc-target{white-space:normal;overflow-wrap:anywhere}\
+#section-design .design-scaling td.sc-scale{font-family:inherit}";
 
 /// Adds [`STYLE`] to the page once (`<style data-css="design">`).
 fn add_style() {
