@@ -69,7 +69,8 @@ pub fn mount_design(
 /// Projected vs measured has seven columns in the main column at 1280 px: its headings and
 /// its reasons wrap between words, so it fits without scrolling sideways. The projection's
 /// figures are wide enough for a ten-digit number, which breaks only before its share. The
-/// scaling table's ranges wrap (a choice can list many values); its choices are prose.
+/// scaling table's ranges, headings and choices wrap (a choice can list many values, and the
+/// choices are long in Dutch), so it fits the main column at 1280 px.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
@@ -80,7 +81,9 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .inline-check{white-space:normal;min-width:0}\
 #section-design .inline-check input{flex:none}\
 #section-design .design-scaling td.sc-declared,#section-design .design-scaling td.sc-target{white-space:normal;overflow-wrap:anywhere}\
-#section-design .design-scaling td.sc-scale{font-family:inherit}";
+#section-design .design-scaling td.sc-scale{font-family:inherit;white-space:normal}\
+#section-design .design-scaling th{white-space:normal}\
+#section-design .design-scaling select{max-width:100%}";
 
 /// Adds [`STYLE`] to the page once (`<style data-css="design">`).
 fn add_style() {

@@ -6,7 +6,7 @@
 use super::doc::Ctx;
 use super::edit_props::params_text;
 use super::fmt;
-use crate::design::{can_grow, Design, Projection, PropertyScaling, Scale};
+use crate::design::{can_grow, Design, Distribution, Projection, PropertyScaling, Scale};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
@@ -81,6 +81,17 @@ pub fn table(p: &Projection) -> impl IntoView {
     }
 }
 
+/// The range at the target size: a sequence's whole run (`1..300000000`), else the
+/// distribution's parameters as the form writes them.
+fn target_text(s: &PropertyScaling) -> String {
+    match (&s.projected, s.distinct) {
+        (Distribution::Sequential { start }, Some(n)) if n > 0 => {
+            format!("{start}..{}", start.saturating_add_unsigned(n - 1))
+        }
+        (d, _) => params_text(d),
+    }
+}
+
 fn row(s: &PropertyScaling) -> impl IntoView {
     let ctx = Ctx::expect();
     let label = format!("{} · {}", s.entity_type, s.property);
@@ -111,7 +122,7 @@ fn row(s: &PropertyScaling) -> impl IntoView {
         <tr class=if s.grew { "sc-grew" } else { "" } data-property=label.clone()>
             <th scope="row">{label.clone()}</th>
             <td class="sc-declared" dir="ltr">{params_text(&s.declared)}</td>
-            <td class="sc-target" dir="ltr">{params_text(&s.projected)}</td>
+            <td class="sc-target" dir="ltr">{target_text(s)}</td>
             <td class="sc-distinct">{distinct}</td>
             <td class="sc-scale">{scale}</td>
         </tr>
