@@ -160,6 +160,7 @@ fn cases() -> Vec<(&'static str, Value, &'static str)> {
             json!([{"on": "PartitionKey", "op": "eq"}, {"on": "Nope", "op": "eq"}]),
             "\"Nope\"",
         ),
+        ("/entityTypes/0/properties/1/scale", json!("grows"), "Zipf"),
         ("/patterns/0/fanOut", json!(true), "hash(…)"),
         ("/patterns/0/resultSize", json!(0), "Ergebnisgröße"),
         ("/patterns/0/select", json!(true), "$select"),

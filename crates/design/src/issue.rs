@@ -77,6 +77,8 @@ pub enum Issue {
     Choice,
     /// Choice weights: one per value, none negative, not all zero.
     ChoiceWeights,
+    /// `scale: grows` on a distribution without a range to grow (sequential, random, choice).
+    ScaleGrows,
     /// An instant that is not ISO 8601.
     Instant {
         text: String,
@@ -224,6 +226,9 @@ impl fmt::Display for Issue {
             Choice => f.write_str("a choice lists 1 to 100000 values"),
             ChoiceWeights => f.write_str(
                 "a choice's weights are one number per value, none negative, not all zero",
+            ),
+            ScaleGrows => f.write_str(
+                "only a uniform range, a Zipf or a time range grows with the entity count; sequential and random values are unique anyway, and a choice keeps its listed values",
             ),
             Instant { text } => write!(
                 f,

@@ -34,6 +34,7 @@ mod project;
 mod query;
 mod read_run;
 mod sample;
+mod scale;
 mod simulate;
 mod template;
 mod two_target;
@@ -47,7 +48,7 @@ pub use generate::{Generator, Progress, Sink};
 pub use issue::{Issue, KEY_TEMPLATE};
 pub use model::{
     Condition, ConditionOp, Design, Distribution, EntityType, Pattern, PropertyDef, PropertyType,
-    ReadPattern, WriteOp, WritePattern, VERSION,
+    ReadPattern, Scale, WriteOp, WritePattern, VERSION,
 };
 pub use permute::fnv1a;
 pub use price::{CosmosPrices, Prices};
@@ -55,6 +56,7 @@ pub use profile::{
     agreement, profile, Difference, Profile, ProfileRun, PropertyProfile, Selectivity,
 };
 pub use project::{project, Cost, HotPartition, Projected, Projection, Target};
+pub use scale::{can_grow, PropertyScaling};
 pub use simulate::workload;
 pub use template::{Raw, Template};
 pub use two_target::{

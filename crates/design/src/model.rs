@@ -60,10 +60,32 @@ pub struct PropertyDef {
     /// For String properties from numbers: zero-pad the number to this many digits.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pad: u8,
+    /// In a projection to another size: whether the declared range keeps its values
+    /// (`fixed`, the default) or grows in proportion to the type's entity count (`grows`).
+    #[serde(default, skip_serializing_if = "Scale::is_fixed")]
+    pub scale: Scale,
 }
 
 fn is_zero(v: &u8) -> bool {
     *v == 0
+}
+
+/// How a property's values scale when a projection changes its type's entity count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scale {
+    /// The declared range at every size (10,000 customers stay 10,000 customers).
+    #[default]
+    Fixed,
+    /// A uniform range, a Zipf's ranks or a time range in proportion to the entity count
+    /// (`1..10000` at 10,000 entities is `1..N` at N).
+    Grows,
+}
+
+impl Scale {
+    pub fn is_fixed(&self) -> bool {
+        *self == Scale::Fixed
+    }
 }
 
 /// The property types the generator writes.

@@ -14,6 +14,7 @@ use super::model::{ConditionOp, Design, Pattern, ReadPattern, WriteOp, WritePatt
 use super::price::{Prices, SECONDS_PER_MONTH};
 use super::query::requests;
 use super::sample::{root_of, Drawn, TypeModel};
+use super::scale::{scaled_design, scaling, PropertyScaling};
 use super::DesignError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -119,6 +120,10 @@ pub struct Projection {
     pub stored_bytes: f64,
     pub cost: Cost,
     pub prices: Prices,
+    /// Every property's values at the target size: which grew with the entity count and
+    /// which kept their declared range.
+    #[serde(default)]
+    pub scaling: Vec<PropertyScaling>,
 }
 
 /// Projects `design` to `target`.
@@ -128,10 +133,12 @@ pub fn project(
     prices: &Prices,
 ) -> Result<Projection, DesignError> {
     super::validate::design(design)?;
-    let models = design
+    // Growing properties take their range at the target; fixed ones keep the declared one.
+    let scaled = scaled_design(design, target);
+    let models = scaled
         .entity_types
         .iter()
-        .map(|t| TypeModel::new(design, t, target.count(&t.name)))
+        .map(|t| TypeModel::new(&scaled, t, target.count(&t.name)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| DesignError::new("entityTypes", e))?;
     let p = Projector {
@@ -147,7 +154,9 @@ pub fn project(
         };
         patterns.push(projected.map_err(|e| DesignError::new(format!("patterns[{i}]"), e))?);
     }
-    Ok(p.totals(patterns, prices))
+    let mut projection = p.totals(patterns, prices);
+    projection.scaling = scaling(design, target);
+    Ok(projection)
 }
 
 struct Projector<'d> {
@@ -645,6 +654,7 @@ impl<'d> Projector<'d> {
             cost,
             prices: prices.clone(),
             patterns,
+            scaling: Vec::new(),
         }
     }
 }

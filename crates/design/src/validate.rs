@@ -186,6 +186,9 @@ fn entity_type(c: &mut Check, d: &Design, ty: &EntityType, path: &str) {
             );
         }
         distribution(c, &p.distribution, p.edm_type, &pp);
+        if p.scale == super::model::Scale::Grows && !super::scale::can_grow(&p.distribution) {
+            c.fail(format!("{pp}.scale"), Issue::ScaleGrows);
+        }
     }
     for (which, text) in [("partitionKey", &ty.partition_key), ("rowKey", &ty.row_key)] {
         match Template::parse(text) {

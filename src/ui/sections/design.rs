@@ -41,6 +41,7 @@ mod project;
 mod remote;
 mod review;
 mod run;
+mod scaling;
 mod two_target;
 
 use crate::i18n::{msg, t};
@@ -71,7 +72,9 @@ pub fn mount_design(
 /// its reasons wrap between words, so it fits without scrolling sideways. The projection's
 /// figures are wide enough for a ten-digit number, which breaks only before its share. The
 /// two-target table's headings, pattern names and latency classes wrap, so its eight columns
-/// fit too; a button's long label wraps within a phone's width.
+/// fit too; a button's long label wraps within a phone's width. The scaling table's ranges,
+/// headings and choices wrap (a choice can list many values, and the choices are long in
+/// Dutch), so it fits the main column at 1280 px.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
@@ -84,7 +87,11 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .add-write-type{white-space:normal;max-width:100%}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
-#section-design .inline-check input{flex:none}";
+#section-design .inline-check input{flex:none}\
+#section-design .design-scaling td.sc-declared,#section-design .design-scaling td.sc-target{white-space:normal;overflow-wrap:anywhere}\
+#section-design .design-scaling td.sc-scale{font-family:inherit;white-space:normal}\
+#section-design .design-scaling th{white-space:normal}\
+#section-design .design-scaling select{max-width:100%}";
 
 /// Adds [`STYLE`] to the page once (`<style data-css="design">`).
 fn add_style() {

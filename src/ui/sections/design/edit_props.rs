@@ -6,7 +6,7 @@ use super::doc::Ctx;
 use super::edit_types::update_type;
 use super::field_problems::{Element, FieldProblems};
 use super::form;
-use crate::design::{Distribution, PropertyDef, PropertyType};
+use crate::design::{can_grow, Distribution, PropertyDef, PropertyType, Scale};
 use crate::i18n::{msg, t};
 use leptos::prelude::*;
 
@@ -79,7 +79,7 @@ fn default_of(kind: &str) -> Distribution {
 /// The distribution's parameters as one line of text: `1..100`, `100 ^ 1.1`, `a, b, c` (or
 /// with weights, `a:6, b:3, c:1`), `2026-01-01T00:00:00Z .. 2026-02-01T00:00:00Z`, the start
 /// of a sequence.
-fn params_text(d: &Distribution) -> String {
+pub fn params_text(d: &Distribution) -> String {
     match d {
         Distribution::Sequential { start } => start.to_string(),
         Distribution::Uniform { min, max } => format!("{min}..{max}"),
@@ -186,6 +186,7 @@ pub fn PropertiesEditor(i: usize) -> impl IntoView {
                 prefix: String::new(),
                 suffix: String::new(),
                 pad: 0,
+                scale: Scale::Fixed,
             })
         })
     };
@@ -234,6 +235,12 @@ fn PropRow(i: usize, j: usize) -> impl IntoView {
                     if let Some(d) = parse_params(&p.distribution, &v) { p.distribution = d }
                 })
             })}
+            {move || {
+                let growable = ctx.design.with(|d| d.entity_types.get(i).and_then(|t| t.properties.get(j)).is_some_and(|p| can_grow(&p.distribution) || p.scale == Scale::Grows));
+                growable.then(|| form::select(msg::design_prop_scale, "prop-scale", super::scaling::choices, get(|p| super::scaling::name(p.scale).to_string()), move |v| {
+                    update_prop(ctx, i, j, |p| p.scale = super::scaling::parse(&v))
+                }))
+            }}
             {form::text(msg::design_prop_prefix, "prop-prefix", get(|p| p.prefix.clone()), move |v| update_prop(ctx, i, j, |p| p.prefix = v))}
             {form::text(msg::design_prop_suffix, "prop-suffix", get(|p| p.suffix.clone()), move |v| update_prop(ctx, i, j, |p| p.suffix = v))}
             {form::text(msg::design_prop_pad, "prop-pad", get(|p| p.pad.to_string()), move |v| {

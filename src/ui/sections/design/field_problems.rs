@@ -43,6 +43,7 @@ fn label(element: Element, field: &str) -> Option<String> {
         (Element::Property, "name") => msg::design_prop_name(),
         (Element::Property, "type") => msg::design_prop_type(),
         (Element::Property, "distribution") => msg::design_prop_params(),
+        (Element::Property, "scale") => msg::design_prop_scale(),
         (Element::Pattern, "name") => msg::design_pattern_name(),
         (Element::Pattern, "rate") => msg::design_pattern_rate(),
         (Element::Pattern, "entityType") => msg::design_pattern_type(),

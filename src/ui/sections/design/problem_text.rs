@@ -46,6 +46,7 @@ pub fn problem(issue: &Issue) -> String {
         Zipf { max } => msg::design_err_zipf(i18n::number(*max)),
         Choice => msg::design_err_choice(),
         ChoiceWeights => msg::design_err_choice_weights(),
+        ScaleGrows => msg::design_err_scale_grows(),
         Instant { text } => msg::design_err_instant(quoted(text)),
         TimestampsOrder => msg::design_err_timestamps_order(),
         DistributionKind { kind } => msg::design_err_distribution_kind(kind),

@@ -64,6 +64,7 @@ pub fn ProjectionPanel() -> impl IntoView {
                     </table>
                 </div>
             })}
+            {move || projection().map(|p| super::scaling::table(&p))}
             <PriceTable />
         </section>
     }
