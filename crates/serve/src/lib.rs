@@ -4,7 +4,8 @@
 //! - [`args`]: the command line;
 //! - `server`: HTTP on hyper, handing each request to `tablescope_wire`;
 //! - `cors`: preflights and exposed headers for pages;
-//! - `request`: transfer codings the server refuses, and the SAS signature its log hides;
+//! - `request`: the request target, transfer codings the server refuses, and the log line
+//!   (the SAS signature hidden); `response`: the wire layer's response handed to hyper;
 //! - [`store`]: the data directory (`--location`): snapshots plus an append-only change log,
 //!   every write durable before it is acknowledged (its module docs give the on-disk format);
 //! - `record`, `record_bytes`, `log`, `snapshot`: what a log record holds, its bytes, its
@@ -26,6 +27,7 @@ mod record;
 mod record_bytes;
 mod reply;
 mod request;
+mod response;
 mod server;
 mod snapshot;
 mod state;

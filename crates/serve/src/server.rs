@@ -5,15 +5,15 @@ use super::args::{service_name, target_flag, Options, Storage};
 use super::body::Body;
 use super::commit::GroupCommit;
 use super::cors::CorsStart;
+use super::response::to_hyper;
 use super::state::{Served, State};
 use super::store::Store;
 use super::{reply, request, time};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::header::{HeaderName, HeaderValue};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Request, Response, StatusCode};
+use hyper::{Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
@@ -232,14 +232,14 @@ async fn listen(options: Options, state: State) -> Result<(), String> {
 async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> {
     let (parts, body) = request.into_parts();
     let mut request = HttpRequest {
-        method: parts.method.as_str().to_string(),
-        url: parts.uri.to_string(),
+        method: parts.method.as_str().to_owned(),
+        url: request::target(&parts.uri),
         headers: parts
             .headers
             .iter()
             .map(|(n, v)| {
                 let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
-                (n.as_str().to_string(), value)
+                (n.as_str().to_owned(), value)
             })
             .collect(),
         body: Vec::new(),
@@ -303,6 +303,10 @@ async fn respond(shared: &Shared, request: Request<Incoming>) -> Response<Body> 
 /// Reads the body whole, but stops past [`MAX_BODY_BYTES`]: the wire layer refuses such a
 /// body (413 RequestBodyTooLarge, as the service does) without the rest being buffered.
 async fn read_body(mut body: Incoming, headers: &hyper::HeaderMap) -> Result<Vec<u8>, String> {
+    // A request without a body (every read's) is done before the first poll.
+    if hyper::body::Body::is_end_stream(&body) {
+        return Ok(Vec::new());
+    }
     let declared = headers
         .get(hyper::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -321,33 +325,22 @@ async fn read_body(mut body: Incoming, headers: &hyper::HeaderMap) -> Result<Vec
     Ok(out)
 }
 
+/// Writes the request's log line: `METHOD target status`, the target with its SAS signature
+/// redacted, then `scanned=N returned=N` for a query. Built in a buffer each thread keeps, and
+/// written whole in one call.
 fn log(
     request: &HttpRequest,
     response: &HttpResponse,
     stats: Option<&tablescope_engine::QueryStats>,
 ) {
-    let url = request::redacted(&request.url);
-    let mut line = format!("{} {url} {}", request.method, response.status);
-    if let Some(s) = stats {
-        line.push_str(&format!(" scanned={} returned={}", s.scanned, s.returned));
+    thread_local! {
+        static LINE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    line.push('\n');
-    // A closed stdout (piped into `head`) must not stop the server.
-    let _ = std::io::stdout().lock().write_all(line.as_bytes());
-}
-
-fn to_hyper(response: HttpResponse) -> Response<Body> {
-    let mut out = Response::new(Body::new(response.body));
-    *out.status_mut() =
-        StatusCode::from_u16(response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let headers = out.headers_mut();
-    for (name, value) in response.headers {
-        if let (Ok(name), Ok(value)) = (
-            HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_bytes(value.as_bytes()),
-        ) {
-            headers.append(name, value);
-        }
-    }
-    out
+    LINE.with_borrow_mut(|line| {
+        line.clear();
+        let counts = stats.map(|s| (s.scanned, s.returned));
+        request::push_log_line(&request.method, &request.url, response.status, counts, line);
+        // A closed stdout (piped into `head`) must not stop the server.
+        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+    });
 }

@@ -45,9 +45,13 @@ pub fn request_id() -> String {
             half.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
         }
     });
+    // Encoded straight into a buffer: `to_string` would go through the formatting machinery.
+    let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
     uuid::Builder::from_random_bytes(bytes)
         .into_uuid()
-        .to_string()
+        .hyphenated()
+        .encode_lower(&mut text)
+        .to_owned()
 }
 
 #[cfg(test)]
