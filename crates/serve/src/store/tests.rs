@@ -333,7 +333,7 @@ fn a_kill_at_any_step_of_a_snapshot_loses_nothing() {
 
 #[test]
 fn a_log_without_its_snapshot_is_refused_and_left_alone() {
-    let (dir, mut account, mut store) = with_table("orphan");
+    let (dir, _account, store) = with_table("orphan");
     drop(store);
     fs::copy(dir.join("changes-0.log"), dir.join("changes-3.log")).unwrap();
     let err = Store::open(&dir, DEFAULT_SNAPSHOT_BYTES, &mut fresh()).unwrap_err();
