@@ -124,7 +124,7 @@ for (const [lang, viewport, name] of [
     }
     await page.screenshot({ path: `${SHOTS}/module-${name}.png`, fullPage: false });
     // The projection's figures break between a number and its share, never inside a number.
-    const summary = page.locator('dl.design-summary');
+    const summary = page.locator('.design-project dl.design-summary');
     await summary.scrollIntoViewIfNeeded();
     const broken = await summary.evaluate((dl) => [...dl.querySelectorAll('dd')].flatMap((dd) => {
       const text = dd.firstChild;

@@ -72,9 +72,10 @@ pub fn mount_design(
 /// its reasons wrap between words, so it fits without scrolling sideways. The projection's
 /// figures are wide enough for a ten-digit number, which breaks only before its share. The
 /// two-target table's headings, pattern names and latency classes wrap, so its eight columns
-/// fit too; a button's long label wraps within a phone's width. The scaling table's ranges,
-/// headings and choices wrap (a choice can list many values, and the choices are long in
-/// Dutch), so it fits the main column at 1280 px.
+/// fit too, its figures breaking at their spaces at 10⁹ ("81,280,001 / 81,280,001"), never
+/// inside a number; a button's long label wraps within a phone's width. The scaling table's
+/// ranges, headings and choices wrap (a choice can list many values, and the choices are long
+/// in Dutch), so it fits the main column at 1280 px.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .versus th{white-space:normal}\
@@ -84,6 +85,7 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .two-costs dd small{display:block;font-weight:normal}\
 #section-design .two-targets th,#section-design .two-targets td.s-latency,#section-design .two-targets td.c-latency{white-space:normal;overflow-wrap:normal;font-family:inherit}\
 #section-design .two-targets .p-kind{display:block;font-weight:normal}\
+#section-design .two-targets td{white-space:normal;font-size:.85em}\
 #section-design .add-write-type{white-space:normal;max-width:100%}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
