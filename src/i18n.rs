@@ -113,6 +113,26 @@ pub fn fixed(n: f64, digits: u8) -> String {
         .unwrap_or_else(|| (n as i64).to_string())
 }
 
+/// A large number in the language's short form, three significant digits (`650M`,
+/// `52.6B` in English, `650 Mio.` in German): for tables whose figures reach 10⁹ and more,
+/// each beside its exact figure ([`number`]) in a title.
+pub fn compact(n: f64) -> String {
+    let options = Object::new();
+    let _ = js_sys::Reflect::set(&options, &"notation".into(), &"compact".into());
+    let _ = js_sys::Reflect::set(
+        &options,
+        &"maximumSignificantDigits".into(),
+        &JsValue::from(3),
+    );
+    let format = Intl::NumberFormat::new(&locales(lang()), &options);
+    format
+        .format()
+        .call1(&format, &JsValue::from_f64(n + 0.0))
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| number(n))
+}
+
 /// The CLDR cardinal plural category of `n` in `lang` (the browser's rules).
 pub fn plural_category(lang: Lang, n: f64) -> Category {
     PLURAL_RULES.with(|cache| {

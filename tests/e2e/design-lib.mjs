@@ -53,16 +53,25 @@ export async function evaluate(page) {
   await page.locator('table.measured tbody tr').first().waitFor({ timeout: 60_000 });
 }
 
-/** The cells of one figure table row by class (`f-scanned` → `scanned`). */
-export async function rowCells(page, table, i) {
-  return page.locator(`table.${table} tbody tr[data-pattern="${i}"]`).evaluate((tr) => {
-    const out = { name: tr.querySelector('th').textContent };
-    for (const td of tr.querySelectorAll('td')) {
-      const cls = [...td.classList].find((c) => /^[fv]-/.test(c));
-      if (cls) out[cls.slice(2)] = td.textContent;
+/** The cells of one figure table row by class (`f-scanned` → `scanned`; the pattern's name
+ * and kind from its heading), as shown; with `exact`, a cell's exact figures where it shows a
+ * short form (its title). The projection's rows join its load table's (`projected-load`). */
+export async function rowCells(page, table, i, { exact = false } = {}) {
+  const tables = table === 'projected' ? ['projected', 'projected-load'] : [table];
+  await page.locator(`table.${table} tbody tr[data-pattern="${i}"]`).waitFor();
+  return page.evaluate(({ tables, i, exact }) => {
+    const out = {};
+    for (const table of tables) {
+      const tr = document.querySelector(`table.${table} tbody tr[data-pattern="${i}"]`);
+      const th = tr.querySelector('th');
+      out.name = (th.querySelector('.f-name') ?? th).textContent;
+      for (const cell of tr.querySelectorAll('td, th [class]')) {
+        const cls = [...cell.classList].find((c) => /^[fv]-/.test(c) && c !== 'f-name');
+        if (cls) out[cls.slice(2)] = (exact && cell.getAttribute('title')) || cell.textContent;
+      }
     }
     return out;
-  });
+  }, { tables, i, exact });
 }
 
 /** Every checklist item: rule → {grade, evidence, blame, item, source, cite, original, lesson}:

@@ -68,17 +68,26 @@ pub fn mount_design(
 /// its first download): figures on one line, failed grades marked, and a checkbox's label
 /// that wraps beside its box (the playground's `.inline-check` keeps its short labels on
 /// one line; "Replace the data in the design's tables" overflows a 360 px screen so).
-/// Projected vs measured has seven columns in the main column at 1280 px: its headings and
-/// its reasons wrap between words, so it fits without scrolling sideways. The projection's
-/// figures are wide enough for a ten-digit number, which breaks only before its share. The
+/// Two designs compared wrap their labels and names between words, so the comparison fits
+/// the main column in every language. Projected vs measured has seven columns in the main
+/// column at 1280 px: its headings and its reasons wrap between words, so it fits without
+/// scrolling sideways. The projection's
+/// figures per call and its load are two tables, each pattern's kind below its name; their
+/// headings (after a slash too), names and figures wrap between words, at 0.85 em, and
+/// figures from a million on take the language's short form (`263B`), so both fit at 10⁹
+/// and beyond in every language. The
 /// two-target table's headings, pattern names and latency classes wrap, so its eight columns
-/// fit too, its figures breaking at their spaces at 10⁹ ("81,280,001 / 81,280,001"), never
-/// inside a number; a button's long label wraps within a phone's width. The scaling table's
+/// fit too, its figures in the short form from a million on and breaking at their spaces,
+/// never inside a number; a button's long label wraps within a phone's width. The scaling table's
 /// ranges, headings and choices wrap (a choice can list many values, and the choices are long
 /// in Dutch), so it fits the main column at 1280 px.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
+#section-design .design-comparison th{white-space:normal;overflow-wrap:normal}\
 #section-design .versus th{white-space:normal}\
+#section-design .compare .f-kind{display:block;font-weight:normal}\
+#section-design .projected th,#section-design .projected-load th,#section-design .projected td,#section-design .projected-load td{white-space:normal;overflow-wrap:normal}\
+#section-design .projected td,#section-design .projected-load td{font-size:.85em}\
 #section-design .versus td.v-why{white-space:normal;font-family:inherit}\
 #section-design .design-summary{grid-template-columns:repeat(auto-fit,minmax(min(100%,220px),1fr))}\
 #section-design .design-summary dd{overflow-wrap:normal}\

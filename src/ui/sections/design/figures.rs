@@ -9,7 +9,7 @@ use super::fmt;
 use super::remote::Reader;
 use crate::design::{
     agreement, project, Design, EvalOptions, Evaluation, Figures, Pattern, PatternRun, Selectivity,
-    Target,
+    Spread, Target,
 };
 use crate::engine::Request;
 use crate::i18n::{msg, t};
@@ -101,8 +101,8 @@ pub fn FiguresPanel() -> impl IntoView {
                 <div class="compare-scroll" tabindex="0">
                     <table class="compare measured">
                         <caption>{msg::design_measured_at(fmt::num(d.entity_types.iter().map(|t| t.count).sum::<u64>() as f64))}</caption>
-                        {header(false)}
-                        <tbody>{rows.iter().enumerate().map(|(i, f)| row(i, f, None)).collect_view()}</tbody>
+                        {header()}
+                        <tbody>{rows.iter().enumerate().map(|(i, f)| row(i, f, false)).collect_view()}</tbody>
                     </table>
                 </div>
                 <PatternCode d=d rows=rows />
@@ -138,51 +138,64 @@ fn check_data(reader: &Reader, d: &Design) -> Result<(), String> {
     Ok(())
 }
 
-/// The figure table's head; with `projected`, the projection's three columns follow.
-pub fn header(projected: bool) -> impl IntoView {
+/// The figure table's head: each pattern with its kind, then its figures per call.
+pub fn header() -> impl IntoView {
     view! {
         <thead>
             <tr>
                 <th scope="col">{t(msg::design_col_pattern)}</th>
-                <th scope="col">{t(msg::design_col_kind)}</th>
-                <th scope="col">{t(msg::design_col_scanned)}</th>
-                <th scope="col">{t(msg::design_col_returned)}</th>
-                <th scope="col">{t(msg::design_col_pages)}</th>
-                <th scope="col">{t(msg::design_col_bytes)}</th>
-                <th scope="col">{t(msg::design_col_bytes_select)}</th>
-                <th scope="col">{t(msg::design_col_partitions)}</th>
-                <th scope="col">{t(msg::design_col_batch)}</th>
-                {projected.then(|| view! {
-                    <th scope="col">{t(msg::design_col_load)}</th>
-                    <th scope="col">{t(msg::design_col_hot)}</th>
-                    <th scope="col">{t(msg::design_col_tx)}</th>
-                })}
+                <th scope="col">{fmt::heading(msg::design_col_scanned)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_returned)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_pages)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_bytes)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_bytes_select)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_partitions)}</th>
+                <th scope="col">{fmt::heading(msg::design_col_batch)}</th>
             </tr>
         </thead>
     }
 }
 
-/// One pattern's figures (mean / worst per call).
-pub fn row(i: usize, f: &Figures, extra: Option<AnyView>) -> impl IntoView {
+/// A pattern's name heading its row, its kind below it (`f-kind`).
+pub fn pattern_cell(f: &Figures) -> impl IntoView {
+    view! {
+        <th scope="row"><span class="f-name">{f.pattern.clone()}</span>" "<span class="f-kind">{fmt::kind(f.kind)}</span></th>
+    }
+}
+
+/// One pattern's figures (mean / worst per call). With `short`, figures from a million on
+/// in the language's short form, the exact ones in the cell's title (see [`figure`]).
+pub fn row(i: usize, f: &Figures, short: bool) -> impl IntoView {
     let batch = match f.batchable {
         Some(true) => msg::design_yes(),
         Some(false) => msg::design_no(),
         None => String::new(),
     };
+    let cell = |class: &'static str, s: &Spread| {
+        if short {
+            figure(class, fmt::spread_short(s), fmt::spread(s))
+        } else {
+            view! { <td class=class>{fmt::spread(s)}</td> }.into_any()
+        }
+    };
     view! {
         <tr data-pattern=i>
-            <th scope="row">{f.pattern.clone()}</th>
-            <td class="f-kind">{fmt::kind(f.kind)}</td>
-            <td class="f-scanned">{fmt::spread(&f.scanned)}</td>
-            <td class="f-returned">{fmt::spread(&f.returned)}</td>
-            <td class="f-pages">{fmt::spread(&f.requests)}</td>
-            <td class="f-bytes">{fmt::spread(&f.payload_bytes)}</td>
-            <td class="f-bytes-select">{fmt::spread(&f.payload_bytes_selected)}</td>
-            <td class="f-partitions">{fmt::spread(&f.partitions)}</td>
+            {pattern_cell(f)}
+            {cell("f-scanned", &f.scanned)}
+            {cell("f-returned", &f.returned)}
+            {cell("f-pages", &f.requests)}
+            {cell("f-bytes", &f.payload_bytes)}
+            {cell("f-bytes-select", &f.payload_bytes_selected)}
+            {cell("f-partitions", &f.partitions)}
             <td class="f-batch">{batch}</td>
-            {extra}
         </tr>
     }
+}
+
+/// A figure cell showing `shown`, with `exact` as its title when the two differ.
+pub fn figure(class: &'static str, shown: String, exact: String) -> AnyView {
+    let title = (shown != exact).then_some(exact);
+    view! { <td class=class title=title>{shown}</td> }.into_any()
 }
 
 /// Each read pattern's `$filter` as sent, and as SDK code.
@@ -269,9 +282,9 @@ fn VersusPanel() -> impl IntoView {
                     <table class="compare versus">
                         <thead><tr>
                             <th scope="col">{t(msg::design_col_pattern)}</th>
-                            <th scope="col">{t(msg::design_col_scanned)}</th>
-                            <th scope="col">{t(msg::design_col_returned)}</th>
-                            <th scope="col">{t(msg::design_col_pages)}</th>
+                            <th scope="col">{fmt::heading(msg::design_col_scanned)}</th>
+                            <th scope="col">{fmt::heading(msg::design_col_returned)}</th>
+                            <th scope="col">{fmt::heading(msg::design_col_pages)}</th>
                             <th scope="col">{t(msg::design_col_gap)}</th>
                             <th scope="col">{t(msg::design_col_selectivity)}</th>
                             <th scope="col">{t(msg::design_col_why)}</th>

@@ -17,6 +17,23 @@ pub fn num(x: f64) -> String {
     i18n::number(rounded)
 }
 
+/// From a million on, a figure in the language's short form (`650M`, `1.02B`); below it,
+/// as [`num`]. The projection at 10⁹ and beyond fits the main column so, each cell keeping
+/// its exact figures in its title.
+pub fn short(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e6 {
+        i18n::compact(x)
+    } else {
+        num(x)
+    }
+}
+
+/// A column heading that may break after each slash (`Pages/call`, `Seiten/Aufruf`), so a
+/// narrow figure column is not held wide by its heading.
+pub fn heading(message: fn() -> String) -> impl Fn() -> String {
+    move || message().replace('/', "/\u{200B}")
+}
+
 /// A share as a percentage with one decimal (`45.5 %` in German, `45.5%` in English).
 pub fn percent(share: f64) -> String {
     msg::design_percent(num(share * 100.0))
@@ -24,10 +41,19 @@ pub fn percent(share: f64) -> String {
 
 /// Mean and worst (`12.5 / 40`); one figure when they are equal.
 pub fn spread(s: &Spread) -> String {
+    spread_with(s, num)
+}
+
+/// Mean and worst as [`spread`] does, each figure [`short`].
+pub fn spread_short(s: &Spread) -> String {
+    spread_with(s, short)
+}
+
+fn spread_with(s: &Spread, figure: fn(f64) -> String) -> String {
     if (s.mean - s.worst).abs() < 1e-9 {
-        num(s.mean)
+        figure(s.mean)
     } else {
-        format!("{} / {}", num(s.mean), num(s.worst))
+        format!("{} / {}", figure(s.mean), figure(s.worst))
     }
 }
 

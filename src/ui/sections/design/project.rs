@@ -4,7 +4,7 @@
 //! (dated, naming its source, editable).
 
 use super::doc::Ctx;
-use super::figures::{header, row};
+use super::figures::{figure, header, pattern_cell, row};
 use super::fmt;
 use crate::design::{Prices, Projection};
 use crate::i18n::{msg, t};
@@ -45,28 +45,52 @@ pub fn ProjectionPanel() -> impl IntoView {
                 {move || ctx.target_total().is_none().then(msg::design_target_invalid)}
             </p>
             {move || projection().map(summary)}
-            {move || projection().map(|p| view! {
-                <div class="compare-scroll" tabindex="0">
-                    <table class="compare projected">
-                        <caption>{msg::design_projected_at(fmt::num(p.counts.iter().map(|c| c.1 as f64).sum()))}</caption>
-                        {header(true)}
-                        <tbody>
-                            {p.patterns.iter().enumerate().map(|(i, x)| {
-                                let hot = x.hottest.as_ref().map(|h| format!("{} ({})", fmt::num(h.entities_per_sec), fmt::percent(h.of_target))).unwrap_or_default();
-                                let extra = view! {
-                                    <td class="f-load">{fmt::num(x.entities_per_sec)}</td>
-                                    <td class="f-hot">{hot}</td>
-                                    <td class="f-tx">{fmt::num(x.transactions_per_month)}</td>
-                                }.into_any();
-                                row(i, &x.figures, Some(extra))
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-            })}
+            {move || projection().map(|p| figure_tables(&p))}
             {move || projection().map(|p| super::scaling::table(&p))}
             <PriceTable />
         </section>
+    }
+}
+
+/// Each pattern's figures per call at the target size, then its load: entities per second,
+/// on its hottest partition, and transactions a month. Two tables, so each fits the main
+/// column at 10⁹ and beyond in every language.
+fn figure_tables(p: &Projection) -> impl IntoView {
+    let total = fmt::num(p.counts.iter().map(|c| c.1 as f64).sum());
+    view! {
+        <div class="compare-scroll" tabindex="0">
+            <table class="compare projected">
+                <caption>{msg::design_projected_at(total.clone())}</caption>
+                {header()}
+                <tbody>
+                    {p.patterns.iter().enumerate().map(|(i, x)| row(i, &x.figures, true)).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <div class="compare-scroll" tabindex="0">
+            <table class="compare projected-load">
+                <caption>{msg::design_projected_load_at(total)}</caption>
+                <thead><tr>
+                    <th scope="col">{t(msg::design_col_pattern)}</th>
+                    <th scope="col">{fmt::heading(msg::design_col_load)}</th>
+                    <th scope="col">{fmt::heading(msg::design_col_hot)}</th>
+                    <th scope="col">{fmt::heading(msg::design_col_tx)}</th>
+                </tr></thead>
+                <tbody>
+                    {p.patterns.iter().enumerate().map(|(i, x)| {
+                        let hot = |n: fn(f64) -> String| x.hottest.as_ref().map(|h| format!("{} ({})", n(h.entities_per_sec), fmt::percent(h.of_target))).unwrap_or_default();
+                        view! {
+                            <tr data-pattern=i>
+                                {pattern_cell(&x.figures)}
+                                {figure("f-load", fmt::short(x.entities_per_sec), fmt::num(x.entities_per_sec))}
+                                {figure("f-hot", hot(fmt::short), hot(fmt::num))}
+                                {figure("f-tx", fmt::short(x.transactions_per_month), fmt::num(x.transactions_per_month))}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }
 

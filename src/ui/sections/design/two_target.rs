@@ -5,6 +5,7 @@
 //! on Cosmos. The figures are the design crate's (`design::two_targets`); this file renders.
 
 use super::doc::Ctx;
+use super::figures::figure;
 use super::fmt;
 use crate::design::{
     two_targets, Because, CopyOnCosmos, CopyVerdict, CosmosPrices, GuidePattern, Latency, OnBoth,
@@ -58,13 +59,13 @@ fn table(b: &TwoTargets, entities: f64) -> impl IntoView {
                         <th scope="colgroup" colspan="4" class="t-cosmos">{t(msg::target_cosmos_table)}</th>
                     </tr>
                     <tr>
-                        <th scope="col">{t(msg::design_two_col_read)}</th>
-                        <th scope="col">{t(msg::design_two_col_trips)}</th>
-                        <th scope="col">{t(msg::design_two_col_latency)}</th>
-                        <th scope="col">{t(msg::design_two_col_read)}</th>
-                        <th scope="col">{t(msg::design_two_col_index)}</th>
-                        <th scope="col">{t(msg::design_two_col_ru)}</th>
-                        <th scope="col">{t(msg::design_two_col_latency)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_read)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_trips)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_latency)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_read)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_index)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_ru)}</th>
+                        <th scope="col">{fmt::heading(msg::design_two_col_latency)}</th>
                     </tr>
                 </thead>
                 <tbody>{b.patterns.iter().map(row).collect_view()}</tbody>
@@ -92,8 +93,17 @@ fn gb(x: f64) -> String {
     }
 }
 
-fn read_returned(s: &OnTarget) -> String {
-    format!("{} / {}", fmt::num(s.read), fmt::num(s.returned))
+fn read_returned(s: &OnTarget, figure: fn(f64) -> String) -> String {
+    format!("{} / {}", figure(s.read), figure(s.returned))
+}
+
+/// Request units as [`ru`] writes them, from a million on in the language's short form.
+fn ru_short(x: f64) -> String {
+    if x.abs() >= 1e6 {
+        fmt::short(x)
+    } else {
+        ru(x)
+    }
 }
 
 fn latency(l: Latency) -> String {
@@ -114,12 +124,12 @@ fn row(p: &OnBoth) -> impl IntoView {
     view! {
         <tr data-pattern=p.pattern.clone()>
             <th scope="row" class="p-name">{p.pattern.clone()}" "<span class="p-kind">{fmt::kind(p.kind)}</span></th>
-            <td class="s-read">{read_returned(&p.storage)}</td>
-            <td class="s-trips">{fmt::num(p.storage.requests)}</td>
+            {figure("s-read", read_returned(&p.storage, fmt::short), read_returned(&p.storage, fmt::num))}
+            {figure("s-trips", fmt::short(p.storage.requests), fmt::num(p.storage.requests))}
             <td class="s-latency">{latency(p.storage.latency)}</td>
-            <td class="c-read">{read_returned(&p.cosmos)}</td>
+            {figure("c-read", read_returned(&p.cosmos, fmt::short), read_returned(&p.cosmos, fmt::num))}
             <td class="c-index" dir="ltr">{index}</td>
-            <td class="c-ru">{msg::design_two_ru_value(ru(p.ru_per_call), ru(p.ru_per_sec))}</td>
+            {figure("c-ru", msg::design_two_ru_value(ru_short(p.ru_per_call), ru_short(p.ru_per_sec)), msg::design_two_ru_value(ru(p.ru_per_call), ru(p.ru_per_sec)))}
             <td class="c-latency">{latency(p.cosmos.latency)}</td>
         </tr>
     }
