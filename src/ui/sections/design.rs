@@ -78,9 +78,10 @@ pub fn mount_design(
 /// and beyond in every language. The
 /// two-target table's headings, pattern names and latency classes wrap, so its eight columns
 /// fit too, its figures in the short form from a million on and breaking at their spaces,
-/// never inside a number; a button's long label wraps within a phone's width. The scaling table's
-/// ranges, headings and choices wrap (a choice can list many values, and the choices are long
-/// in Dutch), so it fits the main column at 1280 px.
+/// never inside a number; a button's long label wraps within a phone's width. The scaling
+/// table's ranges, headings and choices wrap (a choice can list many values, and the choices
+/// are long in Dutch), so it fits the main column at 1280 px; its property names break only
+/// between words ("Employee ·" over "DepartmentId"), never a letter to a line.
 const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-space:nowrap}\
 #section-design .design-comparison td{white-space:normal}\
 #section-design .design-comparison th{white-space:normal;overflow-wrap:normal}\
@@ -101,7 +102,7 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .inline-check input{flex:none}\
 #section-design .design-scaling td.sc-declared,#section-design .design-scaling td.sc-target{white-space:normal;overflow-wrap:anywhere}\
 #section-design .design-scaling td.sc-scale{font-family:inherit;white-space:normal}\
-#section-design .design-scaling th{white-space:normal}\
+#section-design .design-scaling th{white-space:normal;overflow-wrap:normal}\
 #section-design .design-scaling select{max-width:100%}";
 
 /// Adds [`STYLE`] to the page once (`<style data-css="design">`).
