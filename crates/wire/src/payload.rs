@@ -122,13 +122,14 @@ pub fn entity_page(
         out.push(',');
     }
     out.push_str("\"value\":[");
+    let mut names = Names::default();
     for (i, e) in entities.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         let start = out.len();
         out.push('{');
-        entity_members(&mut out, place, level, select, e.into());
+        entity_members(&mut out, place, level, select, e.into(), Some(&mut names));
         out.push('}');
         if i == 0 {
             // The page's entities mostly share a shape: room for the rest, as big as the first
@@ -161,7 +162,7 @@ pub fn entity_element(
         metadata_url(&mut out, place, select, true);
         out.push(',');
     }
-    entity_members(&mut out, place, level, select, entity);
+    entity_members(&mut out, place, level, select, entity, None);
     out.push('}');
     out
 }
@@ -232,6 +233,7 @@ fn entity_members(
     level: Metadata,
     select: Option<&[String]>,
     entity: Shown,
+    names: Option<&mut Names>,
 ) {
     let mut m = Members { out, first: true };
     let fraction = place.dialect.fraction();
@@ -267,7 +269,23 @@ fn entity_members(
         if let Some(t) = entity.timestamp().filter(|_| !last) {
             timestamp(&mut m, level, t, fraction);
         }
-        entity.for_each(|name, value| property(&mut m, annotate, name, value));
+        match (entity, names) {
+            (Shown::Found(f), Some(names)) => {
+                let record = &f.stored.properties;
+                names.prepare(record);
+                for i in 0..record.len() {
+                    let value = record.value_at(i);
+                    let annotated = annotate && needs_annotation(value);
+                    if !m.first {
+                        m.out.push(',');
+                    }
+                    m.first = false;
+                    m.out.push_str(names.get(i, annotated));
+                    value_text(m.out, value);
+                }
+            }
+            _ => entity.for_each(|name, value| property(&mut m, annotate, name, value)),
+        }
         if let Some(t) = entity.timestamp().filter(|_| last) {
             timestamp(&mut m, level, t, fraction);
         }
@@ -306,18 +324,71 @@ fn timestamp(m: &mut Members, level: Metadata, t: DateTime, fraction: Fraction) 
     out.push('"');
 }
 
-/// One property: its annotation where JSON cannot tell the type (at levels that write
-/// annotations), then its value.
-fn property(m: &mut Members, annotate: bool, name: &str, value: ValueRef) {
-    let needs_annotation = match value {
+/// The names of one shape's properties as a page writes them, each rendered once:
+/// `"Name@odata.type":"Edm.Int64","Name":`, whose tail from the second `"Name"` is the name
+/// without its annotation. A page's entities mostly share one shape.
+#[derive(Default)]
+struct Names {
+    shape: Option<std::sync::Arc<tablescope_engine::Shape>>,
+    text: String,
+    /// Per property: where its annotated form starts, where its plain form starts, its end.
+    spans: Vec<[usize; 3]>,
+}
+
+impl Names {
+    fn prepare(&mut self, record: &tablescope_engine::Record) {
+        if self
+            .shape
+            .as_ref()
+            .is_some_and(|s| std::sync::Arc::ptr_eq(s, record.shape()))
+        {
+            return;
+        }
+        self.shape = Some(record.shape().clone());
+        self.text.clear();
+        self.spans.clear();
+        for (name, value) in record.iter() {
+            let start = self.text.len();
+            string(&mut self.text, name);
+            self.text.pop();
+            self.text.push_str("@odata.type\":\"");
+            self.text.push_str(value.edm_type().odata_name());
+            self.text.push_str("\",");
+            let plain = self.text.len();
+            string(&mut self.text, name);
+            self.text.push(':');
+            self.spans.push([start, plain, self.text.len()]);
+        }
+    }
+
+    fn get(&self, i: usize, annotated: bool) -> &str {
+        let [start, plain, end] = self.spans.get(i).copied().unwrap_or_default();
+        let from = if annotated { start } else { plain };
+        self.text.get(from..end).unwrap_or_default()
+    }
+}
+
+/// Whether a value's type needs an annotation (at levels that write them): JSON cannot tell
+/// an Int64, DateTime, Guid, Binary or non-finite Double from a string.
+fn needs_annotation(value: ValueRef) -> bool {
+    match value {
         ValueRef::String(_) | ValueRef::Boolean(_) | ValueRef::Int32(_) => false,
         ValueRef::Double(d) => !d.is_finite(),
         _ => true,
-    };
-    if annotate && needs_annotation {
+    }
+}
+
+/// One property: its annotation where JSON cannot tell the type (at levels that write
+/// annotations), then its value.
+fn property(m: &mut Members, annotate: bool, name: &str, value: ValueRef) {
+    if annotate && needs_annotation(value) {
         m.annotation(name, value.edm_type().odata_name());
     }
-    let out = m.name(name);
+    value_text(m.name(name), value);
+}
+
+/// A property's value as JSON.
+fn value_text(out: &mut String, value: ValueRef) {
     match value {
         ValueRef::String(s) => string(out, s),
         ValueRef::Boolean(b) => out.push_str(if b { "true" } else { "false" }),
