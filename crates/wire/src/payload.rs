@@ -122,14 +122,14 @@ pub fn entity_page(
         out.push(',');
     }
     out.push_str("\"value\":[");
-    let mut names = Names::default();
+    let mut page = Page::default();
     for (i, e) in entities.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         let start = out.len();
         out.push('{');
-        entity_members(&mut out, place, level, select, e.into(), Some(&mut names));
+        entity_members(&mut out, place, level, select, e.into(), Some(&mut page));
         out.push('}');
         if i == 0 {
             // The page's entities mostly share a shape: room for the rest, as big as the first
@@ -233,7 +233,7 @@ fn entity_members(
     level: Metadata,
     select: Option<&[String]>,
     entity: Shown,
-    names: Option<&mut Names>,
+    mut page: Option<&mut Page>,
 ) {
     let mut m = Members { out, first: true };
     let fraction = place.dialect.fraction();
@@ -253,12 +253,12 @@ fn entity_members(
         escaped(out, &path);
         out.push('"');
         if let Some(t) = entity.timestamp() {
-            etag(m.name("odata.etag"), t, fraction);
+            etag(m.name("odata.etag"), t, fraction, page.as_deref_mut());
         }
         m.text("odata.editLink", &path);
     } else if level == Metadata::Minimal {
         if let Some(t) = entity.timestamp() {
-            etag(m.name("odata.etag"), t, fraction);
+            etag(m.name("odata.etag"), t, fraction, page.as_deref_mut());
         }
     }
     let annotate = level != Metadata::None;
@@ -267,9 +267,9 @@ fn entity_members(
         m.text("RowKey", row_key);
         let last = place.dialect.timestamp_last();
         if let Some(t) = entity.timestamp().filter(|_| !last) {
-            timestamp(&mut m, level, t, fraction);
+            timestamp(&mut m, level, t, fraction, page.as_deref_mut());
         }
-        match (entity, names) {
+        match (entity, page.as_deref_mut()) {
             (Shown::Found(f), Some(names)) => {
                 let record = &f.stored.properties;
                 names.prepare(record);
@@ -287,7 +287,7 @@ fn entity_members(
             _ => entity.for_each(|name, value| property(&mut m, annotate, name, value)),
         }
         if let Some(t) = entity.timestamp().filter(|_| last) {
-            timestamp(&mut m, level, t, fraction);
+            timestamp(&mut m, level, t, fraction, page);
         }
         return;
     };
@@ -296,7 +296,7 @@ fn entity_members(
             "PartitionKey" => m.text(name, partition_key),
             "RowKey" => m.text(name, row_key),
             "Timestamp" => match entity.timestamp() {
-                Some(t) => timestamp(&mut m, level, t, fraction),
+                Some(t) => timestamp(&mut m, level, t, fraction, page.as_deref_mut()),
                 None => m.name(name).push_str("null"),
             },
             _ => match entity.get(name) {
@@ -308,20 +308,88 @@ fn entity_members(
 }
 
 /// The ETag as a JSON string: `"W/\"datetime'2021-…%3A…Z'\""`.
-fn etag(out: &mut String, t: DateTime, fraction: Fraction) {
+fn etag(out: &mut String, t: DateTime, fraction: Fraction, page: Option<&mut Page>) {
+    match page {
+        Some(page) => out.push_str(page.stamp.etag(t, fraction)),
+        None => etag_text(out, t, fraction),
+    }
+}
+
+fn etag_text(out: &mut String, t: DateTime, fraction: Fraction) {
     out.push_str("\"W/\\\"datetime'");
     t.write(out, "%3A", fraction);
     out.push_str("'\\\"\"");
 }
 
-fn timestamp(m: &mut Members, level: Metadata, t: DateTime, fraction: Fraction) {
+fn timestamp(
+    m: &mut Members,
+    level: Metadata,
+    t: DateTime,
+    fraction: Fraction,
+    page: Option<&mut Page>,
+) {
     if level == Metadata::Full {
         m.annotation("Timestamp", "Edm.DateTime");
     }
     let out = m.name("Timestamp");
+    match page {
+        Some(page) => out.push_str(page.stamp.timestamp(t, fraction)),
+        None => timestamp_text(out, t, fraction),
+    }
+}
+
+fn timestamp_text(out: &mut String, t: DateTime, fraction: Fraction) {
     out.push('"');
     t.write(out, ":", fraction);
     out.push('"');
+}
+
+/// What a page writes once and copies per entity: the names of a shape and the last
+/// Timestamp (a batch's entities share one).
+#[derive(Default)]
+struct Page {
+    names: Names,
+    stamp: Stamp,
+}
+
+impl Page {
+    fn prepare(&mut self, record: &tablescope_engine::Record) {
+        self.names.prepare(record);
+    }
+
+    fn get(&self, i: usize, annotated: bool) -> &str {
+        self.names.get(i, annotated)
+    }
+}
+
+/// The last Timestamp written as an ETag and as the Timestamp member, each form kept apart
+/// (nometadata writes no ETag); `fraction` is the page's.
+#[derive(Default)]
+struct Stamp {
+    etag_at: Option<DateTime>,
+    etag: String,
+    timestamp_at: Option<DateTime>,
+    timestamp: String,
+}
+
+impl Stamp {
+    fn etag(&mut self, t: DateTime, fraction: Fraction) -> &str {
+        if self.etag_at != Some(t) {
+            self.etag.clear();
+            etag_text(&mut self.etag, t, fraction);
+            self.etag_at = Some(t);
+        }
+        &self.etag
+    }
+
+    fn timestamp(&mut self, t: DateTime, fraction: Fraction) -> &str {
+        if self.timestamp_at != Some(t) {
+            self.timestamp.clear();
+            timestamp_text(&mut self.timestamp, t, fraction);
+            self.timestamp_at = Some(t);
+        }
+        &self.timestamp
+    }
 }
 
 /// The names of one shape's properties as a page writes them, each rendered once:
