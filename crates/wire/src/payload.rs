@@ -592,10 +592,7 @@ pub fn string(out: &mut String, text: &str) {
 /// A JSON string's content: runs that need no escape (most text: keys, names, URLs) are
 /// copied whole, the rest written character by character.
 fn escaped(out: &mut String, mut text: &str) {
-    while let Some(at) = text
-        .bytes()
-        .position(|b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\')
-    {
+    while let Some(at) = first_escape(text.as_bytes()) {
         let (plain, rest) = text.split_at(at);
         out.push_str(plain);
         let mut chars = rest.chars();
@@ -619,6 +616,37 @@ fn escaped(out: &mut String, mut text: &str) {
         text = chars.as_str();
     }
     out.push_str(text);
+}
+
+/// Whether a JSON string cannot hold `b` as it is: a control character, DEL or non-ASCII
+/// (written as `\uXXXX`), a quote or a backslash.
+fn needs_escape(b: u8) -> bool {
+    !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\'
+}
+
+/// The index of the first byte of `text` that [`needs_escape`], looking at eight bytes at a
+/// time until a word holds one: names, keys and most values hold none.
+fn first_escape(text: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // Non-zero exactly when some byte of `v` is below `n` (n <= 0x80; bytes of 0x80 and
+    // above are caught by `HIGH` on their own).
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH;
+    let mut at = 0;
+    for chunk in text.chunks_exact(8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let hits = (x & HIGH)
+            | below(x, 0x20)
+            | below(x ^ (ONES * 0x7f), 1)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1);
+        if hits != 0 {
+            break;
+        }
+        at += 8;
+    }
+    let tail = text.get(at..)?;
+    tail.iter().position(|&b| needs_escape(b)).map(|i| at + i)
 }
 
 #[cfg(test)]
@@ -647,6 +675,22 @@ mod tests {
             text("2021-09-10T14:40:59.0000001Z"),
             "2021-09-10T14:40:59.0000001Z"
         );
+    }
+
+    #[test]
+    fn the_first_escape_is_found_at_every_position() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for b in (0u8..=0x7f).chain([0xc3]) {
+                    let mut text = vec![b'a'; len];
+                    if at < len {
+                        text[at] = b;
+                    }
+                    let want = text.iter().position(|&b| needs_escape(b));
+                    assert_eq!(first_escape(&text), want, "{len} {at} {b:#x}");
+                }
+            }
+        }
     }
 
     #[test]
