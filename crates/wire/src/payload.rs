@@ -18,6 +18,13 @@ use tablescope_engine::Found;
 use tablescope_engine::ValueRef;
 use tablescope_engine::{DateTime, Fraction};
 
+mod json_string;
+mod page;
+
+use json_string::escaped;
+pub use json_string::string;
+use page::Page;
+
 /// An entity a body shows: one the request carried, or one read from the table (written
 /// from its stored row, without building an [`Entity`]).
 #[derive(Clone, Copy)]
@@ -344,98 +351,6 @@ fn timestamp_text(out: &mut String, t: DateTime, fraction: Fraction) {
     out.push('"');
 }
 
-/// What a page writes once and copies per entity: the names of a shape and the last
-/// Timestamp (a batch's entities share one).
-#[derive(Default)]
-struct Page {
-    names: Names,
-    stamp: Stamp,
-}
-
-impl Page {
-    fn prepare(&mut self, record: &tablescope_engine::Record) {
-        self.names.prepare(record);
-    }
-
-    fn get(&self, i: usize, annotated: bool) -> &str {
-        self.names.get(i, annotated)
-    }
-}
-
-/// The last Timestamp written as an ETag and as the Timestamp member, each form kept apart
-/// (nometadata writes no ETag); `fraction` is the page's.
-#[derive(Default)]
-struct Stamp {
-    etag_at: Option<DateTime>,
-    etag: String,
-    timestamp_at: Option<DateTime>,
-    timestamp: String,
-}
-
-impl Stamp {
-    fn etag(&mut self, t: DateTime, fraction: Fraction) -> &str {
-        if self.etag_at != Some(t) {
-            self.etag.clear();
-            etag_text(&mut self.etag, t, fraction);
-            self.etag_at = Some(t);
-        }
-        &self.etag
-    }
-
-    fn timestamp(&mut self, t: DateTime, fraction: Fraction) -> &str {
-        if self.timestamp_at != Some(t) {
-            self.timestamp.clear();
-            timestamp_text(&mut self.timestamp, t, fraction);
-            self.timestamp_at = Some(t);
-        }
-        &self.timestamp
-    }
-}
-
-/// The names of one shape's properties as a page writes them, each rendered once:
-/// `"Name@odata.type":"Edm.Int64","Name":`, whose tail from the second `"Name"` is the name
-/// without its annotation. A page's entities mostly share one shape.
-#[derive(Default)]
-struct Names {
-    shape: Option<std::sync::Arc<tablescope_engine::Shape>>,
-    text: String,
-    /// Per property: where its annotated form starts, where its plain form starts, its end.
-    spans: Vec<[usize; 3]>,
-}
-
-impl Names {
-    fn prepare(&mut self, record: &tablescope_engine::Record) {
-        if self
-            .shape
-            .as_ref()
-            .is_some_and(|s| std::sync::Arc::ptr_eq(s, record.shape()))
-        {
-            return;
-        }
-        self.shape = Some(record.shape().clone());
-        self.text.clear();
-        self.spans.clear();
-        for (name, value) in record.iter() {
-            let start = self.text.len();
-            string(&mut self.text, name);
-            self.text.pop();
-            self.text.push_str("@odata.type\":\"");
-            self.text.push_str(value.edm_type().odata_name());
-            self.text.push_str("\",");
-            let plain = self.text.len();
-            string(&mut self.text, name);
-            self.text.push(':');
-            self.spans.push([start, plain, self.text.len()]);
-        }
-    }
-
-    fn get(&self, i: usize, annotated: bool) -> &str {
-        let [start, plain, end] = self.spans.get(i).copied().unwrap_or_default();
-        let from = if annotated { start } else { plain };
-        self.text.get(from..end).unwrap_or_default()
-    }
-}
-
 /// Whether a value's type needs an annotation (at levels that write them): JSON cannot tell
 /// an Int64, DateTime, Guid, Binary or non-finite Double from a string.
 fn needs_annotation(value: ValueRef) -> bool {
@@ -582,73 +497,6 @@ fn escape(text: &str) -> String {
         .to_string()
 }
 
-/// A JSON string literal with every non-ASCII character as `\uXXXX` (UTF-16 units).
-pub fn string(out: &mut String, text: &str) {
-    out.push('"');
-    escaped(out, text);
-    out.push('"');
-}
-
-/// A JSON string's content: runs that need no escape (most text: keys, names, URLs) are
-/// copied whole, the rest written character by character.
-fn escaped(out: &mut String, mut text: &str) {
-    while let Some(at) = first_escape(text.as_bytes()) {
-        let (plain, rest) = text.split_at(at);
-        out.push_str(plain);
-        let mut chars = rest.chars();
-        let Some(c) = chars.next() else { return };
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || !c.is_ascii() => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-            c => out.push(c),
-        }
-        text = chars.as_str();
-    }
-    out.push_str(text);
-}
-
-/// Whether a JSON string cannot hold `b` as it is: a control character, DEL or non-ASCII
-/// (written as `\uXXXX`), a quote or a backslash.
-fn needs_escape(b: u8) -> bool {
-    !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\'
-}
-
-/// The index of the first byte of `text` that [`needs_escape`], looking at eight bytes at a
-/// time until a word holds one: names, keys and most values hold none.
-fn first_escape(text: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    // Non-zero exactly when some byte of `v` is below `n` (n <= 0x80; bytes of 0x80 and
-    // above are caught by `HIGH` on their own).
-    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGH;
-    let mut at = 0;
-    for chunk in text.chunks_exact(8) {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let hits = (x & HIGH)
-            | below(x, 0x20)
-            | below(x ^ (ONES * 0x7f), 1)
-            | below(x ^ (ONES * u64::from(b'"')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1);
-        if hits != 0 {
-            break;
-        }
-        at += 8;
-    }
-    let tail = text.get(at..)?;
-    tail.iter().position(|&b| needs_escape(b)).map(|i| at + i)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -675,28 +523,5 @@ mod tests {
             text("2021-09-10T14:40:59.0000001Z"),
             "2021-09-10T14:40:59.0000001Z"
         );
-    }
-
-    #[test]
-    fn the_first_escape_is_found_at_every_position() {
-        for len in 0..40 {
-            for at in 0..=len {
-                for b in (0u8..=0x7f).chain([0xc3]) {
-                    let mut text = vec![b'a'; len];
-                    if at < len {
-                        text[at] = b;
-                    }
-                    let want = text.iter().position(|&b| needs_escape(b));
-                    assert_eq!(first_escape(&text), want, "{len} {at} {b:#x}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn strings_escape_non_ascii() {
-        let mut out = String::new();
-        string(&mut out, "é\"\\\u{1F600}\u{1}x");
-        assert_eq!(out, r#""\u00e9\"\\\ud83d\ude00\u0001x""#);
     }
 }
