@@ -90,45 +90,46 @@ impl DateTime {
     /// Writes the instant as ISO 8601 text with `colon` between the time fields (the ETag
     /// writes `%3A`). Digits are written directly: formatting is on every response's path.
     pub fn write(self, out: &mut String, colon: &str, fraction: Fraction) {
-        let secs = self.0.div_euclid(TICKS_PER_SEC);
-        let frac = self.0.rem_euclid(TICKS_PER_SEC);
-        let (year, month, day) = civil(secs.div_euclid(86_400) - EPOCH_DIFF_SECS / 86_400);
-        let in_day = secs.rem_euclid(86_400);
-        // Composed on the stack and appended once: every ETag and Timestamp goes through here.
+        // Ticks are never negative (the range starts at the epoch), so plain unsigned division
+        // works, and the day, the second of the day and the fraction each fit 32 bits.
+        let ticks = self.0.max(0) as u64;
+        let secs = ticks / TICKS_PER_SEC as u64;
+        let frac = (ticks % TICKS_PER_SEC as u64) as u32;
+        let (year, month, day) = civil_since_1601((secs / 86_400) as u32);
+        let in_day = (secs % 86_400) as u32;
+        // Composed on the stack two digits at a time and appended once: every ETag, Timestamp
+        // and DateTime value of a response goes through here.
         let mut text = Text::default();
-        text.digits(year, 4);
-        text.push(b"-");
-        text.digits(i64::from(month), 2);
-        text.push(b"-");
-        text.digits(i64::from(day), 2);
-        text.push(b"T");
-        text.digits(in_day / 3600, 2);
+        text.pair(year / 100);
+        text.pair(year % 100);
+        text.byte(b'-');
+        text.pair(month);
+        text.byte(b'-');
+        text.pair(day);
+        text.byte(b'T');
+        text.pair(in_day / 3600);
         text.push(colon.as_bytes());
-        text.digits(in_day / 60 % 60, 2);
+        text.pair(in_day / 60 % 60);
         text.push(colon.as_bytes());
-        text.digits(in_day % 60, 2);
-        match fraction {
-            Fraction::Seven => {
-                text.push(b".");
-                text.digits(frac, 7);
-            }
-            Fraction::WhenNonZero if frac != 0 => {
-                text.push(b".");
-                text.digits(frac, 7);
-            }
+        text.pair(in_day % 60);
+        let (digits, width) = match fraction {
+            Fraction::Seven => (frac, 7),
+            Fraction::WhenNonZero if frac != 0 => (frac, 7),
             Fraction::Trimmed if frac != 0 => {
-                text.push(b".");
-                let mut width = 7;
-                let mut f = frac;
+                let (mut f, mut width) = (frac, 7);
                 while f % 10 == 0 {
                     f /= 10;
                     width -= 1;
                 }
-                text.digits(f, width);
+                (f, width)
             }
-            _ => {}
+            _ => (0, 0),
+        };
+        if width > 0 {
+            text.byte(b'.');
+            text.digits(digits, width);
         }
-        text.push(b"Z");
+        text.byte(b'Z');
         out.push_str(text.as_str());
     }
 
@@ -153,6 +154,14 @@ pub enum Fraction {
     Trimmed,
 }
 
+/// `00` to `99`, for [`Text::pair`].
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 /// ASCII text composed on the stack: the longest form, `9999-12-31T23%3A59%3A59.9999999Z`,
 /// has 32 bytes; anything past the capacity is dropped (never a panic).
 struct Text {
@@ -170,6 +179,13 @@ impl Default for Text {
 }
 
 impl Text {
+    fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
     fn push(&mut self, bytes: &[u8]) {
         if let Some(slot) = self.buf.get_mut(self.len..self.len + bytes.len()) {
             slot.copy_from_slice(bytes);
@@ -177,16 +193,28 @@ impl Text {
         }
     }
 
-    /// `value` zero-padded to `width` digits (`value` is never negative here).
-    fn digits(&mut self, value: i64, width: u32) {
+    /// `value` zero-padded to `width` digits (at most 8).
+    fn digits(&mut self, value: u32, width: usize) {
         let mut buf = [b'0'; 8];
-        let width = (width as usize).min(buf.len());
-        let mut v = value.unsigned_abs();
+        let width = width.min(buf.len());
+        let mut v = value;
         for slot in buf.iter_mut().take(width).rev() {
             *slot = b'0' + (v % 10) as u8;
             v /= 10;
         }
         self.push(buf.get(..width).unwrap_or_default());
+    }
+
+    /// `value` (under 100) as two digits.
+    fn pair(&mut self, value: u32) {
+        let at = (value as usize % 100) * 2;
+        if let (Some(slot), Some(digits)) = (
+            self.buf.get_mut(self.len..self.len + 2),
+            PAIRS.get(at..at + 2),
+        ) {
+            slot.copy_from_slice(digits);
+            self.len += 2;
+        }
     }
 
     fn as_str(&self) -> &str {
@@ -206,6 +234,22 @@ fn civil(days: i64) -> (i64, u32, u32) {
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// [`civil`] for a day counted from 1601-01-01 (what a tick count gives), in unsigned
+/// arithmetic: the service's range starts there, so nothing is negative.
+fn civil_since_1601(days: u32) -> (u32, u32, u32) {
+    // 1601-03-01 is the start of an era-relative year (days 0..59 fall in 1600's shifted year).
+    // Days from 0000-03-01 to 1601-01-01: 584,694.
+    let z = days + 584_694;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + u32::from(month <= 2), month, day)
 }
 
 /// Whether ISO 8601 text ends in a zone: `Z` or a `±hh:mm` offset after the time of day.
@@ -322,6 +366,26 @@ mod tests {
             "",
         ] {
             assert_eq!(DateTime::parse(bad), Err(DateTimeError::Syntax), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn every_day_of_the_range_has_the_same_civil_date_both_ways() {
+        let last = (MAX_TICKS / TICKS_PER_SEC / 86_400) as u32;
+        for day in 0..=last {
+            let (y, m, d) = civil(i64::from(day) - EPOCH_DIFF_SECS / 86_400);
+            assert_eq!(civil_since_1601(day), (y as u32, m, d), "day {day}");
+        }
+        assert_eq!(civil_since_1601(0), (1601, 1, 1));
+        assert_eq!(civil_since_1601(last), (9999, 12, 31));
+        // The written text reads back, whatever the instant (265,001 instants ~10^13 ticks apart).
+        for k in 0..=265_000 {
+            let t = DateTime::from_ticks(k * 10_001_765_319_871).unwrap_or(DateTime::MAX);
+            for fraction in [Fraction::Seven, Fraction::WhenNonZero, Fraction::Trimmed] {
+                let mut text = String::new();
+                t.write(&mut text, ":", fraction);
+                assert_eq!(DateTime::parse(&text), Ok(t), "{text}");
+            }
         }
     }
 

@@ -69,4 +69,6 @@ pub use service::MAX_COMPARISONS;
 pub use settings::{AccessPolicy, CorsRule, PropertiesUpdate, ServiceProperties, SignedIdentifier};
 pub use table::{ColumnStats, Partition, Stored, Table};
 pub use target::{CopyReport, Dropped, IndexRead, IndexUse, RuEstimate, Rule, Target, Unsupported};
-pub use value::{compare_same_type, format_double, service_double, EdmType, Guid, Value};
+pub use value::{
+    compare_same_type, format_double, service_double, write_service_double, EdmType, Guid, Value,
+};

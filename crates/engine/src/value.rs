@@ -80,6 +80,17 @@ impl Guid {
             .ok()
             .map(|u| Guid(*u.as_bytes()))
     }
+
+    /// Appends the hyphenated lower-case form (what `Display` writes), without the
+    /// formatting machinery: a response writes one per Guid value.
+    pub fn write(&self, out: &mut String) {
+        let mut buf = uuid::Uuid::encode_buffer();
+        out.push_str(
+            uuid::Uuid::from_bytes(self.0)
+                .hyphenated()
+                .encode_lower(&mut buf),
+        );
+    }
 }
 
 impl fmt::Display for Guid {
@@ -145,16 +156,119 @@ impl Value {
 /// value, always with a decimal point or exponent (so JSON readers infer Double), and
 /// exponents in .NET's style (`E+24`, `E-07`).
 pub fn service_double(v: f64) -> String {
-    let text = format!("{v:?}");
-    match text.split_once('e') {
-        Some((mantissa, exp)) => {
-            let (sign, digits) = match exp.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', exp),
-            };
-            format!("{mantissa}E{sign}{digits:0>2}")
+    let mut out = String::with_capacity(24);
+    write_service_double(&mut out, v);
+    out
+}
+
+/// Appends [`service_double`]'s text for a finite Double, without the formatting machinery:
+/// a response writes one per Double value. zmij and `{:?}` both give the shortest digits that
+/// read back, the nearest to the value among them; they differ only where two are equally
+/// near (zmij takes the even one), so there `{:?}` writes the digits. zmij also writes
+/// `0.00001234` where `{:?}` (and so the service's form) has `1.234e-5`, and `e+24` where the
+/// service has `E+24`.
+pub fn write_service_double(out: &mut String, v: f64) {
+    let mut buffer = zmij::Buffer::new();
+    let fallback;
+    let text = match v.is_finite() {
+        true => buffer.format_finite(v),
+        false => "",
+    };
+    let text = if text.is_empty() || is_tie(v, text) {
+        fallback = format!("{v:?}");
+        fallback.as_str()
+    } else {
+        text
+    };
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    out.push_str(sign);
+    if let Some(digits) = unsigned.strip_prefix("0.0000") {
+        // 1e-5 <= |v| < 1e-4: the only decimal zmij writes that `{:?}` writes with an exponent.
+        if let Some((first, rest)) = digits.split_at_checked(1).filter(|(f, _)| *f != "0") {
+            out.push_str(first);
+            if !rest.is_empty() {
+                out.push('.');
+                out.push_str(rest);
+            }
+            out.push_str("E-05");
+            return;
         }
-        None => text,
+    }
+    match unsigned.split_once('e') {
+        Some((mantissa, exp)) => {
+            out.push_str(mantissa);
+            let (exp_sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ("E-", d),
+                None => ("E+", exp.trim_start_matches('+')),
+            };
+            out.push_str(exp_sign);
+            if digits.len() < 2 {
+                out.push('0');
+            }
+            out.push_str(digits);
+        }
+        None => out.push_str(unsigned),
+    }
+}
+
+/// Whether the finite `v` lies exactly halfway between the shortest decimal `text` and its
+/// neighbour in the last digit (`1152287843286825.25` between `…825.2` and `…825.3`): with
+/// `text` as `d`·10^`q` and `v` as `m`·2^`e` (`m` odd), 2`v` = (2`d` ± 1)·10^`q` needs
+/// `e` + 1 = `q` and `m` = (2`d` ± 1)·5^`q` (or `m`·5^-`q` = 2`d` ± 1), in exact integers.
+fn is_tie(v: f64, text: &str) -> bool {
+    let bits = v.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction_bits = bits & ((1 << 52) - 1);
+    let (m, e) = match biased {
+        0 => (fraction_bits, -1074),
+        _ => (fraction_bits | 1 << 52, biased - 1075),
+    };
+    if m == 0 {
+        return false;
+    }
+    let zeros = m.trailing_zeros();
+    let q = e + zeros as i32 + 1;
+    // 5^|q| times an odd number must stay under 2^62 (2d ± 1 for d of at most 17 digits,
+    // or m under 2^53): most values (any with many fraction bits) end here.
+    if !(-26..=26).contains(&q) {
+        return false;
+    }
+    let (mantissa, exp) = match text.trim_start_matches('-').split_once('e') {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (text.trim_start_matches('-'), 0),
+    };
+    let (mut d, mut dq, mut fraction) = (0u64, exp, false);
+    for b in mantissa.bytes() {
+        if b == b'.' {
+            fraction = true;
+        } else {
+            d = d
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(b.wrapping_sub(b'0')));
+            dq -= i32::from(fraction);
+        }
+    }
+    while d != 0 && d % 10 == 0 {
+        d /= 10;
+        dq += 1;
+    }
+    if d == 0 || dq != q {
+        return false;
+    }
+    let odd = u128::from(m >> zeros);
+    let pow5 = (0..q.unsigned_abs()).try_fold(1u128, |p, _| p.checked_mul(5));
+    let twice = u128::from(d) * 2;
+    match (pow5, q >= 0) {
+        (Some(p), true) => [twice - 1, twice + 1]
+            .into_iter()
+            .any(|n| n.checked_mul(p) == Some(odd)),
+        (Some(p), false) => odd
+            .checked_mul(p)
+            .is_some_and(|l| l == twice - 1 || l == twice + 1),
+        (None, _) => false,
     }
 }
 
@@ -210,6 +324,82 @@ pub fn compare_same_type(a: &Value, b: &Value) -> Option<Ordering> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`service_double`] as `{:?}` spells it, with the exponent in .NET's style.
+    fn by_debug_text(v: f64) -> String {
+        let text = format!("{v:?}");
+        match text.split_once('e') {
+            Some((mantissa, exp)) => {
+                let (sign, digits) = match exp.strip_prefix('-') {
+                    Some(d) => ('-', d),
+                    None => ('+', exp),
+                };
+                format!("{mantissa}E{sign}{digits:0>2}")
+            }
+            None => text,
+        }
+    }
+
+    #[test]
+    fn service_doubles_match_the_debug_text_at_every_magnitude() {
+        let mut values = vec![
+            0.0, -0.0, 1.0, 0.1, 1e-4, 1e-5, 9.99e-5, 1.5e-5, 1e-6, 1e15, 1e16,
+        ];
+        values.extend([1e16 - 2.0, 1e17, 1e100, 1e-100, 5e-324, f64::MAX, f64::MIN]);
+        values.extend([
+            f64::MIN_POSITIVE,
+            0.30000000000000004,
+            123456789.125,
+            1.0 / 3.0,
+        ]);
+        for exp in -330..=310 {
+            for mantissa in [1.0, 1.5, 2.0, 9.87654321, 3.0 / 7.0] {
+                values.push(mantissa * 10f64.powi(exp));
+            }
+        }
+        // Values halfway between two shortest decimals, where zmij and `{:?}` differ.
+        values.extend([
+            1152287843286825.0 + 0.25,
+            65537.0 / 131072.0,
+            0.5 + 2f64.powi(-17),
+        ]);
+        for j in 1..=60 {
+            for k in [
+                1u64,
+                3,
+                5,
+                65537,
+                123456789,
+                (1 << 53) - 1,
+                9007199254740991 / 3,
+            ] {
+                values.push(k as f64 / 2f64.powi(j));
+                values.push(k as f64 * 2f64.powi(j));
+            }
+        }
+        for v in values {
+            for v in [v, -v] {
+                assert_eq!(service_double(v), by_debug_text(v), "{v:e}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn service_doubles_match_the_debug_text(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            proptest::prop_assume!(v.is_finite());
+            proptest::prop_assert_eq!(service_double(v), by_debug_text(v));
+        }
+
+        /// Dyadic values with few fraction bits: where the halfway cases lie.
+        #[test]
+        fn dyadic_doubles_match_the_debug_text(k in 1u64..(1 << 53), j in 0i32..70) {
+            let v = k as f64 / 2f64.powi(j);
+            proptest::prop_assert_eq!(service_double(v), by_debug_text(v));
+        }
+    }
 
     #[test]
     fn service_doubles_read_back_and_look_like_doubles() {
