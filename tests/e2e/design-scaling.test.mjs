@@ -63,7 +63,7 @@ const TEXT = {
     caption: 'Hoe de eigenschappen schalen naar 1.000.000.000 entiteiten',
     fixed: 'houdt het bereik', grows: 'groeit mee met het aantal',
     unique: 'uniek per entiteit', listed: 'houdt de opgesomde waarden',
-    n: (x) => x.toLocaleString('nl-NL'), returnedFixed: '30.000', pagesFixed: '30', hundredMillion: '100 mln.',
+    n: (x) => x.toLocaleString('nl-NL'), returnedFixed: '30.000', pagesFixed: '30', hundredMillion: '100\u00a0mln.',
     head: ['Eigenschap', 'Gedeclareerd', 'Op de doelgrootte', 'Verschillende waarden', 'Bij andere groottes'],
   },
 };

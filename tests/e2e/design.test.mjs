@@ -153,7 +153,7 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   });
   assert.deepEqual(await rowCells(page, 'projected', 3), {
     name: 'Place an order', kind: 'write', scanned: '1', returned: '0', pages: '1', bytes: '0',
-    'bytes-select': '0', partitions: '1', batch: 'yes', load: '50', hot: '0.1 (0%)', tx: '131,400,000',
+    'bytes-select': '0', partitions: '1', batch: 'yes', load: '50', hot: '0.1 (0%)', tx: '131M',
   });
   const text = (sel) => page.locator(sel).textContent();
   assert.equal(await text('.s-account'), '1,020,000,150 (5,100,001%)');
@@ -194,7 +194,7 @@ test('a design built from nothing: generate 100,000, evaluate, project to 10⁹,
   assert.equal(findings['write-spread'].evidence, 'The busiest partition takes 0.1 entities/s against the 2,000/s target.');
   assert.deepEqual(await rowCells(page, 'projected', 0), {
     name: 'Order by id', kind: 'point', scanned: '1', returned: '1', pages: '1', bytes: '325 / 325',
-    'bytes-select': '325 / 325', partitions: '1', batch: '', load: '100', hot: '0.2 (0%)', tx: '262,800,000',
+    'bytes-select': '325 / 325', partitions: '1', batch: '', load: '100', hot: '0.2 (0%)', tx: '263M',
   });
   await page.screenshot({ path: `${SHOTS}/projected.png`, fullPage: true });
   for (const part of ['design-editor', 'design-patterns', 'design-evaluate', 'design-project', 'design-checklist']) {

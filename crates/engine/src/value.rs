@@ -166,11 +166,12 @@ pub fn service_double(v: f64) -> String {
 /// read back, the nearest to the value among them; they differ only where two are equally
 /// near (zmij takes the even one), so there `{:?}` writes the digits. zmij also writes
 /// `0.00001234` where `{:?}` (and so the service's form) has `1.234e-5`, and `e+24` where the
-/// service has `E+24`.
+/// service has `E+24`. In the browser's wasm every Double takes the `{:?}` path: there the
+/// page-load budget weighs more than the speed, and `{:?}` is linked in any case.
 pub fn write_service_double(out: &mut String, v: f64) {
     let mut buffer = zmij::Buffer::new();
     let fallback;
-    let text = match v.is_finite() {
+    let text = match v.is_finite() && !cfg!(target_arch = "wasm32") {
         true => buffer.format_finite(v),
         false => "",
     };
