@@ -4,9 +4,9 @@
 
 mod golden;
 
-use golden::{context, RID};
+use golden::{send, RID};
 use tablescope_engine::{Account, DateTime, FixedClock, Target};
-use tablescope_wire::{self as wire, Endpoint, HttpRequest, HttpResponse};
+use tablescope_wire::{HttpRequest, HttpResponse};
 
 const BASE: &str = "http://127.0.0.1:10002/devstoreaccount1";
 const JSON: &str = "application/json; odata=minimalmetadata";
@@ -16,17 +16,6 @@ const DATE: &str = "Date: Fri, 10 Sep 2021 14:40:22 GMT";
 fn cosmos() -> Account {
     let at = DateTime::parse("2021-09-10T14:40:21.6047768Z").unwrap();
     Account::for_target(Target::CosmosTable, Box::new(FixedClock(at)))
-}
-
-fn send(account: &mut Account, request: HttpRequest) -> HttpResponse {
-    let request = request.header("Host", "127.0.0.1:10002");
-    wire::handle(
-        account,
-        &Endpoint::anonymous("devstoreaccount1"),
-        &context(),
-        &request,
-    )
-    .response
 }
 
 fn req(method: &str, path: &str) -> HttpRequest {

@@ -6,9 +6,8 @@
 
 mod golden;
 
-use golden::{context, json_req, req, text};
+use golden::{json_req, req, send, text};
 use tablescope_engine::{Account, DateTime, FixedClock, Target};
-use tablescope_wire::{self as wire, Endpoint, HttpRequest, HttpResponse};
 
 const FIXTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -52,17 +51,6 @@ fn account(target: Target, at: &str) -> Account {
         assert_eq!(r.status, 204, "{body}\n{}", text(&r));
     }
     a
-}
-
-fn send(account: &mut Account, request: HttpRequest) -> HttpResponse {
-    let request = request.header("Host", "127.0.0.1:10002");
-    wire::handle(
-        account,
-        &Endpoint::anonymous("devstoreaccount1"),
-        &context(),
-        &request,
-    )
-    .response
 }
 
 /// Every body, headed by its name, in a fixed order.
