@@ -75,10 +75,10 @@ pub fn mount_design(
 /// figures per call and its load are two tables, each pattern's kind below its name; their
 /// headings (after a slash too), names and figures wrap between words, at 0.85 em, and
 /// figures from a million on take the language's short form (`263B`), so both fit at 10⁹
-/// and beyond in every language. The
-/// two-target table's headings, pattern names and latency classes wrap, so its eight columns
-/// fit too, its figures in the short form from a million on and breaking at their spaces,
-/// never inside a number; a button's long label wraps within a phone's width. The scaling
+/// and beyond in every language. The two-target table's headings, pattern names and latency
+/// classes wrap, its cells padded 5 px a side, so its eight columns fit too (German's long
+/// words the widest), its figures in the short form from a million on and breaking at their
+/// spaces, never inside a number; a button's long label wraps within a phone's width. The scaling
 /// table's ranges, headings and choices wrap (a choice can list many values, and the choices
 /// are long in Dutch), so it fits the main column at 1280 px; its property names break only
 /// between words ("Employee ·" over "DepartmentId"), never a letter to a line.
@@ -96,6 +96,7 @@ const STYLE: &str = "#section-design .compare td{overflow-wrap:normal;white-spac
 #section-design .two-targets th,#section-design .two-targets td.s-latency,#section-design .two-targets td.c-latency{white-space:normal;overflow-wrap:normal;font-family:inherit}\
 #section-design .two-targets .p-kind{display:block;font-weight:normal}\
 #section-design .two-targets td{white-space:normal;font-size:.85em}\
+#section-design .two-targets th,#section-design .two-targets td{padding:6px 5px}\
 #section-design .add-write-type{white-space:normal;max-width:100%}\
 .grade-fail .grade{color:var(--danger)}\
 #section-design .inline-check{white-space:normal;min-width:0}\
